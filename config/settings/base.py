@@ -1,0 +1,149 @@
+"""Settings shared by every configuration; each value can come from the environment."""
+
+from pathlib import Path
+
+from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
+
+# The development key is public on purpose: production refuses to start without its own.
+SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-used-in-production")
+DEBUG = env.bool("DEBUG", default=ENVIRONMENT == "development")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_celery_results",
+    "django_celery_beat",
+    "trainer",
+    "audit",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "trainer.context_processors.roles",
+            ],
+        },
+    },
+]
+
+
+def _database() -> dict[str, object]:
+    default_sqlite = f"sqlite:///{DATA_DIR / 'shoeschool.sqlite3'}"
+    config: dict[str, object] = env.db_url("DATABASE_URL", default=default_sqlite)
+    if str(config["ENGINE"]).endswith("sqlite3"):
+        # The web server and a Celery worker write at once: WAL lets readers go on, and
+        # IMMEDIATE transactions with a busy timeout wait instead of failing "locked".
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    else:
+        config.setdefault("CONN_MAX_AGE", env.int("DATABASE_CONN_MAX_AGE", default=60))
+        config.setdefault("CONN_HEALTH_CHECKS", True)
+    return config
+
+
+DATABASES = {"default": _database()}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = env.str("TIME_ZONE", default="UTC")
+USE_I18N = True
+USE_TZ = True
+
+# The house's currency, shown beside every amount.
+CURRENCY = env.str("SHOESCHOOL_CURRENCY", default="USD")
+CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")
+# How long decisions, grades and the audit ledger are kept (years). The application has
+# no path that deletes them; this records the policy the operator must honour.
+RETENTION_YEARS = env.int("SHOESCHOOL_RETENTION_YEARS", default=5)
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(DATA_DIR / "media")))
+MEDIA_URL = "media/"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.BasicAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "COERCE_DECIMAL_TO_STRING": True,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Shoe School API",
+    "DESCRIPTION": "Blackjack dealer training: drills, attempts, answers and grades.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Served from our own static files: the machines running this reach no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["stdout"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+    },
+}
+
+from .celery import *  # noqa: E402, F403

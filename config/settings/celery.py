@@ -1,0 +1,30 @@
+"""Celery settings: a server-less filesystem broker by default, Redis when configured."""
+
+from .environment import DATA_DIR, env
+
+# The embedded default needs no server: kombu's filesystem transport keeps messages as
+# files in three folders that must exist before a worker starts (config.celery makes them).
+CELERY_FILESYSTEM_ROOT = DATA_DIR / "celery"
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="filesystem://")
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(CELERY_FILESYSTEM_ROOT / "out"),
+        "data_folder_out": str(CELERY_FILESYSTEM_ROOT / "out"),
+        "processed_folder": str(CELERY_FILESYSTEM_ROOT / "processed"),
+        "control_folder": str(CELERY_FILESYSTEM_ROOT / "control"),
+        "store_processed": False,
+    }
+else:
+    # acks_late redelivers a killed worker's task once this has passed.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=300)
+    }
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
+CELERY_RESULT_EXTENDED = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

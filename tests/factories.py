@@ -1,0 +1,26 @@
+"""factory_boy factories shared by the tests."""
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+PASSWORD = "correct-horse-battery"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    first_name = factory.Faker("first_name")
+    last_name = factory.Faker("last_name")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def roles(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.groups.add(*Group.objects.filter(name__in=extracted))
+        if create:
+            self.save()

@@ -1,0 +1,67 @@
+"""The production configuration, checked in fresh processes as an operator would start it."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    test_only = {"SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_ENV"}
+    base = {k: v for k, v in os.environ.items() if k not in test_only}
+    base.pop("DJANGO_SETTINGS_MODULE", None)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", DJANGO_ENV="production", ALLOWED_HOSTS="dealers.example.com")
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_to_start_without_allowed_hosts():
+    result = run_manage("check", DJANGO_ENV="production", SECRET_KEY="x" * 64)
+    assert result.returncode != 0
+    assert "ALLOWED_HOSTS" in result.stderr
+
+
+def test_production_passes_the_deployment_checklist():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_ENV="production",
+        SECRET_KEY="a-long-random-production-secret-" + "k3y" * 20,
+        ALLOWED_HOSTS="dealers.example.com",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_an_unknown_environment_name_is_refused():
+    result = run_manage("check", DJANGO_ENV="staging")
+    assert result.returncode != 0
+    assert "DJANGO_ENV must be development, production or test" in result.stderr
+
+
+def test_demo_accounts_are_refused_outside_development(tmp_path):
+    result = run_manage(
+        "setup_demo",
+        DJANGO_ENV="production",
+        SECRET_KEY="a-long-random-production-secret-" + "k3y" * 20,
+        ALLOWED_HOSTS="dealers.example.com",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+    )
+    assert result.returncode != 0
+    assert "only in development" in result.stderr
