@@ -12,5 +12,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("trainer.api.urls")),
+    path("train/", include("trainer.web.urls")),
+    path("pit/", include("audit.web.urls")),
     path("", include("trainer.urls")),
 ]

@@ -1,0 +1,470 @@
+"""The trainer's records: rule profiles, scenarios, drills, assignments, attempts,
+decisions, and the grades the grading service gives them.
+
+Records that a grade or a regulator relies on are never edited after the fact: profile
+versions once used, decisions once submitted, grades once written. Corrections are new
+rows (a new profile version, a new grading run) that leave the old ones for the record.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from functools import cached_property
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from trainer import rules
+
+
+class RuleProfile(models.Model):
+    """A named house rule profile (e.g. ``casino-shoe``); its rules live in its versions."""
+
+    name = models.SlugField(max_length=64, unique=True)
+    title = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def current_version(self) -> RuleProfileVersion | None:
+        return self.versions.order_by("-version").first()
+
+
+class RuleProfileVersion(models.Model):
+    """One immutable set of a profile's parameters. A correction is a new version."""
+
+    profile = models.ForeignKey(RuleProfile, on_delete=models.PROTECT, related_name="versions")
+    version = models.PositiveIntegerField()
+    # Every parameter of rule-profiles.md, as the engine's profile_to_dict writes it.
+    parameters = models.JSONField()
+    source = models.CharField(max_length=200, blank=True)
+    assumed = models.JSONField(default=list, blank=True)
+    notes = models.TextField(blank=True, help_text="Why this version exists (what it corrects).")
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["profile__name", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["profile", "version"], name="unique_profile_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.profile.name} v{self.version}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValidationError(
+                f"{self} is a recorded rule set and cannot be edited; create a new version"
+            )
+        super().save(*args, **kwargs)
+
+    @cached_property
+    def engine_profile(self) -> rules.Profile:
+        """The engine's profile for these parameters, under this profile's name."""
+        return rules.profile_from_dict({**self.parameters, "name": self.profile.name})
+
+    @property
+    def placard(self) -> str:
+        """The table placard: 'Blackjack pays 6 to 5 · Dealer hits soft 17 · ...'."""
+        p = self.parameters
+        parts = [f"Blackjack pays {str(p['blackjack_pays']).replace(':', ' to ')}"]
+        parts.append(
+            "Dealer hits soft 17" if p["dealer_hits_soft_17"] else "Dealer stands on all 17s"
+        )
+        if p["insurance"]:
+            parts.append("Insurance pays 2 to 1")
+        if p.get("hole_card") == "enhc":
+            parts.append("No hole card")
+        if p.get("bonus_777"):
+            parts.append(f"Three sevens pay {p['bonus_777']} × the stake")
+        return " · ".join(parts)
+
+
+class TrainingClass(models.Model):
+    """A cohort of trainees taught by one or more pit bosses (instructors)."""
+
+    name = models.CharField(max_length=120, unique=True)
+    instructors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="classes_taught", blank=True
+    )
+    trainees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="classes_attended", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "training classes"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Skill(models.TextChoices):
+    """What a scenario exercises; drills and dashboards group by these."""
+
+    NATURAL_3_2 = "natural-3to2", "Natural at 3:2"
+    NATURAL_6_5 = "natural-6to5", "Natural at 6:5"
+    ROUNDING = "rounding", "Payout rounding"
+    INSURANCE = "insurance", "Insurance"
+    EVEN_MONEY = "even-money", "Even money"
+    DEALER_NATURAL = "dealer-natural", "Dealer natural"
+    DEALER_PEEK = "dealer-peek", "Dealer peek"
+    PUSH = "push", "Push"
+    PLAYER_BUST = "player-bust", "Player bust"
+    DEALER_BUST = "dealer-bust", "Dealer bust"
+    SOFT_17 = "soft-17", "Dealer's soft 17"
+    SPLIT = "split", "Splits"
+    SPLIT_ACES = "split-aces", "Split aces"
+    RESPLIT = "resplit", "Resplits"
+    DOUBLE = "double", "Doubles"
+    DOUBLE_AFTER_SPLIT = "double-after-split", "Double after split"
+    DOUBLE_FOR_LESS = "double-for-less", "Double for less"
+    SURRENDER = "surrender", "Late surrender"
+    BONUS_777 = "bonus-777", "7-7-7 prize"
+    SHARED_BOX = "shared-box", "Shared box"
+    CUT_CARD = "cut-card", "Cut card and reshuffle"
+    ENHC = "enhc", "European no hole card"
+
+
+class Scenario(models.Model):
+    """A hand-staged round: a validated ``blackjack-scenario/1`` document."""
+
+    slug = models.SlugField(max_length=100, unique=True)
+    title = models.CharField(max_length=200)
+    skills = models.JSONField(default=list, blank=True)
+    difficulty = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    profile_version = models.ForeignKey(
+        RuleProfileVersion, on_delete=models.PROTECT, related_name="scenarios"
+    )
+    document = models.JSONField()
+    # A fixed scenario keeps its slug's history: the fix is a new row pointing at the old.
+    revision = models.PositiveIntegerField(default=1)
+    supersedes = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="superseded_by"
+    )
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["slug"]
+
+    def __str__(self) -> str:
+        return f"{self.slug}: {self.title}"
+
+
+class DrillKind(models.TextChoices):
+    FIXED = "fixed", "An ordered set of scenarios"
+    GENERATED = "generated", "Generated fresh from a seed"
+
+
+class Mode(models.TextChoices):
+    PRACTICE = "practice", "Practice"
+    EXAM = "exam", "Exam"
+    SPEED = "speed", "Speed"
+
+
+class Drill(models.Model):
+    """A set of rounds to deal: fixed scenarios, or a recipe the generator follows."""
+
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    kind = models.CharField(max_length=16, choices=DrillKind.choices, default=DrillKind.FIXED)
+    scenarios = models.ManyToManyField(Scenario, through="DrillScenario", blank=True)
+    # The generator's recipe (kind = generated).
+    profile_version = models.ForeignKey(
+        RuleProfileVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="drills"
+    )
+    skills = models.JSONField(default=list, blank=True)
+    count = models.PositiveIntegerField(default=10, validators=[MinValueValidator(1)])
+    min_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    max_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
+    max_boxes = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(7)]
+    )
+    # Time allowed per scenario; in speed mode, the whole attempt's time box.
+    time_limit_seconds = models.PositiveIntegerField(default=60)
+    speed_time_box_seconds = models.PositiveIntegerField(default=300)
+    pass_mark = models.DecimalField(
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal("95.00"),
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))],
+        help_text="Percent of questions right needed to pass.",
+    )
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class DrillScenario(models.Model):
+    drill = models.ForeignKey(Drill, on_delete=models.CASCADE, related_name="drill_scenarios")
+    scenario = models.ForeignKey(Scenario, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["drill", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["drill", "position"], name="unique_drill_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.drill} #{self.position}"
+
+
+class Assignment(models.Model):
+    """A drill given to one trainee or to a whole class, in a mode, with a due date."""
+
+    drill = models.ForeignKey(Drill, on_delete=models.PROTECT, related_name="assignments")
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.PRACTICE)
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="assignments",
+    )
+    training_class = models.ForeignKey(
+        TrainingClass, null=True, blank=True, on_delete=models.PROTECT, related_name="assignments"
+    )
+    due_at = models.DateTimeField(null=True, blank=True)
+    assigned_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["due_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(trainee__isnull=False, training_class__isnull=True)
+                | Q(trainee__isnull=True, training_class__isnull=False),
+                name="assignment_to_trainee_xor_class",
+            )
+        ]
+
+    def __str__(self) -> str:
+        who = self.trainee or self.training_class
+        return f"{self.drill} ({self.mode}) → {who}"
+
+
+class AttemptStatus(models.TextChoices):
+    IN_PROGRESS = "in_progress", "In progress"
+    SUBMITTED = "submitted", "Submitted"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class GradingStatus(models.TextChoices):
+    NOT_SUBMITTED = "not_submitted", "Not submitted"
+    PENDING = "pending", "Pending"
+    GRADING = "grading", "Grading"
+    GRADED = "graded", "Graded"
+    FAILED = "failed", "Failed"
+
+
+class Attempt(models.Model):
+    """One trainee's run of a drill in one mode."""
+
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="attempts"
+    )
+    drill = models.ForeignKey(Drill, on_delete=models.PROTECT, related_name="attempts")
+    assignment = models.ForeignKey(
+        Assignment, null=True, blank=True, on_delete=models.PROTECT, related_name="attempts"
+    )
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    seed = models.BigIntegerField(null=True, blank=True)
+    status = models.CharField(
+        max_length=16, choices=AttemptStatus.choices, default=AttemptStatus.IN_PROGRESS
+    )
+    grading_status = models.CharField(
+        max_length=16, choices=GradingStatus.choices, default=GradingStatus.NOT_SUBMITTED
+    )
+    grading_error = models.TextField(blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    # Speed mode: answers after this are refused; the attempt is submitted as it stands.
+    deadline = models.DateTimeField(null=True, blank=True)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    grading_queued_at = models.DateTimeField(null=True, blank=True)
+    # The current (newest) grading run's result, copied here for lists and dashboards.
+    score = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    passed = models.BooleanField(null=True, blank=True)
+    graded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        indexes = [
+            models.Index(fields=["trainee", "-started_at"]),
+            models.Index(fields=["grading_status", "grading_queued_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.pk}: {self.trainee} on {self.drill} ({self.mode})"
+
+
+class AttemptItem(models.Model):
+    """One round of an attempt: exactly the scenario document that was dealt."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.PROTECT, related_name="items")
+    position = models.PositiveIntegerField()
+    scenario = models.ForeignKey(
+        Scenario, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    profile_version = models.ForeignKey(
+        RuleProfileVersion, on_delete=models.PROTECT, related_name="+"
+    )
+    document = models.JSONField()
+    shown_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["attempt", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "position"], name="unique_attempt_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.attempt_id} round {self.position}"
+
+
+class Decision(models.Model):
+    """One answer to one answer-key question. Never edited once written."""
+
+    item = models.ForeignKey(AttemptItem, on_delete=models.PROTECT, related_name="decisions")
+    question = models.PositiveIntegerField(help_text="The answer key's n.")
+    kind = models.CharField(max_length=32)
+    answer = models.JSONField()
+    # What the table showed when the question was asked (the answer key's view).
+    shown = models.JSONField(default=dict)
+    shown_at = models.DateTimeField()
+    answered_at = models.DateTimeField()
+    response_ms = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["item", "question"]
+        constraints = [
+            # A repeated submission of the same answer cannot make a second decision.
+            models.UniqueConstraint(fields=["item", "question"], name="one_decision_per_question")
+        ]
+
+    def __str__(self) -> str:
+        return f"decision on round {self.item_id} question {self.question}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValidationError("a decision is a record and cannot be edited")
+        super().save(*args, **kwargs)
+
+
+class RunStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    GRADING = "grading", "Grading"
+    GRADED = "graded", "Graded"
+    FAILED = "failed", "Failed"
+
+
+class RunTrigger(models.TextChoices):
+    SUBMIT = "submit", "Submitted"
+    REGRADE = "regrade", "Regrade"
+
+
+class GradingRun(models.Model):
+    """One grading of one attempt. A regrade is a new run; the newest graded one is current."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.PROTECT, related_name="grading_runs")
+    number = models.PositiveIntegerField()
+    trigger = models.CharField(max_length=16, choices=RunTrigger.choices)
+    reason = models.TextField(blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    status = models.CharField(max_length=16, choices=RunStatus.choices, default=RunStatus.PENDING)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    questions = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    score = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
+    passed = models.BooleanField(null=True, blank=True)
+    overpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    underpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+
+    class Meta:
+        ordering = ["attempt", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "number"], name="unique_run_number")
+        ]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"grading run {self.number} of attempt {self.attempt_id}"
+
+
+class ErrorCategory(models.TextChoices):
+    WRONG_OUTCOME = "wrong_outcome", "Wrong outcome"
+    UNDERPAY = "underpay", "Underpay"
+    OVERPAY = "overpay", "Overpay"
+    INSURANCE = "insurance_error", "Insurance error"
+    EVEN_MONEY = "even_money_error", "Even-money error"
+    PRIZE = "prize_error", "Prize error"
+    PROCEDURE = "procedure_error", "Procedure error"
+
+
+class Grade(models.Model):
+    """The grade one run gave one question of one round (answered or missed)."""
+
+    run = models.ForeignKey(GradingRun, on_delete=models.PROTECT, related_name="grades")
+    item = models.ForeignKey(AttemptItem, on_delete=models.PROTECT, related_name="grades")
+    question = models.PositiveIntegerField()
+    decision = models.ForeignKey(
+        Decision, null=True, blank=True, on_delete=models.PROTECT, related_name="grades"
+    )
+    kind = models.CharField(max_length=32)
+    correct = models.BooleanField()
+    expected = models.JSONField()
+    given = models.JSONField(null=True)
+    # Signed, from the house's view: positive when the player was overpaid.
+    money_diff = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    category = models.CharField(max_length=32, choices=ErrorCategory.choices, blank=True)
+    rule = models.TextField(blank=True)
+    response_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run", "item", "question"]
+        constraints = [
+            # Running the same grading task twice cannot grade a question twice.
+            models.UniqueConstraint(
+                fields=["run", "item", "question"], name="one_grade_per_question"
+            )
+        ]
+        indexes = [models.Index(fields=["category"])]
+
+    def __str__(self) -> str:
+        return f"grade of round {self.item_id} question {self.question}"

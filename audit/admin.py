@@ -1,0 +1,30 @@
+from django.contrib import admin
+
+from audit import models
+from trainer.admin import ReadOnlyAdmin
+
+
+@admin.register(models.LedgerEntry)
+class LedgerEntryAdmin(ReadOnlyAdmin):
+    list_display = ["sequence", "recorded_at", "event", "actor_name", "subject_type", "subject_id"]
+    list_filter = ["event"]
+
+
+@admin.register(models.Review)
+class ReviewAdmin(ReadOnlyAdmin):
+    list_display = ["id", "grade", "reviewer", "created_at"]
+
+
+@admin.register(models.RetrainingFlag)
+class RetrainingFlagAdmin(ReadOnlyAdmin):
+    list_display = ["id", "trainee", "flagged_by", "active", "created_at"]
+
+
+@admin.register(models.Certification)
+class CertificationAdmin(ReadOnlyAdmin):
+    list_display = ["id", "trainee", "profile", "signer_full_name", "signed_at", "withdrawn"]
+
+
+@admin.register(models.ComplianceReport)
+class ComplianceReportAdmin(ReadOnlyAdmin):
+    list_display = ["id", "period_start", "period_end", "format", "status", "requested_by"]

@@ -1,0 +1,113 @@
+"""Appending to the tamper-evident ledger, and verifying it."""
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
+
+from audit.chain import GENESIS_HASH, ChainBreak, entry_hash, verify_chain
+from audit.models import LedgerEntry, LedgerHead
+
+
+class Event:
+    """The ledger's event names. Each says who acted on what."""
+
+    DECISION_RECORDED = "decision.recorded"  # a trainee answered a question of a round
+    ATTEMPT_SUBMITTED = "attempt.submitted"  # a trainee submitted an attempt
+    GRADES_RECORDED = "grades.recorded"  # the grading service graded (part of) a run
+    RUN_FINISHED = "grading_run.finished"  # a grading run's score and pass/fail
+    REVIEW_RECORDED = "review.recorded"  # a pit boss reviewed a mistake
+    RETRAINING_FLAGGED = "retraining.flagged"  # a pit boss flagged a trainee for retraining
+    CERTIFICATION_SIGNED = "certification.signed"  # a pit boss signed off a certification
+    REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
+    PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
+
+
+@dataclass(frozen=True)
+class PendingEntry:
+    event: str
+    subject_type: str
+    subject_id: str
+    payload: Mapping[str, Any]
+    actor: AbstractBaseUser | None = None
+
+
+def _plain(payload: Mapping[str, Any]) -> dict[str, Any]:
+    # Decimals, dates and UUIDs become strings now, so what is stored is what was hashed.
+    plain: dict[str, Any] = json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
+    return plain
+
+
+def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
+    """Append entries in order, in the caller's transaction (one is opened if none is).
+
+    The head row is locked for the rest of the transaction, so concurrent writers
+    extend the chain one after another and the entries commit or roll back with the
+    change they record.
+    """
+    with transaction.atomic():
+        head, _ = LedgerHead.objects.select_for_update().get_or_create(
+            id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
+        )
+        now = timezone.now()
+        rows: list[LedgerEntry] = []
+        previous_hash, sequence = head.hash, head.sequence
+        for pending in entries:
+            sequence += 1
+            actor = pending.actor
+            row = LedgerEntry(
+                sequence=sequence,
+                recorded_at=now,
+                event=pending.event,
+                actor_id=getattr(actor, "pk", None),
+                actor_name=actor.get_username() if actor is not None else "",
+                subject_type=pending.subject_type,
+                subject_id=str(pending.subject_id),
+                payload=_plain(pending.payload),
+                previous_hash=previous_hash,
+            )
+            row.hash = entry_hash(previous_hash, row.content())
+            previous_hash = row.hash
+            rows.append(row)
+        if rows:
+            LedgerEntry.objects.bulk_create(rows, batch_size=1000)
+            LedgerHead.objects.filter(id=1).update(sequence=sequence, hash=previous_hash)
+        return rows
+
+
+def ledger_append(
+    *,
+    event: str,
+    subject_type: str,
+    subject_id: object,
+    payload: Mapping[str, Any],
+    actor: AbstractBaseUser | None = None,
+) -> LedgerEntry:
+    """Append one entry recording a change, in the same transaction as the change."""
+    pending = PendingEntry(event, subject_type, str(subject_id), payload, actor)
+    return ledger_append_many(entries=[pending])[0]
+
+
+@dataclass(frozen=True)
+class LedgerVerification:
+    entries: int
+    head_hash: str
+    first_break: ChainBreak | None
+
+    @property
+    def ok(self) -> bool:
+        return self.first_break is None
+
+
+def ledger_verify() -> LedgerVerification:
+    """Recompute the whole chain from the stored rows, in constant memory."""
+    rows = LedgerEntry.objects.order_by("sequence").iterator(chunk_size=5000)
+    checked, head, first_break = verify_chain(
+        (row.sequence, row.content(), row.previous_hash, row.hash) for row in rows
+    )
+    return LedgerVerification(checked, head, first_break)

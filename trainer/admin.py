@@ -1,0 +1,120 @@
+"""The admin: administrators manage users, classes, profiles, scenarios and drills here.
+
+Records (decisions, grades, used profile versions) are shown read-only: the admin has no
+path to change or delete them.
+"""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from trainer import models
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shows a record; never adds, changes or deletes one."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class RuleProfileVersionInline(admin.TabularInline):
+    model = models.RuleProfileVersion
+    fields = ["version", "source", "notes", "created_at", "created_by"]
+    readonly_fields = ["version", "source", "notes", "created_at", "created_by"]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(models.RuleProfile)
+class RuleProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "title", "created_at"]
+    search_fields = ["name", "title"]
+    inlines = [RuleProfileVersionInline]
+
+
+@admin.register(models.RuleProfileVersion)
+class RuleProfileVersionAdmin(ReadOnlyAdmin):
+    list_display = ["profile", "version", "source", "created_at", "created_by"]
+    list_filter = ["profile"]
+
+
+@admin.register(models.TrainingClass)
+class TrainingClassAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    filter_horizontal = ["instructors", "trainees"]
+    search_fields = ["name"]
+
+
+@admin.register(models.Scenario)
+class ScenarioAdmin(admin.ModelAdmin):
+    list_display = ["slug", "title", "profile_version", "difficulty", "revision", "is_active"]
+    list_filter = ["profile_version__profile", "difficulty", "is_active"]
+    search_fields = ["slug", "title"]
+    readonly_fields = ["document", "profile_version", "revision", "supersedes", "created_by"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class DrillScenarioInline(admin.TabularInline):
+    model = models.DrillScenario
+    extra = 0
+    autocomplete_fields = ["scenario"]
+
+
+@admin.register(models.Drill)
+class DrillAdmin(admin.ModelAdmin):
+    list_display = ["title", "kind", "profile_version", "count", "pass_mark", "is_active"]
+    list_filter = ["kind", "is_active"]
+    search_fields = ["title"]
+    inlines = [DrillScenarioInline]
+
+
+@admin.register(models.Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = ["drill", "mode", "trainee", "training_class", "due_at", "assigned_by"]
+    list_filter = ["mode"]
+
+
+@admin.register(models.Attempt)
+class AttemptAdmin(ReadOnlyAdmin):
+    list_display = ["id", "trainee", "drill", "mode", "status", "grading_status", "score", "passed"]
+    list_filter = ["mode", "status", "grading_status"]
+    search_fields = ["trainee__username"]
+
+
+@admin.register(models.Decision)
+class DecisionAdmin(ReadOnlyAdmin):
+    list_display = ["id", "item", "question", "kind", "response_ms", "answered_at"]
+
+
+@admin.register(models.GradingRun)
+class GradingRunAdmin(ReadOnlyAdmin):
+    list_display = [
+        "id",
+        "attempt",
+        "number",
+        "trigger",
+        "status",
+        "score",
+        "passed",
+        "finished_at",
+    ]
+    list_filter = ["status", "trigger"]
+
+
+@admin.register(models.Grade)
+class GradeAdmin(ReadOnlyAdmin):
+    list_display = ["id", "run", "item", "question", "kind", "correct", "category", "money_diff"]
+    list_filter = ["correct", "category"]

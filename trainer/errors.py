@@ -1,0 +1,43 @@
+"""The one domain exception the services raise; views and the API map it to HTTP once."""
+
+from typing import Any
+
+
+class TrainerError(Exception):
+    """A request the rules of the trainer refuse: bad input, wrong state, not yours.
+
+    ``status`` is the HTTP status it maps to (400 bad input, 403 not allowed, 404 not
+    found or not yours, 409 wrong state); ``field`` names the input at fault, if one is.
+    """
+
+    def __init__(
+        self, message: str, *, status: int = 400, field: str | None = None, code: str = "invalid"
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.field = field
+        self.code = code
+
+    def as_dict(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.message, "code": self.code}
+        if self.field:
+            body["field"] = self.field
+        return body
+
+
+class NotFoundError(TrainerError):
+    """Missing, or someone else's: both answer 404 so ids leak nothing."""
+
+    def __init__(self, message: str = "not found", *, field: str | None = None) -> None:
+        super().__init__(message, status=404, field=field, code="not_found")
+
+
+class ForbiddenError(TrainerError):
+    def __init__(self, message: str = "your role does not allow this") -> None:
+        super().__init__(message, status=403, code="forbidden")
+
+
+class ConflictError(TrainerError):
+    def __init__(self, message: str, *, field: str | None = None, code: str = "conflict") -> None:
+        super().__init__(message, status=409, field=field, code=code)
