@@ -1,0 +1,98 @@
+"""The `blackjack-settlement/1` output, and the fast JSON-line path used by the command."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import ScenarioError
+from .money import fmt
+from .play import play_scenario
+from .results import Round
+from .scenario import parse
+
+SETTLEMENT_FORMAT = "blackjack-settlement/1"
+
+
+def play(doc: Mapping[str, Any]) -> Round:
+    """Validate, play and settle one scenario; raises ScenarioError when it is not playable."""
+    return play_scenario(parse(doc))
+
+
+def settlement_dict(result: Round) -> dict[str, Any]:
+    """The JSON-ready settlement of a played round."""
+    doc = result.doc
+    out: dict[str, Any] = {"format": SETTLEMENT_FORMAT}
+    for key in ("id", "title", "skills"):
+        if key in doc:
+            out[key] = doc[key]
+    out["rules"] = doc["rules"]
+    dealer = result.dealer
+    out["dealer"] = {
+        "cards": list(dealer.cards),
+        "total": dealer.total,
+        "soft": dealer.soft,
+        "blackjack": dealer.blackjack,
+        "bust": dealer.bust,
+    }
+    out["boxes"] = [
+        {
+            "box": box.box,
+            "hands": [
+                {
+                    "cards": list(hand.cards),
+                    "total": hand.total,
+                    "soft": hand.soft,
+                    "outcome": hand.outcome,
+                    "stakes": {p: fmt(s) for p, s in hand.stakes.items()},
+                    "doubled": hand.doubled,
+                    "split": hand.split,
+                }
+                for hand in box.hands
+            ],
+            "players": [
+                {
+                    "player": p.player,
+                    "net": fmt(p.net),
+                    "main": fmt(p.main),
+                    "insurance": fmt(p.insurance),
+                    "even_money": p.even_money,
+                    "bonus": fmt(p.bonus),
+                }
+                for p in box.players
+            ],
+        }
+        for box in result.boxes
+    ]
+    out["cards_used"] = result.cards_used
+    out["reshuffle"] = result.reshuffle
+    return out
+
+
+def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The `blackjack-settlement/1` dict of a scenario; raises ScenarioError when unplayable."""
+    return settlement_dict(play(doc))
+
+
+def error_dict(text: str, reason: str) -> dict[str, Any]:
+    """An error object for a fault outside any field (unparsable JSON, not an object)."""
+    return {"error": text, "field": "", "box": None, "reason": reason}
+
+
+def json_line(doc_text: str) -> str:
+    """One compact JSON line: the settlement of the scenario text, or its error. Never raises."""
+    try:
+        doc = json.loads(doc_text)
+    except (ValueError, RecursionError) as exc:
+        out = error_dict(f"not valid JSON: {str(exc)[:200]}", "bad_json")
+    else:
+        try:
+            out = settle(doc)
+        except ScenarioError as exc:
+            out = exc.to_dict()
+        except RecursionError:
+            out = error_dict("the scenario is nested too deeply", "bad_json")
+        except Exception as exc:  # a bug must not stop a batch: report it as a line
+            out = error_dict(f"internal error: {type(exc).__name__}: {exc}"[:300], "internal_error")
+    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
