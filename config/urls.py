@@ -15,5 +15,6 @@ urlpatterns = [
     path("api/", include("trainer.api.urls")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
+    path("compliance/", include("audit.web.compliance_urls")),
     path("", include("trainer.urls")),
 ]

@@ -339,6 +339,11 @@ class AttemptItem(models.Model):
         RuleProfileVersion, on_delete=models.PROTECT, related_name="+"
     )
     document = models.JSONField()
+    # The engine's answer key for the document, computed once when the round is dealt.
+    # It never leaves the server before the round's answers are in.
+    answer_key = models.JSONField(default=list)
+    # When each question (by the answer key's n) was first shown, in server time.
+    questions_shown = models.JSONField(default=dict)
     shown_at = models.DateTimeField(null=True, blank=True)
     completed_at = models.DateTimeField(null=True, blank=True)
 
