@@ -1,0 +1,58 @@
+"""Every API error, whatever raised it, as one JSON shape: ``{"error", "field", "code"}``."""
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from trainer.errors import TrainerError
+
+
+def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """The error response for ``exc``, or None to let a real bug surface as a 500."""
+    if isinstance(exc, TrainerError):
+        return Response(_body(exc.message, exc.field, exc.code), status=exc.status)
+    if isinstance(exc, exceptions.ValidationError):
+        field, message, code = _first_error(exc.detail, exc.get_codes())
+        return Response(_body(message, field, code), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, dict(context))
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    codes = exc.get_codes()
+    code = codes if isinstance(codes, str) else "error"
+    response.data = _body(str(exc.detail), None, code)
+    return response
+
+
+def _body(message: str, field: str | None, code: str) -> dict[str, Any]:
+    # "field" is always present so clients can read it without checking; null = no one field.
+    return {"error": message, "field": field, "code": code}
+
+
+def _first_error(detail: Any, codes: Any, path: str = "") -> tuple[str | None, str, str]:
+    """The first message in DRF's nested error detail, with the dotted path of its field."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            name = "" if key == "non_field_errors" else str(key)
+            where = f"{path}.{name}" if path and name else (name or path)
+            return _first_error(value, codes[key], where)
+    if isinstance(detail, Sequence) and not isinstance(detail, str):
+        for index, value in enumerate(detail):
+            if value:
+                # A list of messages for one field, or a list of nested items (by index).
+                nested = isinstance(value, Mapping | list)
+                where = f"{path}.{index}" if nested and path else (str(index) if nested else path)
+                return _first_error(value, codes[index], where)
+    message = str(detail)
+    field = path or None
+    if field and not message.startswith(field):
+        message = f"{field}: {message}"
+    return field, message, str(codes) if isinstance(codes, str) else "invalid"
