@@ -11,15 +11,14 @@ def test_it_reports_database_and_broker_ok(client):
 
 
 @pytest.mark.django_db
-def test_it_answers_503_naming_the_broker_when_the_broker_is_down(client):
-    saved = celery_app.conf.broker_url, celery_app.conf.broker_transport_options
+def test_it_answers_503_naming_the_broker_when_the_broker_is_down(client, monkeypatch):
     # Nothing listens on port 1 of loopback: a real connection failure, not a mock.
-    celery_app.conf.broker_url = "redis://127.0.0.1:1/0"
-    celery_app.conf.broker_transport_options = {}
-    try:
-        response = client.get("/healthz")
-    finally:
-        celery_app.conf.broker_url, celery_app.conf.broker_transport_options = saved
+    # Celery reads CELERY_BROKER_URL from the environment before its own settings.
+    dead_broker = "redis://127.0.0.1:1/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", dead_broker)
+    monkeypatch.setitem(celery_app.conf, "broker_url", dead_broker)
+    monkeypatch.setitem(celery_app.conf, "broker_transport_options", {})
+    response = client.get("/healthz")
     assert response.status_code == 503
     body = response.json()
     assert body["status"] == "error"
