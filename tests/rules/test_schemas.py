@@ -111,6 +111,8 @@ WRONG_SCENARIOS = {
     "amount in words": _with(("boxes", 0, "stakes", 0, "amount"), "ten"),
     "negative amount": _with(("boxes", 0, "stakes", 0, "amount"), "-5"),
     "three decimals": _with(("boxes", 0, "stakes", 0, "amount"), "5.125"),
+    "zero stake": _with(("boxes", 0, "stakes", 0, "amount"), "0.00"),
+    "zero payout unit": _with(("rules", "overrides"), {"payout_unit": "0"}),
     "float insurance": _with(("boxes", 0, "insurance"), {"p1": 5.0}),
     "unknown action": _with(("boxes", 0, "actions"), ["split", "fly"]),
     "double for a float": _with(("boxes", 0, "actions"), ["double:5.5.5"]),
