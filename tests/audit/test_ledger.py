@@ -1,0 +1,274 @@
+"""The tamper-evident ledger: the chain, appending, the trigger and verify_audit_log."""
+
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+import pytest
+from django.contrib.admin.sites import site
+from django.core.exceptions import ValidationError
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import DatabaseError, connection, transaction
+from django.test import RequestFactory
+
+from audit.chain import GENESIS_HASH, entry_hash, verify_chain
+from audit.models import LedgerEntry
+from audit.services.ledger import Event, ledger_append, ledger_verify
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="needs PostgreSQL: the append-only trigger and row locks exist only there (CI runs it)",
+)
+
+
+def _chain(count: int) -> list[tuple[int, dict[str, Any], str, str]]:
+    entries = []
+    previous = GENESIS_HASH
+    for sequence in range(1, count + 1):
+        content = {"sequence": sequence, "event": "decision.recorded", "payload": {"n": sequence}}
+        digest = entry_hash(previous, content)
+        entries.append((sequence, content, previous, digest))
+        previous = digest
+    return entries
+
+
+def _append(count: int, *, start: int = 0) -> list[LedgerEntry]:
+    return [
+        ledger_append(
+            event=Event.DECISION_RECORDED,
+            subject_type="decision",
+            subject_id=start + n,
+            payload={"answer": {"action": "pay", "amount": f"{n}.50"}},
+        )
+        for n in range(1, count + 1)
+    ]
+
+
+def _verify() -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        call_command("verify_audit_log", stdout=out, stderr=err)
+    except CommandError as exc:
+        return exc.returncode, out.getvalue(), str(exc)
+    return 0, out.getvalue(), ""
+
+
+# The chain itself, no database.
+
+
+def test_an_untouched_chain_verifies_with_its_last_hash_as_head():
+    entries = _chain(5)
+    assert verify_chain(entries) == (5, entries[-1][3], None)
+
+
+def test_an_empty_chain_verifies_with_the_genesis_hash():
+    assert verify_chain([]) == (0, GENESIS_HASH, None)
+
+
+def test_a_changed_entry_is_named_as_the_first_break():
+    entries = _chain(5)
+    sequence, content, previous, digest = entries[2]
+    entries[2] = (sequence, {**content, "payload": {"n": 999}}, previous, digest)
+    checked, head, first_break = verify_chain(entries)
+    assert (checked, head) == (2, entries[1][3])
+    assert first_break is not None
+    assert first_break.sequence == 3
+    assert "changed" in first_break.reason
+
+
+def test_a_changed_entry_with_a_recomputed_hash_breaks_the_next_link():
+    entries = _chain(5)
+    sequence, content, previous, _ = entries[2]
+    forged = {**content, "payload": {"n": 999}}
+    entries[2] = (sequence, forged, previous, entry_hash(previous, forged))
+    _, _, first_break = verify_chain(entries)
+    assert first_break is not None
+    assert first_break.sequence == 4
+    assert "previous-hash" in first_break.reason
+
+
+def test_a_removed_entry_is_named_as_missing():
+    entries = _chain(5)
+    del entries[1]
+    _, _, first_break = verify_chain(entries)
+    assert first_break is not None
+    assert first_break.sequence == 3
+    assert "entry 2" in first_break.reason
+    assert "missing" in first_break.reason
+
+
+def test_reordered_entries_break_the_chain():
+    entries = _chain(5)
+    entries[1], entries[2] = entries[2], entries[1]
+    _, _, first_break = verify_chain(entries)
+    assert first_break is not None
+    assert first_break.sequence == 3
+
+
+# Appending, in the database.
+
+
+@pytest.mark.django_db
+def test_appended_entries_chain_from_the_genesis_hash():
+    first, second = _append(2)
+    assert (first.sequence, second.sequence) == (1, 2)
+    assert first.previous_hash == GENESIS_HASH
+    assert second.previous_hash == first.hash
+    assert ledger_verify().head_hash == second.hash
+
+
+@pytest.mark.django_db
+def test_an_append_in_a_rolled_back_transaction_leaves_nothing():
+    class AbandonedError(Exception):
+        pass
+
+    def change_then_fail() -> None:
+        with transaction.atomic():
+            _append(3)
+            raise AbandonedError
+
+    with pytest.raises(AbandonedError):
+        change_then_fail()
+    assert LedgerEntry.objects.count() == 0
+    after = _append(1)[0]
+    assert after.sequence == 1
+    assert after.previous_hash == GENESIS_HASH
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_appends_keep_one_unbroken_chain():
+    errors: list[BaseException] = []
+
+    def writer(start: int) -> None:
+        try:
+            _append(25, start=start)
+        except BaseException as exc:  # reported below: a thread's failure must fail the test
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=writer, args=(n * 1000,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    result = ledger_verify()
+    assert result.ok
+    assert result.entries == LedgerEntry.objects.count() == 100
+
+
+# Nothing in the application changes or deletes an entry.
+
+
+@pytest.mark.django_db
+def test_saving_an_existing_entry_again_is_refused():
+    entry = _append(1)[0]
+    entry.payload = {"answer": "forged"}
+    with pytest.raises(ValidationError, match="append-only"):
+        entry.save()
+    assert LedgerEntry.objects.get(pk=entry.pk).payload != {"answer": "forged"}
+
+
+@pytest.mark.django_db
+def test_deleting_an_entry_is_refused():
+    entry = _append(1)[0]
+    with pytest.raises(ValidationError, match="never deleted"):
+        entry.delete()
+    assert LedgerEntry.objects.filter(pk=entry.pk).exists()
+
+
+@pytest.mark.django_db
+def test_the_admin_offers_no_way_to_add_change_or_delete_an_entry(admin_user):
+    entry = _append(1)[0]
+    request = RequestFactory().get("/admin/audit/ledgerentry/")
+    request.user = admin_user
+    model_admin = site._registry[LedgerEntry]
+    assert model_admin.has_view_permission(request, entry)
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request, entry)
+    assert not model_admin.has_delete_permission(request, entry)
+    assert "delete_selected" not in model_admin.get_actions(request)
+
+
+@postgresql_only
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE audit_ledgerentry SET payload = '{}'::jsonb WHERE sequence = 1",
+        "DELETE FROM audit_ledgerentry WHERE sequence = 1",
+    ],
+)
+def test_postgresql_refuses_to_update_or_delete_an_entry(statement):
+    entry = _append(1)[0]
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement)
+    assert LedgerEntry.objects.get(sequence=1).hash == entry.hash
+
+
+# verify_audit_log.
+
+
+@pytest.mark.django_db
+def test_verify_audit_log_reports_the_count_and_head_hash_of_an_intact_ledger():
+    entries = _append(3)
+    status, out, _ = _verify()
+    assert status == 0
+    assert "entries checked: 3" in out
+    assert f"head hash: {entries[-1].hash}" in out
+    assert "OK" in out
+
+
+def _tamper(sql: str, params: list[object]) -> None:
+    # A DBA with enough rights can switch the trigger off; the chain must still tell.
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            # The test's own inserts leave deferred foreign-key checks that block ALTER TABLE.
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE audit_ledgerentry DISABLE TRIGGER audit_ledger_append_only")
+        cursor.execute(sql, params)
+        if connection.vendor == "postgresql":
+            cursor.execute("ALTER TABLE audit_ledgerentry ENABLE TRIGGER audit_ledger_append_only")
+
+
+@pytest.mark.django_db
+def test_verify_audit_log_names_an_entry_changed_directly_in_the_database():
+    _append(5)
+    _tamper(
+        "UPDATE audit_ledgerentry SET payload = %s WHERE sequence = %s",
+        ['{"answer": {"action": "pay", "amount": "999.50"}}', 3],
+    )
+    status, out, error = _verify()
+    assert status == 1
+    assert "entries checked: 2" in out
+    assert "BROKEN at entry 3" in error
+    assert "changed" in error
+
+
+@pytest.mark.django_db
+def test_verify_audit_log_names_the_gap_left_by_an_entry_deleted_in_the_database():
+    _append(5)
+    _tamper("DELETE FROM audit_ledgerentry WHERE sequence = %s", [4])
+    status, _, error = _verify()
+    assert status == 1
+    assert "BROKEN at entry 5" in error
+    assert "expected entry 4" in error
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_the_trigger_is_back_on_after_the_tamper_so_the_check_is_real():
+    _append(2)
+    _tamper("UPDATE audit_ledgerentry SET event = %s WHERE sequence = %s", ["forged", 2])
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM audit_ledgerentry WHERE sequence = 1")
+    assert _verify()[0] == 1
