@@ -228,7 +228,7 @@ def test_verify_audit_log_reports_the_count_and_head_hash_of_an_intact_ledger():
     assert "OK" in out
 
 
-def _tamper(sql: str, params: list[object]) -> None:
+def _tamper(sql: str, params: list[str | int]) -> None:
     # A DBA with enough rights can switch the trigger off; the chain must still tell.
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
