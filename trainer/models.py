@@ -420,6 +420,9 @@ class GradingRun(models.Model):
     passed = models.BooleanField(null=True, blank=True)
     overpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
     underpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    # What each round was graded against, by item id: profile version, scenario revision,
+    # the document's hash and whether the key was the stored one or recomputed.
+    basis = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["attempt", "-number"]

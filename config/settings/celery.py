@@ -28,3 +28,10 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# A run left pending or grading this long is queued again by the sweep (a lost task, a
+# killed worker); grading is idempotent, so a slow run queued twice is graded once.
+SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
+CELERY_BEAT_SCHEDULE = {
+    "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
+}

@@ -1,0 +1,103 @@
+"""Attempts to grade: real rounds played by the engine, answered right or wrong."""
+
+from collections.abc import Callable, Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from trainer import rules
+from trainer.models import (
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Drill,
+    Mode,
+    RuleProfile,
+    RuleProfileVersion,
+)
+
+# The dealer's 6 and ace make a soft 17: casino-shoe hits it (a push at 19), a
+# stands-on-17 correction pays the player's 19.
+SOFT_17 = {
+    "format": "blackjack-scenario/1",
+    "id": "soft-17",
+    "rules": "casino-shoe",
+    "boxes": [{"box": 1, "stakes": [{"player": "p1", "amount": "10"}], "actions": ["stand"]}],
+    "shoe": ["Ts", "6h", "9d", "Ac", "2c", "5d", "5s"],
+}
+# Player 19 against the dealer's hard 17: the player is paid 10.
+PLAYER_WINS = {
+    "format": "blackjack-scenario/1",
+    "id": "player-wins",
+    "rules": "casino-shoe",
+    "boxes": [{"box": 1, "stakes": [{"player": "p1", "amount": "10"}], "actions": ["stand"]}],
+    "shoe": ["Ts", "9h", "9d", "8c", "5d"],
+}
+
+Answer = Callable[[Mapping[str, Any]], Any]
+
+
+def right(item: Mapping[str, Any]) -> Any:
+    return dict(item["expected"])
+
+
+def casino_shoe() -> RuleProfileVersion:
+    return RuleProfile.objects.get(name="casino-shoe").versions.get(version=1)
+
+
+def make_attempt(
+    trainee: Any,
+    documents: Sequence[Mapping[str, Any]] = (PLAYER_WINS, SOFT_17),
+    *,
+    answer: Answer | None = right,
+    drill: Drill | None = None,
+    version: RuleProfileVersion | None = None,
+    submitted: bool = True,
+    pass_mark: Decimal = Decimal("95.00"),
+) -> Attempt:
+    """A submitted attempt whose every question was answered by `answer` (None: skipped)."""
+    version = version or casino_shoe()
+    drill = drill or Drill.objects.create(title="Grading drill", pass_mark=pass_mark)
+    now = timezone.now()
+    attempt = Attempt.objects.create(
+        trainee=trainee,
+        drill=drill,
+        mode=Mode.EXAM,
+        status=AttemptStatus.SUBMITTED if submitted else AttemptStatus.IN_PROGRESS,
+        submitted_at=now if submitted else None,
+    )
+    for position, document in enumerate(documents, start=1):
+        key = rules.answer_key(document)
+        item = AttemptItem.objects.create(
+            attempt=attempt,
+            position=position,
+            profile_version=version,
+            document=document,
+            answer_key=key,
+        )
+        for question in key:
+            given = answer(question) if answer else None
+            if given is None:
+                continue
+            Decision.objects.create(
+                item=item,
+                question=question["n"],
+                kind=question["kind"],
+                answer=given,
+                shown=question["view"],
+                shown_at=now,
+                answered_at=now,
+                response_ms=1500,
+            )
+    return attempt
+
+
+@pytest.fixture
+def attempt_of(trainee):
+    def build(*args: Any, **kwargs: Any) -> Attempt:
+        return make_attempt(trainee, *args, **kwargs)
+
+    return build

@@ -1,0 +1,70 @@
+import pytest
+from django.db import transaction
+
+from audit.models import LedgerEntry
+from audit.services.ledger import Event, ledger_verify
+from trainer.errors import ConflictError, TrainerError
+from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus, RunTrigger
+from trainer.services.grading import REGRADE_REQUESTED, grading_request, grading_request_batch
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_a_pending_run_and_marks_the_attempt_pending(attempt_of, trainee):
+    attempt = attempt_of()
+    run = grading_request(attempt=attempt)
+    assert (run.number, run.trigger, run.status) == (1, RunTrigger.SUBMIT, RunStatus.PENDING)
+    attempt.refresh_from_db()
+    assert attempt.grading_status == GradingStatus.PENDING
+    assert attempt.grading_queued_at is not None
+
+
+def test_it_records_the_submission_in_the_ledger_as_the_trainee(attempt_of, trainee):
+    attempt = attempt_of()
+    run = grading_request(attempt=attempt)
+    entry = LedgerEntry.objects.get(event=Event.ATTEMPT_SUBMITTED)
+    assert entry.subject_id == str(attempt.pk)
+    assert entry.payload["run"] == run.pk
+    assert entry.actor_id == trainee.pk
+    assert ledger_verify().ok
+
+
+def test_it_numbers_each_new_run_after_the_last(attempt_of, pit_boss):
+    attempt = attempt_of()
+    grading_request(attempt=attempt)
+    second = grading_request(
+        attempt=attempt, trigger=RunTrigger.REGRADE, reason="fix", requested_by=pit_boss
+    )
+    assert second.number == 2
+    assert LedgerEntry.objects.get(event=REGRADE_REQUESTED).actor_id == pit_boss.pk
+
+
+def test_it_refuses_an_attempt_that_is_not_submitted(attempt_of):
+    attempt = attempt_of(submitted=False)
+    with pytest.raises(ConflictError, match="not submitted"):
+        grading_request(attempt=attempt)
+    assert not GradingRun.objects.exists()
+
+
+def test_it_refuses_an_unknown_trigger(attempt_of):
+    with pytest.raises(TrainerError, match="trigger"):
+        grading_request(attempt=attempt_of(), trigger="whim")
+
+
+def test_a_batch_is_all_or_nothing(attempt_of):
+    good = attempt_of()
+    bad = attempt_of(submitted=False)
+    with pytest.raises(ConflictError):
+        grading_request_batch(attempts=[good, bad])
+    assert not GradingRun.objects.exists()
+    assert Attempt.objects.get(pk=good.pk).grading_status == GradingStatus.NOT_SUBMITTED
+
+
+def test_it_queues_the_run_only_when_the_transaction_commits(
+    attempt_of, django_capture_on_commit_callbacks
+):
+    attempt = attempt_of()
+    with django_capture_on_commit_callbacks() as callbacks, transaction.atomic():
+        grading_request(attempt=attempt)
+        assert callbacks == []
+    assert len(callbacks) == 1

@@ -1,0 +1,572 @@
+"""Grading: every decision of a submitted attempt against the engine's answer key.
+
+A grading run is requested in the transaction that submits (or regrades) an attempt and
+queued on commit; a Celery task executes it. A run's grades, its score and its ledger
+entries commit together, so a crash leaves nothing half-graded and the run re-runnable;
+a run already graded is a no-op, so a task delivered twice grades once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import ROUND_HALF_UP, Decimal
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max, QuerySet
+from django.utils import timezone
+
+from audit.services.ledger import Event, PendingEntry, ledger_append_many
+from trainer import rules
+from trainer.errors import ConflictError, NotFoundError, TrainerError
+from trainer.models import (
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Grade,
+    GradingRun,
+    GradingStatus,
+    RuleProfileVersion,
+    RunStatus,
+    RunTrigger,
+    Scenario,
+)
+
+logger = logging.getLogger(__name__)
+
+# The ledger has no event of its own for a regrade request; the submit event is for trainees.
+REGRADE_REQUESTED = "grading_run.requested"
+# Grades per bulk insert and per GRADES_RECORDED ledger entry.
+CHUNK = 1000
+# Runs per batch task: big enough to amortise a task's overhead, small enough that a
+# killed worker loses little work.
+RUNS_PER_TASK = 25
+HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def grading_timeout() -> timedelta:
+    """How long a run may sit pending or grading before the sweep queues it again."""
+    return timedelta(seconds=settings.SHOESCHOOL_GRADING_TIMEOUT_SECONDS)
+
+
+# Requesting.
+
+
+def grading_request(
+    *,
+    attempt: Attempt,
+    trigger: str = RunTrigger.SUBMIT,
+    reason: str = "",
+    requested_by: AbstractBaseUser | None = None,
+) -> GradingRun:
+    """Create the next grading run of a submitted attempt and queue it when the caller commits.
+
+    Call it inside the transaction that saves the attempt as submitted (or that records a
+    regrade). Raises ConflictError for an attempt that is not submitted.
+    """
+    return grading_request_batch(
+        attempts=[attempt], trigger=trigger, reason=reason, requested_by=requested_by
+    )[0]
+
+
+def grading_request_batch(
+    *,
+    attempts: Iterable[Attempt],
+    trigger: str = RunTrigger.SUBMIT,
+    reason: str = "",
+    requested_by: AbstractBaseUser | None = None,
+) -> list[GradingRun]:
+    """One new grading run per attempt, all or none, queued in batches on commit."""
+    if trigger not in RunTrigger.values:
+        raise TrainerError(f"unknown grading trigger {trigger!r}", field="trigger")
+    given = list(attempts)
+    if not given:
+        return []
+    with transaction.atomic():
+        ids = [a.pk for a in given]
+        locked = {
+            a.pk: a for a in Attempt.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+        }
+        missing = [pk for pk in ids if pk not in locked]
+        if missing:
+            raise NotFoundError(f"attempt {missing[0]} not found", field="attempt")
+        not_submitted = [pk for pk in ids if locked[pk].status != AttemptStatus.SUBMITTED]
+        if not_submitted:
+            raise ConflictError(
+                f"attempt {not_submitted[0]} is not submitted; only a submitted attempt is graded",
+                field="attempt",
+            )
+        numbers = dict(
+            GradingRun.objects.filter(attempt_id__in=ids)
+            .values("attempt_id")
+            .annotate(last=Max("number"))
+            .values_list("attempt_id", "last")
+        )
+        now = timezone.now()
+        runs = [
+            GradingRun(
+                attempt=locked[pk],
+                number=(numbers.get(pk) or 0) + 1,
+                trigger=trigger,
+                reason=reason,
+                requested_by_id=getattr(requested_by, "pk", None),
+                status=RunStatus.PENDING,
+            )
+            for pk in ids
+        ]
+        # One at a time: the ids are needed for the ledger and the queue on every database.
+        for run in runs:
+            run.save()
+        Attempt.objects.filter(pk__in=ids).update(
+            grading_status=GradingStatus.PENDING, grading_queued_at=now, grading_error=""
+        )
+        for attempt in given:
+            attempt.grading_status = GradingStatus.PENDING
+            attempt.grading_queued_at = now
+            attempt.grading_error = ""
+        event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else REGRADE_REQUESTED
+        ledger_append_many(
+            entries=[
+                PendingEntry(
+                    event=event,
+                    subject_type="attempt",
+                    subject_id=str(run.attempt_id),
+                    payload={
+                        "run": run.pk,
+                        "number": run.number,
+                        "trigger": trigger,
+                        "reason": reason,
+                        "submitted_at": run.attempt.submitted_at,
+                    },
+                    actor=requested_by
+                    if requested_by is not None or trigger != RunTrigger.SUBMIT
+                    else run.attempt.trainee,
+                )
+                for run in runs
+            ]
+        )
+        run_ids = [run.pk for run in runs]
+        transaction.on_commit(partial(_enqueue, run_ids))
+    return runs
+
+
+def _enqueue(run_ids: Sequence[int]) -> None:
+    from trainer import tasks  # the tasks import this module
+
+    if len(run_ids) == 1:
+        tasks.grade_run.delay(run_ids[0])
+        return
+    for start in range(0, len(run_ids), RUNS_PER_TASK):
+        tasks.grade_runs.delay(list(run_ids[start : start + RUNS_PER_TASK]))
+
+
+# Executing.
+
+
+@dataclass(frozen=True)
+class _ItemBasis:
+    """What one round is graded against: its answer key and where the key came from."""
+
+    key: list[dict[str, Any]]
+    # The key the trainee was asked (the same list unless a regrade changed it).
+    asked: list[dict[str, Any]]
+    record: dict[str, Any]
+
+
+def grading_run_execute(*, run_id: int) -> GradingRun:
+    """Grade every question of a run's attempt; a run already graded or failed is returned as is.
+
+    A document the engine refuses under the run's rules fails the run with the reason.
+    Database errors propagate (the task retries them) and leave no grade behind.
+    """
+    run = _run_start(run_id)
+    if run.status != RunStatus.GRADING:
+        return run
+    try:
+        with transaction.atomic():
+            return _run_grade(run_id)
+    except rules.ScenarioError as exc:
+        return grading_run_fail(run_id=run_id, reason=f"the engine refused a round: {exc}")
+
+
+def _run_start(run_id: int) -> GradingRun:
+    with transaction.atomic():
+        try:
+            run = GradingRun.objects.select_for_update().get(pk=run_id)
+        except GradingRun.DoesNotExist:
+            raise NotFoundError(f"grading run {run_id} not found") from None
+        if run.status in (RunStatus.GRADED, RunStatus.FAILED):
+            return run
+        run.status = RunStatus.GRADING
+        run.started_at = timezone.now()
+        run.save(update_fields=["status", "started_at"])
+        if _is_newest(run):
+            Attempt.objects.filter(pk=run.attempt_id).update(grading_status=GradingStatus.GRADING)
+        return run
+
+
+def _is_newest(run: GradingRun) -> bool:
+    return not GradingRun.objects.filter(attempt_id=run.attempt_id, number__gt=run.number).exists()
+
+
+def _run_grade(run_id: int) -> GradingRun:
+    # Locked again inside the grading transaction: a second delivery waits here and then
+    # finds the run graded.
+    run = GradingRun.objects.select_for_update().select_related("attempt__drill").get(pk=run_id)
+    if run.status != RunStatus.GRADING:
+        return run
+    items = list(
+        AttemptItem.objects.filter(attempt_id=run.attempt_id)
+        .select_related("profile_version__profile", "scenario")
+        .order_by("position")
+    )
+    regrade = run.trigger == RunTrigger.REGRADE
+    bases = {item.pk: _basis(item, regrade=regrade) for item in items}
+    answers = {
+        (item_id, question): (decision_id, kind, answer, response_ms)
+        for decision_id, item_id, question, kind, answer, response_ms in Decision.objects.filter(
+            item__attempt_id=run.attempt_id
+        ).values_list("id", "item_id", "question", "kind", "answer", "response_ms")
+    }
+    grades: list[Grade] = []
+    for item in items:
+        basis = bases[item.pk]
+        if basis.asked is basis.key:
+            for expected in basis.key:
+                grades.append(_grade(run, item, expected, answers.get((item.pk, expected["n"]))))
+            continue
+        # The key changed: a decision answers the question of the same kind, box, hand
+        # and player (and the same turn among them) in the new key.
+        by_identity = {
+            ident: answers.get((item.pk, asked["n"]))
+            for asked, ident in zip(basis.asked, _identities(basis.asked), strict=True)
+        }
+        for expected, ident in zip(basis.key, _identities(basis.key), strict=True):
+            grades.append(_grade(run, item, expected, by_identity.get(ident)))
+
+    entries: list[PendingEntry] = []
+    for start in range(0, len(grades), CHUNK):
+        chunk = grades[start : start + CHUNK]
+        Grade.objects.bulk_create(chunk, batch_size=CHUNK, ignore_conflicts=True)
+        entries.append(
+            PendingEntry(
+                event=Event.GRADES_RECORDED,
+                subject_type="grading_run",
+                subject_id=str(run.pk),
+                payload={
+                    "attempt": run.attempt_id,
+                    "grades": len(chunk),
+                    "correct": sum(g.correct for g in chunk),
+                    "sha256": _grades_hash(chunk),
+                },
+            )
+        )
+
+    questions = len(grades)
+    correct = sum(g.correct for g in grades)
+    score = (
+        (Decimal(correct) * HUNDRED / questions).quantize(CENT, ROUND_HALF_UP)
+        if questions
+        else ZERO
+    )
+    now = timezone.now()
+    run.status = RunStatus.GRADED
+    run.finished_at = now
+    run.questions = questions
+    run.correct = correct
+    run.score = score
+    run.passed = score >= run.attempt.drill.pass_mark
+    run.overpaid = sum((g.money_diff for g in grades if g.money_diff > 0), ZERO)
+    run.underpaid = -sum((g.money_diff for g in grades if g.money_diff < 0), ZERO)
+    run.basis = {str(pk): basis.record for pk, basis in bases.items()}
+    run.error = ""
+    run.save()
+    _copy_to_attempt(run, now)
+    entries.append(
+        PendingEntry(
+            event=Event.RUN_FINISHED,
+            subject_type="grading_run",
+            subject_id=str(run.pk),
+            payload={
+                "attempt": run.attempt_id,
+                "number": run.number,
+                "trigger": run.trigger,
+                "status": run.status,
+                "questions": questions,
+                "correct": correct,
+                "score": score,
+                "passed": run.passed,
+                "overpaid": run.overpaid,
+                "underpaid": run.underpaid,
+                "basis": run.basis,
+            },
+        )
+    )
+    ledger_append_many(entries=entries)
+    return run
+
+
+def _copy_to_attempt(run: GradingRun, now: Any) -> None:
+    """The newest graded run is the attempt's result; an older one finishing late is not."""
+    newer = GradingRun.objects.filter(attempt_id=run.attempt_id, number__gt=run.number)
+    changes: dict[str, Any] = {}
+    if not newer.filter(status=RunStatus.GRADED).exists():
+        changes.update(score=run.score, passed=run.passed, graded_at=now)
+    if not newer.exists():
+        changes.update(grading_status=GradingStatus.GRADED, grading_error="")
+    if changes:
+        Attempt.objects.filter(pk=run.attempt_id).update(**changes)
+
+
+def _grade(
+    run: GradingRun,
+    item: AttemptItem,
+    expected: Mapping[str, Any],
+    answer: tuple[int, str, Any, int] | None,
+) -> Grade:
+    n = expected["n"]
+    kind = expected["kind"]
+    # A decision made for a different kind of question (the key changed under a regrade)
+    # is no answer to this one.
+    if answer is not None and answer[1] == kind:
+        decision_id, _, given, response_ms = answer
+        verdict = rules.compare(expected, given)
+        right = verdict.right
+    else:
+        decision_id, given, response_ms = None, None, None
+        # A missed question: money questions count the whole amount the player was owed
+        # (or kept), a procedure counts none.
+        verdict = rules.compare(expected, {})
+        right = False
+    return Grade(
+        run=run,
+        item=item,
+        question=n,
+        decision_id=decision_id,
+        kind=kind,
+        correct=right,
+        expected=expected["expected"],
+        given=given,
+        money_diff=verdict.money_diff.quantize(CENT),
+        category=(verdict.category or "procedure_error") if not right else "",
+        rule=expected.get("rule", ""),
+        response_ms=response_ms,
+    )
+
+
+def _grades_hash(grades: Sequence[Grade]) -> str:
+    rows = [
+        [g.item_id, g.question, g.correct, str(g.money_diff), g.category, g.given] for g in grades
+    ]
+    text = json.dumps(rows, separators=(",", ":"), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# The answer key a round is graded against.
+
+
+def _basis(item: AttemptItem, *, regrade: bool) -> _ItemBasis:
+    """A submit is graded against the key stored when the round was dealt (the engine's key
+    for the same document and profile version); a regrade recomputes it from the newest
+    revision of the scenario under the newest version of the profile."""
+    version = item.profile_version
+    document = item.document
+    scenario_id = item.scenario_id
+    if regrade:
+        newest_version = version.profile.current_version
+        if newest_version is not None:
+            version = newest_version
+        if item.scenario is not None:
+            newest_scenario = _newest_revision(item.scenario)
+            scenario_id = newest_scenario.pk
+            if newest_scenario.pk != item.scenario_id:
+                document = newest_scenario.document
+    record: dict[str, Any] = {
+        "profile_version": version.pk,
+        "version": version.version,
+        "scenario": scenario_id,
+        "document_sha256": _document_hash(document),
+    }
+    asked = item.answer_key or rules.answer_key(document_under(item.document, item.profile_version))
+    if not regrade:
+        record["key"] = "stored" if item.answer_key else "recomputed"
+        return _ItemBasis(asked, asked, record)
+    record["key"] = "recomputed"
+    key = rules.answer_key(document_under(document, version))
+    return _ItemBasis(key, asked, record)
+
+
+def _identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """What each question asks about: kind, box, hand, player and which turn among those."""
+    seen: dict[tuple[Any, ...], int] = {}
+    out: list[tuple[Any, ...]] = []
+    for item in key:
+        base = (item["kind"], item["box"], item["hand"], item["player"])
+        seen[base] = seen.get(base, 0) + 1
+        out.append((*base, seen[base]))
+    return out
+
+
+def _newest_revision(scenario: Scenario) -> Scenario:
+    seen = {scenario.pk}
+    current = scenario
+    while True:
+        nxt = Scenario.objects.filter(supersedes_id=current.pk).first()
+        if nxt is None or nxt.pk in seen:
+            return current
+        seen.add(nxt.pk)
+        current = nxt
+
+
+def _document_hash(document: Any) -> str:
+    text = json.dumps(document, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def document_under(document: Mapping[str, Any], version: RuleProfileVersion) -> dict[str, Any]:
+    """The document with its rules replaced by the version's parameters.
+
+    The engine knows only the shipped profiles by name, so a recorded version becomes the
+    document's base profile plus overrides for every parameter that differs; overrides the
+    scenario states itself still apply on top.
+    """
+    stated = document.get("rules")
+    own: Mapping[str, Any] = {}
+    if isinstance(stated, Mapping):
+        base_name = stated.get("profile")
+        own = stated.get("overrides") or {}
+    else:
+        base_name = stated
+    base = rules.PROFILES.get(base_name) if isinstance(base_name, str) else None
+    if base is None:
+        # Unknown to the engine: let it name the fault.
+        rules.profile_from_rules(stated)
+        raise AssertionError("unreachable")  # pragma: no cover
+    shipped = rules.profile_to_dict(base)
+    target = rules.profile_to_dict(version.engine_profile)
+    overrides = {
+        key: value
+        for key, value in target.items()
+        if key not in ("name", "source", "assumed") and value != shipped.get(key)
+    }
+    overrides.update(own)
+    out = dict(document)
+    out["rules"] = {"profile": base_name, "overrides": overrides} if overrides else base_name
+    return out
+
+
+# Failing and sweeping.
+
+
+def grading_run_fail(*, run_id: int, reason: str) -> GradingRun:
+    """Mark a run failed with the reason (a run already graded stays graded)."""
+    with transaction.atomic():
+        run = GradingRun.objects.select_for_update().get(pk=run_id)
+        if run.status == RunStatus.GRADED:
+            return run
+        run.status = RunStatus.FAILED
+        run.error = reason[:2000]
+        run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error", "finished_at"])
+        if _is_newest(run):
+            Attempt.objects.filter(pk=run.attempt_id).update(
+                grading_status=GradingStatus.FAILED, grading_error=run.error
+            )
+        ledger_append_many(
+            entries=[
+                PendingEntry(
+                    event=Event.RUN_FINISHED,
+                    subject_type="grading_run",
+                    subject_id=str(run.pk),
+                    payload={
+                        "attempt": run.attempt_id,
+                        "number": run.number,
+                        "trigger": run.trigger,
+                        "status": run.status,
+                        "error": run.error,
+                    },
+                )
+            ]
+        )
+    logger.warning("grading run %s failed: %s", run_id, reason)
+    return run
+
+
+def grading_sweep(*, timeout: timedelta | None = None) -> list[int]:
+    """Queue again every run left pending or grading past the timeout; returns their ids.
+
+    A task lost with a killed worker, or never sent because the broker was down at commit,
+    is picked up here; running a run twice is harmless.
+    """
+    cutoff = timezone.now() - (grading_timeout() if timeout is None else timeout)
+    with transaction.atomic():
+        stuck: QuerySet[GradingRun] = GradingRun.objects.filter(
+            status__in=[RunStatus.PENDING, RunStatus.GRADING],
+            attempt__grading_queued_at__lt=cutoff,
+        )
+        run_ids = list(stuck.order_by("pk").values_list("pk", flat=True))
+        if not run_ids:
+            return []
+        # Stamped now so the next sweep waits a full timeout before queueing them again.
+        Attempt.objects.filter(grading_runs__pk__in=run_ids).update(
+            grading_queued_at=timezone.now()
+        )
+        transaction.on_commit(partial(_enqueue, run_ids))
+    logger.info("grading sweep queued %d run(s) again", len(run_ids))
+    return run_ids
+
+
+# Regrading.
+
+
+def regrade_candidates(
+    *,
+    profile: str | None = None,
+    drill_id: int | None = None,
+    attempt_id: int | None = None,
+    submitted_from: Any = None,
+    submitted_to: Any = None,
+) -> QuerySet[Attempt]:
+    """Submitted attempts matching every filter given (at least one is required)."""
+    if all(v is None for v in (profile, drill_id, attempt_id, submitted_from, submitted_to)):
+        raise TrainerError("say which attempts to regrade: a profile, drill, attempt or dates")
+    qs = Attempt.objects.filter(status=AttemptStatus.SUBMITTED)
+    if profile is not None:
+        qs = qs.filter(items__profile_version__profile__name=profile)
+    if drill_id is not None:
+        qs = qs.filter(drill_id=drill_id)
+    if attempt_id is not None:
+        qs = qs.filter(pk=attempt_id)
+    if submitted_from is not None:
+        qs = qs.filter(submitted_at__gte=submitted_from)
+    if submitted_to is not None:
+        qs = qs.filter(submitted_at__lt=submitted_to)
+    return qs.distinct().order_by("pk")
+
+
+def regrade_request(
+    *,
+    attempts: Iterable[Attempt],
+    reason: str,
+    requested_by: AbstractBaseUser | None = None,
+) -> list[GradingRun]:
+    """A new regrade run for each attempt; the earlier runs and their grades stay as they are."""
+    if not reason.strip():
+        raise TrainerError("a regrade needs a reason (what was corrected)", field="reason")
+    return grading_request_batch(
+        attempts=attempts,
+        trigger=RunTrigger.REGRADE,
+        reason=reason.strip(),
+        requested_by=requested_by,
+    )

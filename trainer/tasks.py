@@ -1,0 +1,90 @@
+"""Celery tasks of the trainer: thin wrappers that take ids and call one grading service.
+
+Every task may run twice without harm: a graded run is a no-op. Database errors are
+retried with backoff (the run's transaction rolled back, nothing half-written); any other
+error fails the run with the reason, so a bug cannot keep a run bouncing forever.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import Task, shared_task
+from django.db import InterfaceError, OperationalError
+
+from trainer.services.grading import grading_run_execute, grading_run_fail, grading_sweep
+
+logger = logging.getLogger(__name__)
+
+DATABASE_ERRORS = (OperationalError, InterfaceError)
+
+
+class GradingTask(Task):
+    """Fails the runs of a task whose retries ran out, when the database allows it."""
+
+    def on_failure(
+        self,
+        exc: Exception,
+        task_id: str,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        einfo: Any,
+    ) -> None:
+        run_ids = kwargs.get("run_ids") or (args[0] if args else [])
+        if isinstance(run_ids, int):
+            run_ids = [run_ids]
+        for run_id in run_ids:
+            try:
+                grading_run_fail(run_id=run_id, reason=f"gave up after retries: {exc}")
+            except DATABASE_ERRORS:
+                # Still down: the run stays pending or grading and the sweep queues it again.
+                logger.warning("could not mark run %s failed; the sweep will retry it", run_id)
+
+
+def _execute(run_id: int) -> str:
+    try:
+        return grading_run_execute(run_id=run_id).status
+    except DATABASE_ERRORS:
+        raise
+    except Exception as exc:
+        logger.exception("grading run %s failed", run_id)
+        return grading_run_fail(run_id=run_id, reason=f"internal error: {exc!r}").status
+
+
+@shared_task(
+    base=GradingTask,
+    name="trainer.tasks.grade_run",
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=120,
+    retry_jitter=True,
+    max_retries=10,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def grade_run(run_id: int) -> str:
+    """Grade one run; returns its status."""
+    return _execute(run_id)
+
+
+@shared_task(
+    base=GradingTask,
+    name="trainer.tasks.grade_runs",
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=120,
+    retry_jitter=True,
+    max_retries=10,
+    acks_late=True,
+    reject_on_worker_lost=True,
+)
+def grade_runs(run_ids: list[int]) -> list[str]:
+    """Grade several runs, each in its own transaction; a retry skips the ones already graded."""
+    return [_execute(run_id) for run_id in run_ids]
+
+
+@shared_task(name="trainer.tasks.grading_sweep", acks_late=True)
+def grading_sweep_task() -> int:
+    """Queue again the runs left pending or grading past the timeout (Celery beat, every minute)."""
+    return len(grading_sweep())
