@@ -1,0 +1,255 @@
+"""The scenario library: validating, importing (with revisions) and exporting scenarios.
+
+A library entry is a line ``{"difficulty": 1-5, "scenario": {blackjack-scenario/1}}``
+(the engine refuses fields it does not know, so the difficulty stays outside the
+document); a bare scenario document is accepted too, at difficulty 2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.text import slugify
+
+from trainer import rules
+from trainer.errors import TrainerError
+from trainer.models import RuleProfileVersion, Scenario, Skill
+from trainer.rules.profiles import PARAMETERS
+
+DEFAULT_DIFFICULTY = 2
+# Room is left in the 100-character slug column for a superseded row's "--rN" suffix.
+MAX_SLUG = 90
+SKILLS = frozenset(Skill.values)
+
+
+@dataclass
+class ImportResult:
+    """The rows an import touched, in the order of the documents."""
+
+    scenarios: list[Scenario] = field(default_factory=list)
+    created: list[Scenario] = field(default_factory=list)
+    revised: list[Scenario] = field(default_factory=list)
+    unchanged: list[Scenario] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    line: int
+    document: dict[str, Any]
+    difficulty: int
+
+
+def _fail(line: int, message: str, *, field: str | None = None, code: str = "invalid") -> NoReturn:
+    raise TrainerError(f"line {line}: {message}", field=field, code=code)
+
+
+def _entry(raw: object, line: int) -> _Entry:
+    if not isinstance(raw, Mapping):
+        _fail(line, "each entry must be a JSON object")
+    if "scenario" in raw:
+        unknown = sorted(set(raw) - {"scenario", "difficulty"})
+        if unknown:
+            _fail(line, f"unknown field {unknown[0]!r} in the library entry", field=unknown[0])
+        document, difficulty = raw["scenario"], raw.get("difficulty", DEFAULT_DIFFICULTY)
+    else:
+        document, difficulty = raw, DEFAULT_DIFFICULTY
+    if type(difficulty) is not int or not 1 <= difficulty <= 5:
+        _fail(line, f"difficulty must be a whole number from 1 to 5, not {difficulty!r}")
+    if not isinstance(document, Mapping):
+        _fail(line, "scenario must be a JSON object", field="scenario")
+    return _Entry(line, dict(document), difficulty)
+
+
+def scenario_validate(*, document: Mapping[str, Any], line: int = 1) -> dict[str, Any]:
+    """The settlement of a library scenario; TrainerError naming the line, field and reason.
+
+    Besides the engine's rules, a library scenario needs a slug `id`, a `title`, known
+    `skills`, and its `rules` must name a profile (no overrides: a different rule set is a
+    new profile version, made in the admin).
+    """
+    try:
+        settlement = rules.settle(document)
+    except rules.ScenarioError as err:
+        where = f"box {err.box}, " if err.box is not None else ""
+        message = f"{where}field {err.field or '(document)'} ({err.reason}): {err.message}"
+        raise TrainerError(
+            f"line {line}: {message}", field=err.field or None, code=err.reason
+        ) from err
+    slug = document.get("id")
+    if not isinstance(slug, str) or not slug or slugify(slug) != slug or len(slug) > MAX_SLUG:
+        _fail(
+            line,
+            f"id must be a slug (lower-case letters, digits and hyphens, at most {MAX_SLUG} "
+            f"characters), not {slug!r}",
+            field="id",
+        )
+    if not isinstance(document.get("title"), str) or not document["title"].strip():
+        _fail(line, "title is missing; a library scenario needs a title", field="title")
+    skills = document.get("skills") or []
+    unknown = [s for s in skills if s not in SKILLS]
+    if unknown or not skills:
+        known = ", ".join(sorted(SKILLS))
+        what = f"unknown skill {unknown[0]!r}" if unknown else "skills is empty"
+        _fail(line, f"{what}; skills are {known}", field="skills")
+    if not isinstance(document.get("rules"), str):
+        _fail(
+            line,
+            "rules must name a profile; overrides are not accepted in the library "
+            "(record a new profile version for a different rule set)",
+            field="rules",
+        )
+    return settlement
+
+
+def profile_version_for(name: str) -> RuleProfileVersion | None:
+    """The newest recorded version of the profile whose rules are those the engine plays."""
+    engine = rules.profile_to_dict(rules.PROFILES[name])
+    versions = RuleProfileVersion.objects.filter(profile__name=name).order_by("-version")
+    for version in versions:
+        if all(version.parameters.get(key) == engine[key] for key in PARAMETERS):
+            return version
+    return None
+
+
+def scenario_import_detailed(
+    *,
+    documents: Iterable[object],
+    user: AbstractBaseUser | None = None,
+    line_numbers: Sequence[int] | None = None,
+) -> ImportResult:
+    """Import library entries all or nothing; says which rows were created, revised or kept.
+
+    A document identical to its slug's active row is kept as it is; a changed one becomes a
+    new revision that supersedes (and deactivates) the old row, which is renamed
+    ``slug--rN`` so the slug always finds the active revision.
+    """
+    entries = []
+    seen: dict[str, int] = {}
+    for k, raw in enumerate(documents):
+        line = line_numbers[k] if line_numbers is not None else k + 1
+        entry = _entry(raw, line)
+        scenario_validate(document=entry.document, line=line)
+        slug = entry.document["id"]
+        if slug in seen:
+            _fail(line, f"id {slug!r} is already used on line {seen[slug]}", field="id")
+        seen[slug] = line
+        entries.append(entry)
+    result = ImportResult()
+    versions: dict[str, RuleProfileVersion] = {}
+    with transaction.atomic():
+        for entry in entries:
+            doc = entry.document
+            name = doc["rules"]
+            if name not in versions:
+                version = profile_version_for(name)
+                if version is None:
+                    _fail(
+                        entry.line,
+                        f"no recorded version of profile {name!r} has the rules the engine "
+                        "plays under that name",
+                        field="rules",
+                    )
+                versions[name] = version
+            scenario = _save(entry, versions[name], user, result)
+            result.scenarios.append(scenario)
+    return result
+
+
+def _save(
+    entry: _Entry,
+    version: RuleProfileVersion,
+    user: AbstractBaseUser | None,
+    result: ImportResult,
+) -> Scenario:
+    doc = entry.document
+    slug = doc["id"]
+    current = Scenario.objects.select_for_update().filter(slug=slug).first()
+    fields: dict[str, Any] = {
+        "title": doc["title"],
+        "skills": list(doc["skills"]),
+        "difficulty": entry.difficulty,
+        "profile_version": version,
+        "document": doc,
+        "created_by_id": user.pk if user is not None else None,
+    }
+    if current is None:
+        created = Scenario.objects.create(slug=slug, **fields)
+        result.created.append(created)
+        return created
+    if (
+        current.document == doc
+        and current.difficulty == entry.difficulty
+        and current.profile_version_id == version.pk
+        and current.is_active
+    ):
+        result.unchanged.append(current)
+        return current
+    current.slug = f"{slug}--r{current.revision}"
+    current.is_active = False
+    current.save(update_fields=["slug", "is_active"])
+    revised = Scenario.objects.create(
+        slug=slug,
+        revision=current.revision + 1,
+        supersedes=current,
+        **fields,
+    )
+    result.revised.append(revised)
+    return revised
+
+
+def scenario_import(
+    *,
+    documents: Iterable[object],
+    user: AbstractBaseUser | None = None,
+    line_numbers: Sequence[int] | None = None,
+) -> list[Scenario]:
+    """The active scenario row of each document, importing them all or none."""
+    return scenario_import_detailed(
+        documents=documents, user=user, line_numbers=line_numbers
+    ).scenarios
+
+
+def scenario_entry(scenario: Scenario) -> dict[str, Any]:
+    """The library line of a scenario: its difficulty and its document."""
+    return {"difficulty": scenario.difficulty, "scenario": scenario.document}
+
+
+def scenario_export(*, scenarios: Iterable[Scenario]) -> list[dict[str, Any]]:
+    """Library entries for the scenarios, ready for `scenario_import`."""
+    return [scenario_entry(s) for s in scenarios]
+
+
+def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
+    """Entries and their line numbers from a JSON array, one JSON object, or JSON Lines.
+
+    TrainerError names the line that is not JSON.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise TrainerError("the file holds no scenarios")
+    try:
+        whole = json.loads(stripped)
+    except ValueError:
+        whole = None
+    else:
+        if isinstance(whole, list):
+            return whole, [k + 1 for k in range(len(whole))]
+        if isinstance(whole, dict):
+            return [whole], [text[: text.index("{")].count("\n") + 1]
+        raise TrainerError("the file must hold a JSON object, an array of them, or JSON Lines")
+    entries: list[object] = []
+    lines: list[int] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            entries.append(json.loads(line))
+        except ValueError as err:
+            raise TrainerError(f"line {number}: not valid JSON: {err}", code="bad_json") from err
+        lines.append(number)
+    return entries, lines
