@@ -158,4 +158,3 @@ def test_a_changed_document_becomes_a_revision_that_supersedes_the_old(db):
     assert old.slug == "a--r1"
     assert old.document["boxes"][0]["stakes"][0]["amount"] == "10"
     assert new.document["boxes"][0]["stakes"][0]["amount"] == "25"
-
