@@ -1,0 +1,258 @@
+"""Reads of a trainee's attempts: their assignments, the question being asked, feedback
+and results.
+
+Nothing returned here for a trainee carries an expected answer or a rule before the
+trainee may see it: a question is public once asked; a round's expected answers only in
+practice feedback after the round, or in the grades of a graded run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from trainer import rules
+from trainer.errors import ConflictError, NotFoundError
+from trainer.models import (
+    Assignment,
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Grade,
+    GradingRun,
+    Mode,
+    RunStatus,
+)
+
+# The engine's kinds whose answer moves money: {"action", "amount"}.
+SETTLEMENT_KINDS = frozenset(("settle_hand", "settle_insurance", "even_money", "bonus_777"))
+SETTLEMENT_ACTIONS = ("pay", "take", "push", "take_half")
+# The words a procedure question accepts, by kind.
+PROCEDURE_ANSWERS: dict[str, tuple[str, ...]] = {
+    "offer_insurance": ("offer", "no_offer"),
+    "offer_even_money": ("offer", "no_offer"),
+    "peek": ("peek", "no_peek"),
+    "dealer_play": ("hit", "stand"),
+    "reshuffle": ("reshuffle", "continue"),
+}
+
+
+def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
+    """The user's own attempt; NotFoundError for a missing id and for anyone else's."""
+    attempt = (
+        Attempt.objects.select_related("drill", "assignment")
+        .filter(pk=attempt_id, trainee_id=user.pk)
+        .first()
+    )
+    if attempt is None:
+        raise NotFoundError("no such attempt", field="attempt")
+    return attempt
+
+
+def assignments_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Assignment]:
+    """Active drills assigned to the user directly or through one of their classes."""
+    return (
+        Assignment.objects.filter(Q(trainee_id=user.pk) | Q(training_class__trainees=user.pk))
+        .filter(drill__is_active=True)
+        .select_related("drill")
+        .distinct()
+        .order_by("due_at", "id")
+    )
+
+
+def attempts_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Attempt]:
+    """The user's attempts, newest first."""
+    return (
+        Attempt.objects.filter(trainee_id=user.pk)
+        .select_related("drill", "assignment")
+        .order_by("-started_at", "-id")
+    )
+
+
+@dataclass(frozen=True)
+class CurrentQuestion:
+    """The question being asked: its round and the answer key's item (server side only)."""
+
+    item: AttemptItem
+    key: Mapping[str, Any]
+    rounds: int
+
+    @property
+    def n(self) -> int:
+        return int(self.key["n"])
+
+    @property
+    def is_last_of_round(self) -> bool:
+        return self.n == len(self.item.answer_key)
+
+
+def attempt_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
+    """The first unanswered question of the first unfinished round; None when all are in."""
+    item = attempt.items.filter(completed_at__isnull=True).order_by("position").first()
+    if item is None:
+        return None
+    answered = set(item.decisions.values_list("question", flat=True))
+    for key in item.answer_key:
+        if key["n"] not in answered:
+            return CurrentQuestion(item=item, key=key, rounds=attempt.items.count())
+    return None
+
+
+def _stake(key: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+    """The stake a settlement question is about, read from what the table shows."""
+    for box in view.get("boxes", []):
+        if box["box"] != key["box"]:
+            continue
+        player = key["player"]
+        if key["kind"] == "settle_insurance":
+            value: str | None = box.get("insurance", {}).get(player)
+            return value
+        hands = box["hands"]
+        index = (key["hand"] or 1) - 1
+        if index < len(hands):
+            return hands[index]["stakes"].get(player)
+    return None
+
+
+def question_view(item: AttemptItem, key: Mapping[str, Any]) -> dict[str, Any]:
+    """What the table shows for a question.
+
+    At the peek the dealer looks at the hole card, so the trainee (the dealer) sees it
+    whatever it is; the engine's view shows it only when it makes a natural, which would
+    give the answer away.
+    """
+    view: dict[str, Any] = dict(key["view"])
+    if key["kind"] == "peek":
+        final_dealer = item.answer_key[-1]["view"]["dealer"]
+        if len(final_dealer) > 1:
+            view["dealer"] = [final_dealer[0], final_dealer[1]]
+    return view
+
+
+def public_question(item: AttemptItem, key: Mapping[str, Any]) -> dict[str, Any]:
+    """A question as the trainee may see it: never its expected answer or rule."""
+    view = question_view(item, key)
+    kind = key["kind"]
+    question: dict[str, Any] = {
+        "position": item.position,
+        "n": key["n"],
+        "of": len(item.answer_key),
+        "kind": kind,
+        "prompt": key["prompt"],
+        "box": key["box"],
+        "hand": key["hand"],
+        "player": key["player"],
+        "view": view,
+    }
+    if kind in SETTLEMENT_KINDS:
+        question["stake"] = _stake(key, view)
+        question["actions"] = list(SETTLEMENT_ACTIONS)
+    else:
+        question["answers"] = list(PROCEDURE_ANSWERS.get(kind, ()))
+    return question
+
+
+def round_decisions(*, item: AttemptItem) -> list[Decision]:
+    """The answers given so far in a round, in question order."""
+    return list(item.decisions.order_by("question"))
+
+
+@dataclass(frozen=True)
+class FeedbackRow:
+    n: int
+    kind: str
+    prompt: str
+    given: Mapping[str, Any] | None
+    expected: Mapping[str, Any]
+    right: bool
+    money_diff: Decimal
+    category: str | None
+    rule: str
+
+
+def _feedback_allowed(attempt: Attempt, item: AttemptItem) -> bool:
+    if attempt.mode == Mode.PRACTICE:
+        return item.completed_at is not None or attempt.status != AttemptStatus.IN_PROGRESS
+    if attempt.mode == Mode.SPEED:
+        return attempt.status != AttemptStatus.IN_PROGRESS
+    return False
+
+
+def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
+    """The engine's verdict on each question of a round.
+
+    Practice: once the round is answered. Speed: once the attempt is submitted. Exam:
+    never (its results come from grading). The recorded grade is the grading service's.
+    """
+    item = attempt.items.filter(position=position).first()
+    if item is None:
+        raise NotFoundError(f"this attempt has no round {position}", field="position")
+    if not _feedback_allowed(attempt, item):
+        if attempt.mode == Mode.EXAM:
+            raise ConflictError("an exam shows no feedback until it is graded", code="no_feedback")
+        raise ConflictError(
+            f"feedback on round {position} comes after "
+            + ("the round is answered" if attempt.mode == Mode.PRACTICE else "the attempt ends"),
+            code="no_feedback",
+        )
+    given = {d.question: d.answer for d in item.decisions.all()}
+    rows = []
+    for key in item.answer_key:
+        answer = given.get(key["n"])
+        verdict = rules.compare(key, answer) if answer is not None else None
+        rows.append(
+            FeedbackRow(
+                n=key["n"],
+                kind=key["kind"],
+                prompt=key["prompt"],
+                given=answer,
+                expected=key["expected"],
+                right=bool(verdict and verdict.right),
+                money_diff=verdict.money_diff if verdict else Decimal("0.00"),
+                category=verdict.category if verdict else "unanswered",
+                rule=key["rule"],
+            )
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class AttemptResults:
+    """An attempt's grading state and, once graded, the current run's grades."""
+
+    attempt: Attempt
+    run: GradingRun | None
+    grades: list[Grade] = field(default_factory=list)
+
+    @property
+    def graded(self) -> bool:
+        return self.run is not None
+
+
+def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser) -> AttemptResults:
+    """The user's attempt with the newest graded run's grades; none before grading."""
+    if attempt.trainee_id != user.pk:
+        raise NotFoundError("no such attempt", field="attempt")
+    run = attempt.grading_runs.filter(status=RunStatus.GRADED).order_by("-number").first()
+    if run is None:
+        return AttemptResults(attempt=attempt, run=None)
+    grades = list(run.grades.select_related("item").order_by("item__position", "question"))
+    return AttemptResults(attempt=attempt, run=run, grades=grades)
+
+
+def seconds_left(*, attempt: Attempt, item: AttemptItem | None) -> dict[str, int | None]:
+    """Seconds left on the round's time limit and on the speed time box (None: no clock)."""
+    now = timezone.now()
+    round_left: int | None = None
+    if item is not None and item.shown_at is not None:
+        used = (now - item.shown_at).total_seconds()
+        round_left = int(attempt.drill.time_limit_seconds - used)
+    speed_left = int((attempt.deadline - now).total_seconds()) if attempt.deadline else None
+    return {"round": round_left, "speed": speed_left}

@@ -1,0 +1,373 @@
+"""The trainee's side of an attempt: start it, show each question, record each answer,
+submit it for grading.
+
+Who may start what: a trainee may start any drill assigned to them (directly or through
+one of their classes) in the assignment's mode, and practise any active drill without an
+assignment. Exam and speed attempts need an assignment. Starting again while an attempt
+of the same drill, mode and assignment is in progress resumes that attempt.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from audit.services.ledger import Event, ledger_append
+from trainer import rules
+from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from trainer.generator import generate_documents
+from trainer.models import (
+    Assignment,
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Drill,
+    DrillKind,
+    Mode,
+    RuleProfileVersion,
+    Scenario,
+)
+from trainer.roles import Role, has_role
+from trainer.selectors.attempts import (
+    PROCEDURE_ANSWERS,
+    SETTLEMENT_ACTIONS,
+    SETTLEMENT_KINDS,
+    CurrentQuestion,
+    assignments_for_trainee,
+    attempt_current_question,
+    public_question,
+    question_view,
+)
+from trainer.services.grading import grading_request
+
+MAX_AMOUNT = Decimal("1000000")
+_AMOUNT = re.compile(r"\d{1,9}(\.\d{1,2})?")
+CENT = Decimal("0.01")
+
+
+def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
+    return assignments_for_trainee(user=trainee).filter(drill=drill, mode=mode).first()
+
+
+Dealt = tuple[dict[str, Any], RuleProfileVersion, Scenario | None]
+
+
+def _rounds(drill: Drill, seed: int | None) -> list[Dealt]:
+    if drill.kind == DrillKind.GENERATED:
+        if drill.profile_version is None:
+            raise TrainerError(f"drill {drill.pk} has no rule profile to generate from")
+        documents = generate_documents(drill=drill, seed=seed if seed is not None else 0)
+        version = drill.profile_version
+        return [(doc, version, None) for doc in documents]
+    links = drill.drill_scenarios.select_related("scenario__profile_version").order_by("position")
+    rounds: list[Dealt] = [
+        (link.scenario.document, link.scenario.profile_version, link.scenario) for link in links
+    ]
+    if not rounds:
+        raise TrainerError(f"drill '{drill.title}' has no scenarios yet", field="drill")
+    return rounds
+
+
+def attempt_start(
+    *,
+    trainee: AbstractBaseUser,
+    drill: Drill,
+    mode: str,
+    assignment: Assignment | None = None,
+    seed: int | None = None,
+) -> Attempt:
+    """A new attempt with every round dealt and its answer key stored (or the one in progress)."""
+    if not has_role(trainee, Role.TRAINEE):
+        raise ForbiddenError("only trainees start attempts")
+    if mode not in Mode.values:
+        raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+    if not drill.is_active:
+        raise NotFoundError("no such drill", field="drill")
+    if assignment is not None:
+        if not assignments_for_trainee(user=trainee).filter(pk=assignment.pk, drill=drill).exists():
+            raise NotFoundError("no such assignment", field="assignment")
+        if assignment.mode != mode:
+            raise TrainerError(
+                f"this assignment is in {assignment.mode} mode, not {mode}", field="mode"
+            )
+    else:
+        assignment = _assignment_for(trainee=trainee, drill=drill, mode=mode)
+        if assignment is None and mode != Mode.PRACTICE:
+            raise ForbiddenError(f"a {mode} attempt needs an assignment of this drill")
+
+    in_progress = Attempt.objects.filter(
+        trainee_id=trainee.pk,
+        drill=drill,
+        mode=mode,
+        assignment=assignment,
+        status=AttemptStatus.IN_PROGRESS,
+    ).first()
+    if in_progress is not None:
+        return in_progress
+
+    if drill.kind == DrillKind.GENERATED and seed is None:
+        seed = secrets.randbelow(2**62)
+    dealt = []
+    for position, (document, version, scenario) in enumerate(_rounds(drill, seed), start=1):
+        try:
+            key = rules.answer_key(document)
+        except rules.ScenarioError as exc:
+            raise TrainerError(f"round {position} cannot be played: {exc}", field="drill") from exc
+        dealt.append((position, document, version, scenario, key))
+
+    now = timezone.now()
+    with transaction.atomic():
+        attempt = Attempt.objects.create(
+            trainee_id=trainee.pk,
+            drill=drill,
+            assignment=assignment,
+            mode=mode,
+            seed=seed if drill.kind == DrillKind.GENERATED else None,
+            deadline=(
+                now + timedelta(seconds=drill.speed_time_box_seconds)
+                if mode == Mode.SPEED
+                else None
+            ),
+        )
+        AttemptItem.objects.bulk_create(
+            AttemptItem(
+                attempt=attempt,
+                position=position,
+                scenario=scenario,
+                profile_version=version,
+                document=document,
+                answer_key=key,
+            )
+            for position, document, version, scenario, key in dealt
+        )
+    return attempt
+
+
+def _own(attempt: Attempt, user: AbstractBaseUser) -> None:
+    if attempt.trainee_id != user.pk:
+        raise NotFoundError("no such attempt", field="attempt")
+
+
+def _past_deadline(attempt: Attempt) -> bool:
+    return (
+        attempt.status == AttemptStatus.IN_PROGRESS
+        and attempt.deadline is not None
+        and timezone.now() >= attempt.deadline
+    )
+
+
+def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[str, Any] | None:
+    """The question being asked, its first showing timed; None when none is left to answer.
+
+    A speed attempt whose time box has ended is submitted as it stands instead.
+    """
+    _own(attempt, user)
+    if _past_deadline(attempt):
+        attempt_submit(attempt=attempt, user=user)
+        return None
+    if attempt.status != AttemptStatus.IN_PROGRESS:
+        return None
+    current = attempt_current_question(attempt=attempt)
+    if current is None:
+        return None
+    with transaction.atomic():
+        item = AttemptItem.objects.select_for_update().get(pk=current.item.pk)
+        key = str(current.n)
+        if key not in item.questions_shown:
+            now = timezone.now()
+            item.questions_shown = {**item.questions_shown, key: now.isoformat()}
+            item.shown_at = item.shown_at or now
+            item.save(update_fields=["questions_shown", "shown_at"])
+    question = public_question(item, current.key)
+    question["rounds"] = current.rounds
+    question["shown_at"] = item.questions_shown[key]
+    return question
+
+
+def _parse_amount(value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise TrainerError('amount must be written as a string such as "12.50"', field="amount")
+    text = str(value).strip()
+    if text == "":
+        raise TrainerError("amount is required for pay, take and take half", field="amount")
+    if text.startswith("-"):
+        raise TrainerError(f"amount cannot be negative: {text!r}", field="amount")
+    if not _AMOUNT.fullmatch(text):
+        if re.fullmatch(r"\d+\.\d{3,}", text):
+            raise TrainerError(f"amount has more decimals than cents: {text!r}", field="amount")
+        raise TrainerError(
+            f'amount is not a number of dollars and cents: {text!r} (write it like "12.50")',
+            field="amount",
+        )
+    amount = Decimal(text)
+    if amount > MAX_AMOUNT:
+        raise TrainerError(f"amount is over the 1,000,000 limit: {text}", field="amount")
+    if amount == 0:
+        raise TrainerError("amount must be more than 0 (a push moves no money)", field="amount")
+    return amount.quantize(CENT)
+
+
+def _parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer in the shape the grader compares, or a TrainerError naming the fault."""
+    if not isinstance(answer, Mapping):
+        raise TrainerError("answer must be an object", field="answer")
+    if kind in SETTLEMENT_KINDS:
+        action = answer.get("action")
+        if action not in SETTLEMENT_ACTIONS:
+            raise TrainerError(
+                f"action must be one of {', '.join(SETTLEMENT_ACTIONS)}", field="action"
+            )
+        if action == "push":
+            if str(answer.get("amount") or "0").strip() not in ("", "0", "0.0", "0.00"):
+                raise TrainerError("a push moves no money: leave the amount empty", field="amount")
+            return {"action": "push", "amount": "0.00"}
+        if "amount" not in answer:
+            raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
+        return {"action": action, "amount": str(_parse_amount(answer["amount"]))}
+    allowed = PROCEDURE_ANSWERS.get(kind)
+    if allowed is None:
+        raise TrainerError(f"question kind {kind!r} cannot be answered here", field="question")
+    word = answer.get("answer")
+    if word not in allowed:
+        raise TrainerError(f"answer must be one of {', '.join(allowed)}", field="answer")
+    parsed: dict[str, Any] = {"answer": word}
+    if kind == "peek" and word == "peek":
+        natural = answer.get("dealer_blackjack")
+        if not isinstance(natural, bool):
+            raise TrainerError(
+                "say whether the peek finds a dealer natural (dealer_blackjack: true or false)",
+                field="dealer_blackjack",
+            )
+        parsed["dealer_blackjack"] = natural
+    return parsed
+
+
+def _check_current(current: CurrentQuestion | None, position: int, question: int) -> None:
+    if current is None:
+        raise ConflictError("every question of this attempt is answered", field="question")
+    if (current.item.position, current.n) != (position, question):
+        raise TrainerError(
+            f"question {question} of round {position} is not the question being asked "
+            f"(that is question {current.n} of round {current.item.position})",
+            field="question",
+        )
+
+
+def decision_record(
+    *,
+    attempt: Attempt,
+    user: AbstractBaseUser,
+    position: int,
+    question: int,
+    answer: Mapping[str, Any],
+) -> tuple[Decision, bool]:
+    """Record the answer to the question being asked; (decision, created).
+
+    The same answer sent again returns the decision already recorded (created False);
+    a different answer to an answered question is refused: a decision is never edited.
+    """
+    _own(attempt, user)
+    if _past_deadline(attempt):
+        attempt_submit(attempt=attempt, user=user)
+        raise ConflictError(
+            "the speed time box has ended: the attempt was submitted as it stood",
+            code="deadline_passed",
+        )
+    with transaction.atomic():
+        # Locking the attempt makes concurrent answers to it take turns.
+        locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+        item = locked.items.filter(position=position).first()
+        if item is None:
+            raise TrainerError(f"this attempt has no round {position}", field="position")
+        keys = {key["n"]: key for key in item.answer_key}
+        key = keys.get(question)
+        if key is None:
+            raise TrainerError(f"round {position} has no question {question}", field="question")
+        parsed = _parse_answer(key["kind"], answer)
+        existing = item.decisions.filter(question=question).first()
+        if existing is not None:
+            if existing.answer == parsed:
+                return existing, False
+            raise ConflictError(
+                f"question {question} of round {position} is already answered; "
+                "a decision cannot be changed",
+                field="answer",
+                code="already_answered",
+            )
+        if locked.status != AttemptStatus.IN_PROGRESS:
+            raise ConflictError("this attempt is closed to answers", code="closed")
+        _check_current(attempt_current_question(attempt=locked), position, question)
+        shown_text = item.questions_shown.get(str(question))
+        shown_at = parse_datetime(shown_text) if shown_text else None
+        if shown_at is None:
+            raise ConflictError(
+                f"question {question} of round {position} has not been shown yet",
+                field="question",
+                code="not_shown",
+            )
+        now = timezone.now()
+        decision = Decision.objects.create(
+            item=item,
+            question=question,
+            kind=key["kind"],
+            answer=parsed,
+            shown=question_view(item, key),
+            shown_at=shown_at,
+            answered_at=now,
+            response_ms=_elapsed_ms(shown_at, now),
+        )
+        if question == len(item.answer_key):
+            item.completed_at = now
+            item.save(update_fields=["completed_at"])
+        ledger_append(
+            event=Event.DECISION_RECORDED,
+            subject_type="decision",
+            subject_id=decision.pk,
+            payload={
+                "attempt": locked.pk,
+                "round": position,
+                "question": question,
+                "kind": key["kind"],
+                "answer": parsed,
+                "shown_at": shown_at,
+                "answered_at": now,
+                "response_ms": decision.response_ms,
+            },
+            actor=user,
+        )
+    return decision, True
+
+
+def _elapsed_ms(start: datetime, end: datetime) -> int:
+    return max(0, int((end - start) / timedelta(milliseconds=1)))
+
+
+def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
+    """Close the attempt to answers and ask for its grading; unanswered questions stay so.
+
+    Submitting an attempt already submitted returns it unchanged.
+    """
+    _own(attempt, user)
+    with transaction.atomic():
+        locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+        if locked.status == AttemptStatus.SUBMITTED:
+            return locked
+        if locked.status != AttemptStatus.IN_PROGRESS:
+            raise ConflictError(f"this attempt is {locked.get_status_display().lower()}")
+        locked.status = AttemptStatus.SUBMITTED
+        locked.submitted_at = timezone.now()
+        locked.save(update_fields=["status", "submitted_at"])
+        # The grading service records the submission in the ledger with its run.
+        grading_request(attempt=locked, trigger="submit")
+    locked.refresh_from_db()
+    return locked
