@@ -45,7 +45,15 @@ def right(item: Mapping[str, Any]) -> Any:
 
 
 def casino_shoe() -> RuleProfileVersion:
-    return RuleProfile.objects.get(name="casino-shoe").versions.get(version=1)
+    """casino-shoe v1, as migration 0003 loads it (transactional tests flush that data)."""
+    profile, _ = RuleProfile.objects.get_or_create(name="casino-shoe")
+    engine = rules.PROFILES["casino-shoe"]
+    version, _ = RuleProfileVersion.objects.get_or_create(
+        profile=profile,
+        version=1,
+        defaults={"parameters": rules.profile_to_dict(engine), "source": engine.source},
+    )
+    return version
 
 
 def make_attempt(

@@ -1,0 +1,158 @@
+from decimal import Decimal
+
+import pytest
+
+from audit.models import LedgerEntry
+from audit.services.ledger import Event, ledger_verify
+from tests.grading.conftest import PLAYER_WINS, SOFT_17, right
+from trainer.models import Attempt, ErrorCategory, Grade, GradingRun, GradingStatus, RunStatus
+from trainer.services.grading import grading_request, grading_run_execute
+
+pytestmark = pytest.mark.django_db
+
+
+def grade(attempt: Attempt) -> GradingRun:
+    run = grading_request(attempt=attempt)
+    return grading_run_execute(run_id=run.pk)
+
+
+def test_all_right_answers_score_100_and_pass(attempt_of):
+    attempt = attempt_of()
+    run = grade(attempt)
+    assert (run.status, run.questions, run.correct) == (RunStatus.GRADED, 7, 7)
+    assert run.score == Decimal("100.00")
+    assert run.passed is True
+    attempt.refresh_from_db()
+    assert (attempt.grading_status, attempt.score, attempt.passed) == ("graded", run.score, True)
+    assert attempt.graded_at is not None
+
+
+def test_every_question_gets_one_grade_with_expected_given_and_response_time(attempt_of):
+    run = grade(attempt_of())
+    grades = list(Grade.objects.filter(run=run))
+    assert len(grades) == 7
+    assert all(g.correct and g.category == "" and g.response_ms == 1500 for g in grades)
+    assert all(g.expected == g.given and g.decision_id for g in grades)
+
+
+def test_an_overpaid_hand_is_an_overpay_with_the_money_it_cost(attempt_of):
+    def overpay(item):
+        if item["kind"] == "settle_hand" and item["expected"]["action"] == "pay":
+            return {"action": "pay", "amount": "15.00"}
+        return right(item)
+
+    run = grade(attempt_of([PLAYER_WINS], answer=overpay))
+    wrong = Grade.objects.get(run=run, correct=False)
+    assert (wrong.category, wrong.money_diff) == (ErrorCategory.OVERPAY, Decimal("5.00"))
+    assert (run.overpaid, run.underpaid) == (Decimal("5.00"), Decimal("0.00"))
+    assert run.score == Decimal("66.67")
+    assert run.passed is False
+
+
+def test_taking_a_winning_stake_is_a_wrong_outcome_underpaying_the_player(attempt_of):
+    def take(item):
+        if item["kind"] == "settle_hand":
+            return {"action": "take", "amount": "10.00"}
+        return right(item)
+
+    run = grade(attempt_of([PLAYER_WINS], answer=take))
+    wrong = Grade.objects.get(run=run, correct=False)
+    assert (wrong.category, wrong.money_diff) == (ErrorCategory.WRONG_OUTCOME, Decimal("-20.00"))
+    assert run.underpaid == Decimal("20.00")
+
+
+def test_a_wrong_hit_or_stand_is_a_procedure_error_without_money(attempt_of):
+    def stand_on_soft_17(item):
+        if item["kind"] == "dealer_play":
+            return {"answer": "stand"}
+        return right(item)
+
+    run = grade(attempt_of([SOFT_17], answer=stand_on_soft_17))
+    wrong = Grade.objects.get(run=run, correct=False)
+    assert (wrong.kind, wrong.category, wrong.money_diff) == (
+        "dealer_play",
+        ErrorCategory.PROCEDURE,
+        Decimal("0.00"),
+    )
+
+
+def test_a_missed_question_is_wrong_and_counts_the_money_the_player_was_owed(attempt_of):
+    def skip_payment(item):
+        return None if item["kind"] == "settle_hand" else right(item)
+
+    run = grade(attempt_of([PLAYER_WINS], answer=skip_payment))
+    missed = Grade.objects.get(run=run, correct=False)
+    assert missed.given is None
+    assert missed.decision_id is None
+    assert missed.money_diff == Decimal("-10.00")
+    assert run.questions == 3
+
+
+def test_a_missed_procedure_question_is_a_procedure_error(attempt_of):
+    run = grade(attempt_of([SOFT_17], answer=lambda item: None))
+    categories = set(Grade.objects.filter(run=run).values_list("category", flat=True))
+    assert run.correct == 0
+    assert categories == {"procedure_error", "wrong_outcome"}
+
+
+def test_grading_a_run_twice_grades_it_once(attempt_of):
+    attempt = attempt_of()
+    run = grading_request(attempt=attempt)
+    grading_run_execute(run_id=run.pk)
+    again = grading_run_execute(run_id=run.pk)
+    assert again.status == RunStatus.GRADED
+    assert Grade.objects.filter(run=run).count() == 7
+    assert LedgerEntry.objects.filter(event=Event.RUN_FINISHED).count() == 1
+
+
+def test_a_run_left_grading_by_a_crash_is_graded_when_run_again(attempt_of):
+    attempt = attempt_of()
+    run = grading_request(attempt=attempt)
+    GradingRun.objects.filter(pk=run.pk).update(status=RunStatus.GRADING)
+    assert grading_run_execute(run_id=run.pk).status == RunStatus.GRADED
+    assert Grade.objects.filter(run=run).count() == 7
+
+
+def test_the_ledger_records_the_grades_and_the_result_and_stays_valid(attempt_of):
+    run = grade(attempt_of())
+    recorded = LedgerEntry.objects.get(event=Event.GRADES_RECORDED)
+    assert recorded.payload["grades"] == 7
+    assert len(recorded.payload["sha256"]) == 64
+    finished = LedgerEntry.objects.get(event=Event.RUN_FINISHED)
+    assert finished.payload["score"] == "100.00"
+    assert finished.payload["basis"] == run.basis
+    assert ledger_verify().ok
+
+
+def test_the_run_records_what_each_round_was_graded_against(attempt_of):
+    attempt = attempt_of()
+    run = grade(attempt)
+    item = attempt.items.get(position=1)
+    basis = run.basis[str(item.pk)]
+    assert basis["profile_version"] == item.profile_version_id
+    assert basis["key"] == "stored"
+    assert len(basis["document_sha256"]) == 64
+
+
+def test_a_round_the_engine_refuses_fails_the_run_with_the_reason(attempt_of):
+    attempt = attempt_of([PLAYER_WINS])
+    item = attempt.items.get()
+    broken = {**PLAYER_WINS, "shoe": ["Ts", "9h"]}
+    type(item).objects.filter(pk=item.pk).update(document=broken, answer_key=[])
+    run = grade(attempt)
+    assert run.status == RunStatus.FAILED
+    assert "shoe" in run.error
+    attempt.refresh_from_db()
+    assert attempt.grading_status == GradingStatus.FAILED
+    assert attempt.grading_error == run.error
+    assert not Grade.objects.exists()
+
+
+def test_passing_is_measured_against_the_drills_pass_mark(attempt_of):
+    def one_wrong(item):
+        if item["kind"] == "reshuffle":
+            return {"answer": "reshuffle"}
+        return right(item)
+
+    run = grade(attempt_of([PLAYER_WINS], answer=one_wrong, pass_mark=Decimal("60")))
+    assert (run.score, run.passed) == (Decimal("66.67"), True)
