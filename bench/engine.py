@@ -61,14 +61,14 @@ STARTS = ("pair", "aces", "sevens", "natural", "tens")
 PACK = tuple(r + s for r in RANKS for s in SUITS)
 
 
-def _pin_to_one_core() -> str:
-    """Pin this process to core 0 when the platform allows it; describes what was done."""
+def _pin_to_one_core(core: int) -> str:
+    """Pin this process to one core when the platform allows it; describes what was done."""
     if hasattr(os, "sched_setaffinity"):
         try:
-            os.sched_setaffinity(0, {0})
+            os.sched_setaffinity(0, {core})
         except OSError:
             return "not pinned"
-        return "core 0"
+        return f"core {core}"
     return "not pinned"
 
 
@@ -280,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=1, help="runs of each measure; best kept")
+    parser.add_argument("--core", type=int, default=0, help="the core to pin measures to")
     parser.add_argument("--keep", type=Path, help="also copy the corpus to this path")
     args = parser.parse_args(argv)
 
@@ -349,9 +350,10 @@ def report(
 ) -> None:
     rounds = len(lines)
     docs = [json.loads(line) for line in lines]
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "-"
     taskset = shutil.which("taskset")
-    pin = [taskset, "-c", "0"] if taskset else []
-    pinned_here = _pin_to_one_core()
+    pin = [taskset, "-c", str(args.core)] if taskset else []
+    pinned_here = _pin_to_one_core(args.core)
     repeat = max(1, args.repeat)
     results: list[dict[str, Any]] = []
     errors: list[str] = []
@@ -387,7 +389,8 @@ def report(
     )
     print(
         f"in-process measures pinned to {pinned_here}; the command "
-        f"{'under taskset -c 0' if pin else 'unpinned (no taskset)'}; best of {repeat}"
+        f"{f'under taskset -c {args.core}' if pin else 'unpinned (no taskset)'}; "
+        f"best of {repeat}; load average before: {load}"
     )
     print()
     print(f"{'path':<46}{'seconds':>9}{'rounds/s':>11}")
