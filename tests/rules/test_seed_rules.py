@@ -28,7 +28,9 @@ PROFILES = "rule-profiles.md"
 SPARE = ["2h", "3h", "4h"]
 
 
-def box(number: int, stakes: dict[str, str], actions: list[str] | None = None, **extra: Any):
+def box(
+    number: int, stakes: dict[str, str], actions: list[str] | None = None, **extra: Any
+) -> dict[str, Any]:
     """One box entry; the first player in `stakes` is the host."""
     return {
         "box": number,
@@ -38,7 +40,9 @@ def box(number: int, stakes: dict[str, str], actions: list[str] | None = None, *
     }
 
 
-def scenario(rules: str | dict[str, Any], boxes: list[dict[str, Any]], shoe: list[str], **extra):
+def scenario(
+    rules: str | dict[str, Any], boxes: list[dict[str, Any]], shoe: list[str], **extra: Any
+) -> dict[str, Any]:
     """A blackjack-scenario/1 document."""
     return {"format": "blackjack-scenario/1", "rules": rules, "boxes": boxes, "shoe": shoe, **extra}
 
