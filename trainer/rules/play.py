@@ -83,7 +83,7 @@ def play_scenario(
     profile = scenario.profile
     shoe = _Shoe(scenario.shoe)
     boxes = scenario.boxes
-    first_hands = [_Hand([shoe.draw()], dict(spec.stakes)) for spec in boxes]
+    first_hands = [_Hand([shoe.draw()], dict(spec.stake_of)) for spec in boxes]
     up = shoe.draw()
     for hand in first_hands:
         hand.cards.append(shoe.draw())
@@ -97,9 +97,10 @@ def play_scenario(
     insurance_offered = up_value == 1 and profile.insurance
     even_money_offered = insurance_offered and profile.even_money
     for spec, hand in zip(boxes, first_hands, strict=True):
-        _check_side_bets(spec, hand, profile, up, insurance_offered, even_money_offered)
-        for player in spec.even_money:
-            del hand.stakes[player]
+        if spec.insurance or spec.even_money:
+            _check_side_bets(spec, hand, profile, up, insurance_offered, even_money_offered)
+            for player in spec.even_money:
+                del hand.stakes[player]
 
     peeked = profile.hole_card == "peek" and (up_value == 1 or up_value == 10)
     all_hands: list[list[_Hand]]
@@ -257,7 +258,7 @@ def _play_box(
                 aces = VALUE[moved] == 1
                 hand.split = True
                 hand.aces = aces
-                hands.insert(i + 1, _Hand([moved], dict(spec.stakes), split=True, aces=aces))
+                hands.insert(i + 1, _Hand([moved], dict(spec.stake_of), split=True, aces=aces))
                 cards.append(shoe.draw())
         i += 1
     if used < len(actions):
@@ -412,9 +413,9 @@ def _settle(
     dealer_bust = dealer_total > 21
     boxes: list[BoxResult] = []
     for spec, hands, first_cards in zip(scenario.boxes, all_hands, initial, strict=True):
-        original = dict(spec.stakes)
+        original = spec.stake_of
         main = dict.fromkeys(original, ZERO)
-        bonus = dict.fromkeys(original, ZERO)
+        bonus: dict[str, Decimal] = {}
         for player in spec.even_money:
             main[player] = original[player]
         results = []
@@ -425,13 +426,15 @@ def _settle(
             for player, amount in result.results.items():
                 main[player] += amount
             for player, amount in result.bonus.items():
-                bonus[player] += amount
+                bonus[player] = bonus.get(player, ZERO) + amount
             results.append(result)
         players = []
+        insured = spec.insurance
         for player, stake in spec.stakes:
-            placed = spec.insurance.get(player)
+            placed = insured.get(player) if insured else None
             insurance = ZERO if placed is None else placed * 2 if dealer_natural else -placed
-            net = main[player] + insurance + bonus[player]
+            prize = bonus.get(player, ZERO) if bonus else ZERO
+            net = main[player] + insurance + prize
             players.append(
                 PlayerResult(
                     player,
@@ -440,7 +443,7 @@ def _settle(
                     main[player],
                     insurance,
                     player in spec.even_money,
-                    bonus[player],
+                    prize,
                 )
             )
         boxes.append(
@@ -517,7 +520,7 @@ def _settle_hand(
         total,
         soft,
         outcome,
-        dict(stakes),
+        stakes,  # the hand is finished: its stakes dict is not changed any more
         hand.doubled,
         hand.split,
         hand.natural,

@@ -41,6 +41,7 @@ class BoxSpec:
     number: int
     index: int
     stakes: tuple[tuple[str, Decimal], ...]
+    stake_of: dict[str, Decimal]
     insurance: dict[str, Decimal]
     even_money: tuple[str, ...]
     actions: list[Action]
@@ -249,14 +250,18 @@ def _parse_box(item: object, i: int, profile: Profile) -> BoxSpec:
             parse_action(a, f"{field}[{j}]", number)
             for j, a in enumerate(_list(actions, field, number))
         ]
-    return BoxSpec(number, i, tuple(stakes.items()), insured, taken, parsed)
+    return BoxSpec(number, i, tuple(stakes.items()), stakes, insured, taken, parsed)
 
 
 def _parse_stakes(value: object, i: int, box: int, profile: Profile) -> dict[str, Decimal]:
+    if type(value) is list:
+        items: Sequence[Any] = value
+    else:
+        if value is None:
+            message = f"boxes[{i}].stakes is missing"
+            raise ScenarioError(f"boxes[{i}].stakes", "missing_field", message, box)
+        items = _list(value, f"boxes[{i}].stakes", box)
     path = f"boxes[{i}]"
-    if value is None:
-        raise ScenarioError(f"{path}.stakes", "missing_field", f"{path}.stakes is missing", box)
-    items = _list(value, f"{path}.stakes", box) if type(value) is not list else value
     if not items:
         message = "stakes is empty; a box needs at least one player"
         raise ScenarioError(f"{path}.stakes", "no_stakes", message, box)
