@@ -1,3 +1,20 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from audit.web import views
+
+app_name = "pit"
+
+urlpatterns = [
+    path("", views.dashboard, name="dashboard"),
+    path("trainees/<int:trainee_id>/", views.trainee_detail, name="trainee"),
+    path("trainees/<int:trainee_id>/flag/", views.trainee_flag, name="trainee_flag"),
+    path("trainees/<int:trainee_id>/certify/", views.trainee_certify, name="trainee_certify"),
+    path("flags/<int:flag_id>/lift/", views.flag_lift, name="flag_lift"),
+    path(
+        "certifications/<int:certification_id>/withdraw/",
+        views.certification_withdraw,
+        name="certification_withdraw",
+    ),
+    path("grades/<int:grade_id>/", views.grade_detail, name="grade"),
+    path("grades/<int:grade_id>/review/", views.grade_review, name="grade_review"),
+]

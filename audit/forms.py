@@ -1,0 +1,123 @@
+"""The pit's forms: the dashboard's filters, reviews, retraining flags and sign-offs.
+
+They check shape only; the services decide what is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_filters
+from django import forms
+from django.db.models import QuerySet
+
+from trainer.models import Attempt, Grade, RuleProfile, Skill
+from trainer.selectors import stats
+
+TEXT_MAX = 4000
+
+
+class DashboardFilter(django_filters.FilterSet):
+    """Date range (of submission), profile, skill and one of the viewer's trainees."""
+
+    submitted = django_filters.DateFromToRangeFilter(
+        label="Submitted between",
+        widget=django_filters.widgets.RangeWidget(attrs={"type": "date"}),
+    )
+    profile = django_filters.ModelChoiceFilter(
+        queryset=RuleProfile.objects.all(), to_field_name="name", empty_label="Any profile"
+    )
+    skill = django_filters.ChoiceFilter(choices=Skill.choices, empty_label="Any skill")
+    trainee = django_filters.ModelChoiceFilter(queryset=None, empty_label="Every trainee")
+
+    class Meta:
+        model = Grade
+        fields: list[str] = []
+
+    def __init__(self, *args: Any, trainees: QuerySet[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters["trainee"].queryset = trainees.order_by("last_name", "first_name")
+
+    def as_stats_filter(self) -> stats.StatsFilter:
+        """The cleaned choices, or no filter at all when the form is invalid."""
+        if not self.is_bound or not self.form.is_valid():
+            return stats.StatsFilter()
+        data = self.form.cleaned_data
+        submitted = data.get("submitted")
+        profile = data.get("profile")
+        trainee = data.get("trainee")
+        return stats.StatsFilter(
+            date_from=submitted.start.date() if submitted and submitted.start else None,
+            date_to=submitted.stop.date() if submitted and submitted.stop else None,
+            profile=profile.name if profile else None,
+            skill=data.get("skill") or None,
+            trainee_id=trainee.pk if trainee else None,
+        )
+
+    def filter_queryset(self, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        return stats.grades_filter(grades=queryset, filters=self.as_stats_filter())
+
+
+class ReviewForm(forms.Form):
+    comment = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=TEXT_MAX,
+        help_text="What you told the trainee, or what you found.",
+    )
+    corrects = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+
+class FlagForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX)
+    skills = forms.MultipleChoiceField(
+        choices=Skill.choices, required=False, widget=forms.SelectMultiple(attrs={"size": 6})
+    )
+
+
+class LiftFlagForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX, label="Why lift it"
+    )
+
+
+class SignOffForm(forms.Form):
+    """A signature: what is signed, and the signer's password entered again."""
+
+    profile = forms.ModelChoiceField(
+        queryset=RuleProfile.objects.all(), to_field_name="name", label="Rule profile"
+    )
+    attempt = forms.ModelChoiceField(queryset=Attempt.objects.none(), label="Exam attempt")
+    statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=TEXT_MAX,
+        initial="I have reviewed this trainee's exam and certify them to deal this game.",
+    )
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        label="Your password (your signature)",
+    )
+
+    def __init__(self, *args: Any, attempts: QuerySet[Attempt], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["attempt"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = attempts
+        field.label_from_instance = _attempt_label  # type: ignore[method-assign,assignment]
+
+
+def _attempt_label(attempt: Attempt) -> str:
+    when = attempt.graded_at.date().isoformat() if attempt.graded_at else "?"
+    return (
+        f"#{attempt.pk} {attempt.drill.title} — {attempt.score}% "
+        f"({getattr(attempt, 'rounds', '?')} scenarios, graded {when})"
+    )
+
+
+class WithdrawForm(forms.Form):
+    statement = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX, label="Why withdraw it"
+    )
+    password = forms.CharField(
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        label="Your password (your signature)",
+    )

@@ -1,0 +1,65 @@
+"""The pit's charts, drawn on the server as inline SVG (pygal): no script from elsewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pygal
+from django.utils.safestring import SafeString, mark_safe
+from pygal.style import Style
+
+from trainer.selectors.stats import TrendPoint
+
+_STYLE = Style(
+    background="transparent",
+    plot_background="transparent",
+    foreground="#1d232a",
+    foreground_strong="#1d232a",
+    foreground_subtle="#d6d9dc",
+    colors=("#0f5132", "#b02a37", "#b8860b", "#0b5ed7", "#5b6570", "#6f42c1", "#fd7e14"),
+    font_family="system-ui, sans-serif",
+    label_font_size=13,
+    major_label_font_size=13,
+    title_font_size=16,
+)
+_SIZE = {"width": 560, "height": 280}
+
+
+def _svg(chart: pygal.graph.graph.Graph) -> SafeString:
+    # pygal escapes every label and value it writes, so the SVG is safe to inline.
+    return mark_safe(chart.render(is_unicode=True))  # noqa: S308
+
+
+def _chart(kind: type[pygal.graph.graph.Graph], title: str, **config: object) -> pygal.Graph:
+    settings: dict[str, object] = {
+        "js": [],
+        "disable_xml_declaration": True,
+        "style": _STYLE,
+        "title": title,
+        "show_legend": False,
+        **_SIZE,
+    }
+    return kind(**{**settings, **config})
+
+
+def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
+    chart = _chart(pygal.Line, "Accuracy by attempt (%)", range=(0, 100), x_label_rotation=30)
+    chart.x_labels = [p.when.date().isoformat() if p.when else f"#{p.attempt_id}" for p in points]
+    chart.add("Accuracy", [float(p.accuracy) for p in points])
+    return _svg(chart)
+
+
+def error_mix_svg(
+    rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category"
+) -> SafeString:
+    chart = _chart(pygal.HorizontalBar, title, show_legend=True, legend_at_bottom=True)
+    for label, count in rows:
+        chart.add(label, count)
+    return _svg(chart)
+
+
+def speed_svg(buckets: Sequence[tuple[int, int]], *, last: int) -> SafeString:
+    chart = _chart(pygal.Bar, "Response time (answers per second band)", x_label_rotation=0)
+    chart.x_labels = [f"{s}+" if s == last else str(s) for s, _ in buckets]
+    chart.add("Answers", [n for _, n in buckets])
+    return _svg(chart)

@@ -1,0 +1,423 @@
+"""The pit's pages: the dashboard, a trainee's page and one decision's drill-down, and the
+forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from audit import selectors as audit_selectors
+from audit.forms import (
+    DashboardFilter,
+    FlagForm,
+    LiftFlagForm,
+    ReviewForm,
+    SignOffForm,
+    WithdrawForm,
+)
+from audit.models import Certification, RetrainingFlag, Review
+from audit.services import reviews
+from audit.web import charts
+from trainer.errors import TrainerError
+from trainer.models import Grade
+from trainer.roles import Role, has_role
+from trainer.selectors import stats
+
+P = ParamSpec("P")
+View = Callable[Concatenate[HttpRequest, P], HttpResponse]
+
+READERS = (Role.PIT_BOSS, Role.COMPLIANCE, Role.ADMIN)
+WRITERS = (Role.PIT_BOSS, Role.ADMIN)
+
+
+def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
+    """Log-in and role checks, and the domain error mapped to 404/403 in one place."""
+
+    def decorate(view: View[P]) -> View[P]:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
+            if not has_role(request.user, *(WRITERS if write else READERS)):
+                raise PermissionDenied("the pit's pages are for pit bosses and compliance")
+            try:
+                return view(request, *args, **kwargs)
+            except TrainerError as error:
+                if error.status == 404:
+                    raise Http404(error.message) from error
+                if error.status == 403:
+                    raise PermissionDenied(error.message) from error
+                raise
+
+        return wrapper
+
+    return decorate
+
+
+def _rule() -> reviews.CertificationRule:
+    return reviews.CertificationRule.from_settings()
+
+
+@require_GET
+@pit_view()
+def dashboard(request: HttpRequest) -> HttpResponse:
+    trainees = stats.trainees_visible_to(user=request.user)
+    grades = stats.current_grades(trainees=trainees.values("pk"))
+    filterset = DashboardFilter(request.GET or None, queryset=grades, trainees=trainees)
+    filters = filterset.as_stats_filter()
+    classes = stats.dashboard_classes(user=request.user, filters=filters)
+    ids = {trainee.pk for block in classes for trainee, _ in block.rows}
+    rule = _rule()
+    certified = audit_selectors.certifications_in_force(trainee_ids=ids)
+    flagged = audit_selectors.flags_in_force(trainee_ids=ids)
+    ready = stats.certification_ready(
+        trainee_ids=ids,
+        pass_mark=rule.pass_mark,
+        min_scenarios=rule.min_scenarios,
+        max_mean_ms=rule.max_mean_seconds * 1000,
+    )
+    filtered = filterset.qs
+    context = {
+        "filterset": filterset,
+        "classes": [
+            {
+                "training_class": block.training_class,
+                "rows": [
+                    {
+                        "trainee": trainee,
+                        "figures": figures,
+                        "certifications": certified.get(trainee.pk, []),
+                        "flagged": bool(flagged.get(trainee.pk)),
+                        "ready": ready.get(trainee.pk),
+                    }
+                    for trainee, figures in block.rows
+                ],
+            }
+            for block in classes
+        ],
+        "total": stats.figures_total(grades=filtered),
+        "rule": rule,
+        "error_mix": charts.error_mix_svg(stats.errors_by_category(grades=filtered)),
+        "speed": charts.speed_svg(
+            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+        ),
+    }
+    return render(request, "audit/pit/dashboard.html", context)
+
+
+def _trainee_page(
+    request: HttpRequest,
+    trainee_id: int,
+    *,
+    forms: Mapping[str, Any] | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    grades = stats.current_grades(trainees=[trainee.pk])
+    filterset = DashboardFilter(
+        request.GET or None,
+        queryset=grades,
+        trainees=stats.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
+    )
+    filtered = filterset.qs
+    mistakes = stats.mistakes(grades=filtered)
+    reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
+    attempts = stats.exam_attempts_for(trainee=trainee)
+    can_act = stats.viewer_may_act_for(user=request.user, trainee=trainee)
+    context: dict[str, Any] = {
+        "trainee": trainee,
+        "filterset": filterset,
+        "figures": stats.figures_total(grades=filtered),
+        "by_category": stats.errors_by_category(grades=filtered),
+        "by_skill": stats.errors_by_skill(grades=filtered),
+        "trend_svg": charts.accuracy_trend_svg(stats.accuracy_trend(grades=filtered)),
+        "speed_svg": charts.speed_svg(
+            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+        ),
+        "mistakes": [(grade, grade.pk in reviewed) for grade in mistakes],
+        "flags_in_force": audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(
+            trainee.pk, []
+        ),
+        "flag_history": audit_selectors.flag_history(trainee_id=trainee.pk),
+        "certifications": audit_selectors.certification_history(trainee_id=trainee.pk),
+        "rule": _rule(),
+        "can_act": can_act,
+    }
+    context["by_category_svg"] = charts.error_mix_svg(context["by_category"])
+    if can_act:
+        context.update(
+            flag_form=FlagForm(),
+            lift_form=LiftFlagForm(),
+            sign_form=SignOffForm(attempts=attempts),
+            withdraw_form=WithdrawForm(),
+        )
+        context.update(forms or {})
+    return render(request, "audit/pit/trainee.html", context, status=status)
+
+
+@require_GET
+@pit_view()
+def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
+    return _trainee_page(request, trainee_id)
+
+
+def _refused(
+    request: HttpRequest, form: Any, error: TrainerError, page: Callable[..., HttpResponse]
+) -> HttpResponse:
+    """Show the form again with the service's reason, at the error's status."""
+    form.add_error(error.field if error.field in form.fields else None, error.message)
+    messages.error(request, error.message)
+    return page(status=error.status)
+
+
+@require_POST
+@pit_view(write=True)
+def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
+    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    form = FlagForm(request.POST)
+    page = _page_with(request, trainee_id, flag_form=form)
+    if not form.is_valid():
+        return page(status=400)
+    try:
+        reviews.retraining_flag_create(
+            trainee=trainee,
+            flagged_by=request.user,  # type: ignore[arg-type]
+            reason=form.cleaned_data["reason"],
+            skills=form.cleaned_data["skills"],
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        return _refused(request, form, error, page)
+    messages.success(request, f"{trainee.get_full_name()} is flagged for retraining.")
+    return redirect("pit:trainee", trainee_id=trainee.pk)
+
+
+@require_POST
+@pit_view(write=True)
+def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
+    flag = _flag_for(request, flag_id)
+    form = LiftFlagForm(request.POST)
+    page = _page_with(request, flag.trainee_id, lift_form=form)
+    if not form.is_valid():
+        return page(status=400)
+    try:
+        reviews.retraining_flag_create(
+            trainee=flag.trainee,
+            flagged_by=request.user,  # type: ignore[arg-type]
+            reason=form.cleaned_data["reason"],
+            skills=flag.skills,
+            active=False,
+            corrects=flag,
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        return _refused(request, form, error, page)
+    messages.success(request, "The retraining flag is lifted.")
+    return redirect("pit:trainee", trainee_id=flag.trainee_id)
+
+
+def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
+    visible = stats.trainees_visible_to(user=request.user)
+    flag = (
+        RetrainingFlag.objects.select_related("trainee")
+        .filter(pk=flag_id, trainee__in=visible)
+        .first()
+    )
+    if flag is None:
+        raise Http404("no such flag among your trainees'")
+    return flag
+
+
+@require_POST
+@pit_view(write=True)
+def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
+    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    form = SignOffForm(request.POST, attempts=stats.exam_attempts_for(trainee=trainee))
+    page = _page_with(request, trainee_id, sign_form=form)
+    if not form.is_valid():
+        return page(status=400)
+    data = form.cleaned_data
+    try:
+        certification = reviews.certification_sign(
+            trainee=trainee,
+            profile=data["profile"],
+            attempt=data["attempt"],
+            signer=request.user,  # type: ignore[arg-type]
+            password=data["password"],
+            statement=data["statement"],
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        return _refused(request, form, error, page)
+    messages.success(
+        request,
+        f"Signed by {certification.signer_full_name}: {trainee.get_full_name()} is certified "
+        f"under {certification.profile.name}.",
+    )
+    return redirect("pit:trainee", trainee_id=trainee.pk)
+
+
+@require_POST
+@pit_view(write=True)
+def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpResponse:
+    visible = stats.trainees_visible_to(user=request.user)
+    certification = (
+        Certification.objects.select_related("trainee", "profile")
+        .filter(pk=certification_id, trainee__in=visible)
+        .first()
+    )
+    if certification is None:
+        raise Http404("no such certification among your trainees'")
+    form = WithdrawForm(request.POST)
+    page = _page_with(request, certification.trainee_id, withdraw_form=form)
+    if not form.is_valid():
+        return page(status=400)
+    try:
+        reviews.certification_withdraw(
+            certification=certification,
+            signer=request.user,  # type: ignore[arg-type]
+            password=form.cleaned_data["password"],
+            statement=form.cleaned_data["statement"],
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        return _refused(request, form, error, page)
+    messages.success(request, "The certification is withdrawn.")
+    return redirect("pit:trainee", trainee_id=certification.trainee_id)
+
+
+def _page_with(request: HttpRequest, trainee_id: int, **forms: Any) -> Callable[..., HttpResponse]:
+    def page(*, status: int) -> HttpResponse:
+        return _trainee_page(request, trainee_id, forms=forms, status=status)
+
+    return page
+
+
+# One decision.
+
+SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
+
+
+def _card(code: str | None) -> dict[str, Any]:
+    if not code:
+        return {"hidden": True}
+    rank, suit = code[:-1].upper(), code[-1].lower()
+    symbol, red = SUITS.get(suit, ("?", False))
+    return {"rank": "10" if rank == "T" else rank, "suit": symbol, "red": red, "code": code}
+
+
+def table_of(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The table as the trainee saw it, ready to draw: cards with suit symbols."""
+    return {
+        "dealer": [_card(c) for c in view.get("dealer", [])],
+        "boxes": [
+            {
+                "box": box.get("box"),
+                "hands": [
+                    {
+                        "cards": [_card(c) for c in hand.get("cards", [])],
+                        "stakes": sorted(hand.get("stakes", {}).items()),
+                    }
+                    for hand in box.get("hands", [])
+                ],
+                "insurance": sorted((box.get("insurance") or {}).items()),
+            }
+            for box in view.get("boxes", [])
+        ],
+    }
+
+
+def describe(answer: Mapping[str, Any] | None) -> str:
+    """An answer in words: 'pay 15.00', 'hit (total 11, hard)', 'no answer'."""
+    if not answer:
+        return "no answer"
+    if "action" in answer:
+        amount = answer.get("amount")
+        return f"{answer['action'].replace('_', ' ')} {amount}" if amount else answer["action"]
+    words = [str(answer.get("answer", "?")).replace("_", " ")]
+    if "total" in answer:
+        words.append(f"(total {answer['total']}, {'soft' if answer.get('soft') else 'hard'})")
+    if "dealer_blackjack" in answer:
+        words.append("— dealer natural" if answer["dealer_blackjack"] else "— no dealer natural")
+    return " ".join(words)
+
+
+def _grade_page(
+    request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
+) -> HttpResponse:
+    grade: Grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    trainee = grade.run.attempt.trainee
+    key_items = {item.get("n"): item for item in grade.item.answer_key}
+    key_item = key_items.get(grade.question, {})
+    decision = grade.decision
+    view = decision.shown if decision and decision.shown else key_item.get("view", {})
+    history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
+    can_act = (
+        not grade.correct
+        and stats.viewer_may_act_for(user=request.user, trainee=trainee)
+        and stats.grade_is_current(grade=grade)
+    )
+    context = {
+        "grade": grade,
+        "trainee": trainee,
+        "attempt": grade.run.attempt,
+        "prompt": key_item.get("prompt", ""),
+        "table": table_of(view),
+        "given": describe(grade.given),
+        "expected": describe(grade.expected),
+        "money_diff": grade.money_diff,
+        "overpaid": grade.money_diff > Decimal(0),
+        "history": history,
+        "can_act": can_act,
+        "form": form or ReviewForm(),
+    }
+    return render(request, "audit/pit/grade.html", context, status=status)
+
+
+@require_GET
+@pit_view()
+def grade_detail(request: HttpRequest, grade_id: int) -> HttpResponse:
+    return _grade_page(request, grade_id)
+
+
+@require_POST
+@pit_view(write=True)
+def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
+    grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        return _grade_page(request, grade_id, form=form, status=400)
+    corrects = None
+    if form.cleaned_data["corrects"]:
+        corrects = Review.objects.filter(
+            pk=form.cleaned_data["corrects"], grade_id=grade.pk
+        ).first()
+        if corrects is None:
+            form.add_error(None, "the review to correct is not a review of this mistake")
+            return _grade_page(request, grade_id, form=form, status=400)
+    try:
+        reviews.review_create(
+            grade=grade,
+            reviewer=request.user,  # type: ignore[arg-type]
+            comment=form.cleaned_data["comment"],
+            corrects=corrects,
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        form.add_error(None, error.message)
+        return _grade_page(request, grade_id, form=form, status=error.status)
+    messages.success(request, "Review recorded.")
+    return redirect("pit:grade", grade_id=grade.pk)

@@ -1,0 +1,349 @@
+"""The pit's dashboard figures (trainer.selectors.stats) and pages (/pit/)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from audit.models import Certification, RetrainingFlag, Review
+from audit.services.reviews import certification_sign, review_create
+from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, wrong
+from tests.audit.factories import TrainingClassFactory
+from tests.factories import PASSWORD, UserFactory
+from trainer.models import Grade, Mode, RuleProfile
+from trainer.selectors import stats
+
+# Pure figures: no database.
+
+
+def test_the_percentile_interpolates_as_postgresql_does():
+    assert stats.percentile([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.9) == 9.1
+    assert stats.percentile([7.0], 0.9) == 7.0
+    assert stats.percentile([], 0.9) is None
+
+
+def test_accuracy_is_a_percent_to_one_decimal():
+    assert stats.Figures(questions=3, correct=2).accuracy == Decimal("66.7")
+    assert stats.Figures().accuracy is None
+
+
+# Figures on hand-built data.
+
+
+@pytest.fixture
+def history(pit, trainee, other_trainee):
+    day = timezone.now() - dt.timedelta(days=10)
+    make_attempt(
+        trainee=trainee,
+        submitted_at=day,
+        answers=[RIGHT, wrong("5.00", ms=1000), wrong("-2.50", ms=2000), Answer(response_ms=9000)],
+        skills=["natural-3to2", "rounding"],
+    )
+    make_attempt(
+        trainee=trainee,
+        submitted_at=day + dt.timedelta(days=5),
+        answers=[RIGHT, RIGHT, Answer(False, Decimal(0), "wrong_outcome", None)],
+        profile="scarne-4deck",
+        skills=["push"],
+        mode=Mode.PRACTICE,
+    )
+    make_attempt(trainee=other_trainee, answers=[wrong("100.00")])
+    return day
+
+
+def test_a_trainees_figures_add_up(history, trainee, pit_boss):
+    figures = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=pit_boss))[trainee.pk]
+    assert figures.attempts == 2
+    assert (figures.questions, figures.correct) == (7, 4)
+    assert figures.accuracy == Decimal("57.1")
+    # Six answered questions: 3000, 1000, 2000, 9000, 3000, 3000 ms; the missed one has none.
+    assert figures.mean_ms == pytest.approx(3500)
+    assert figures.p90_ms == pytest.approx(6000)
+    assert figures.overpaid == Decimal("5.00")
+    assert figures.underpaid == Decimal("2.50")
+
+
+def test_a_pit_boss_sees_only_their_classes_trainees(history, trainee, other_trainee, pit_boss):
+    by_trainee = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=pit_boss))
+    assert set(by_trainee) == {trainee.pk}
+
+
+def test_compliance_sees_every_trainee(history, trainee, other_trainee, compliance_officer):
+    by_trainee = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=compliance_officer))
+    assert set(by_trainee) == {trainee.pk, other_trainee.pk}
+
+
+def test_a_trainee_sees_nobodys_figures(history, trainee):
+    assert not stats.grades_for_viewer(user=trainee).exists()
+
+
+def test_only_the_current_run_counts(pit, trainee, pit_boss):
+    make_attempt(trainee=trainee, answers=[wrong("5.00")], runs=[[RIGHT]])
+    figures = stats.figures_total(grades=stats.grades_for_viewer(user=pit_boss))
+    assert (figures.questions, figures.correct, figures.overpaid) == (1, 1, Decimal("0.00"))
+
+
+@pytest.mark.parametrize(
+    ("filters", "questions"),
+    [
+        (stats.StatsFilter(profile="scarne-4deck"), 3),
+        (stats.StatsFilter(profile="casino-shoe"), 4),
+        (stats.StatsFilter(skill="rounding"), 4),
+        (stats.StatsFilter(skill="push"), 3),
+        (stats.StatsFilter(skill="split"), 0),
+    ],
+)
+def test_filters_narrow_the_grades(history, pit_boss, filters, questions):
+    assert stats.grades_for_viewer(user=pit_boss, filters=filters).count() == questions
+
+
+def test_the_date_range_filters_by_submission(history, pit_boss):
+    since = (history + dt.timedelta(days=2)).date()
+    grades = stats.grades_for_viewer(user=pit_boss, filters=stats.StatsFilter(date_from=since))
+    assert grades.count() == 3
+    until = (history + dt.timedelta(days=1)).date()
+    grades = stats.grades_for_viewer(user=pit_boss, filters=stats.StatsFilter(date_to=until))
+    assert grades.count() == 4
+
+
+def test_errors_by_category_and_skill(history, trainee):
+    grades = stats.current_grades(trainees=[trainee.pk])
+    assert stats.errors_by_category(grades=grades) == [
+        ("Overpay", 1),
+        ("Underpay", 1),
+        ("Wrong outcome", 1),
+    ]
+    assert dict(stats.errors_by_skill(grades=grades)) == {
+        "Natural at 3:2": 2,
+        "Payout rounding": 2,
+        "Push": 1,
+    }
+
+
+def test_the_trend_has_one_point_per_attempt_oldest_first(history, trainee):
+    points = stats.accuracy_trend(grades=stats.current_grades(trainees=[trainee.pk]))
+    assert [p.accuracy for p in points] == [Decimal("50.0"), Decimal("66.7")]
+
+
+def test_the_speed_histogram_counts_answers_per_second(history, trainee):
+    buckets = dict(stats.speed_histogram(grades=stats.current_grades(trainees=[trainee.pk])))
+    assert (buckets[1], buckets[2], buckets[3], buckets[9]) == (1, 1, 3, 1)
+    assert sum(buckets.values()) == 6
+
+
+def test_the_certification_rule_finds_ready_trainees(pit, trainee, other_trainee):
+    ready = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    make_attempt(trainee=other_trainee, answers=[RIGHT] * 50, mode=Mode.PRACTICE)
+    found = stats.certification_ready(
+        trainee_ids=[trainee.pk, other_trainee.pk],
+        pass_mark=Decimal(95),
+        min_scenarios=50,
+        max_mean_ms=Decimal(10000),
+    )
+    assert found == {trainee.pk: ready.pk}
+    too_slow = stats.certification_ready(
+        trainee_ids=[trainee.pk], pass_mark=Decimal(95), min_scenarios=50, max_mean_ms=Decimal(3000)
+    )
+    assert too_slow == {}
+
+
+# The dashboard page.
+
+
+def test_the_dashboard_shows_a_pit_boss_their_class_figures(history, trainee, pit_boss):
+    response = client_for(pit_boss).get(reverse("pit:dashboard"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Morning" in html
+    assert "Evening" not in html
+    assert trainee.get_full_name() in html
+    assert "57.1 %" in html
+    assert "<svg" in html
+
+
+def test_the_dashboard_filters_by_profile(history, pit_boss):
+    response = client_for(pit_boss).get(reverse("pit:dashboard"), {"profile": "scarne-4deck"})
+    assert "66.7 %" in response.content.decode()
+
+
+def test_a_trainee_outside_the_class_is_not_a_filter_choice(history, other_trainee, pit_boss):
+    response = client_for(pit_boss).get(reverse("pit:dashboard"), {"trainee": other_trainee.pk})
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert other_trainee.get_full_name() not in response.content.decode()
+
+
+def test_the_dashboard_runs_a_fixed_number_of_queries(
+    pit, trainee, pit_boss, django_assert_max_num_queries
+):
+    for n in range(8):
+        student = UserFactory(username=f"student{n}", roles=["trainee"])
+        pit["mine"].trainees.add(student)
+        make_attempt(trainee=student, answers=[RIGHT, wrong("1.00")])
+        make_attempt(trainee=student, answers=[RIGHT] * 3)
+    TrainingClassFactory(name="Night", trainees=[trainee], instructors=[pit_boss])
+    client = client_for(pit_boss)
+    with django_assert_max_num_queries(20):
+        response = client.get(reverse("pit:dashboard"))
+    assert response.status_code == 200
+    assert response.content.decode().count('data-trainee="student') == 8
+
+
+# The trainee page.
+
+
+def test_the_trainee_page_lists_mistakes_with_their_review_status(history, trainee, pit_boss):
+    reviewed = Grade.objects.filter(run__attempt__trainee=trainee, correct=False).first()
+    review_create(grade=reviewed, reviewer=pit_boss, comment="seen")
+    response = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk]))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.count(">reviewed<") == 1
+    assert html.count(">to review<") == 2
+    assert "Payout rounding" in html
+    assert "Sign off the certification" in html
+
+
+def test_the_trainee_page_runs_a_fixed_number_of_queries(
+    history, trainee, pit_boss, django_assert_max_num_queries
+):
+    for _ in range(5):
+        make_attempt(trainee=trainee, answers=[wrong("1.00"), wrong("2.00")])
+    client = client_for(pit_boss)
+    with django_assert_max_num_queries(30):
+        assert client.get(reverse("pit:trainee", args=[trainee.pk])).status_code == 200
+
+
+def test_compliance_sees_the_trainee_page_without_forms(history, trainee, compliance_officer):
+    html = client_for(compliance_officer).get(reverse("pit:trainee", args=[trainee.pk]))
+    assert html.status_code == 200
+    assert '<form method="post" action="/pit/' not in html.content.decode()
+
+
+def test_another_classes_trainee_is_not_found(history, other_trainee, pit_boss):
+    response = client_for(pit_boss).get(reverse("pit:trainee", args=[other_trainee.pk]))
+    assert response.status_code == 404
+
+
+def test_flagging_from_the_page_records_a_flag(pit, trainee, pit_boss):
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_flag", args=[trainee.pk])
+    response = client.post(url, {"reason": "Rounding on 6:5", "skills": ["rounding"]})
+    assert response.status_code == 302
+    flag = RetrainingFlag.objects.get()
+    assert flag.skills == ["rounding"]
+    lift = client.post(reverse("pit:flag_lift", args=[flag.pk]), {"reason": "Better now"})
+    assert lift.status_code == 302
+    assert RetrainingFlag.objects.filter(active=False, corrects=flag).exists()
+
+
+def test_a_flag_without_reason_is_refused_with_a_message(pit, trainee, pit_boss):
+    response = client_for(pit_boss).post(reverse("pit:trainee_flag", args=[trainee.pk]), {})
+    assert response.status_code == 400
+    assert "This field is required" in response.content.decode()
+    assert not RetrainingFlag.objects.exists()
+
+
+def _sign(client, trainee, attempt, password):
+    return client.post(
+        reverse("pit:trainee_certify", args=[trainee.pk]),
+        {
+            "profile": "casino-shoe",
+            "attempt": attempt.pk,
+            "statement": "Certified for the shoe game",
+            "password": password,
+        },
+    )
+
+
+def test_signing_off_from_the_page_needs_the_password(pit, trainee, pit_boss):
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    client = client_for(pit_boss)
+    refused = _sign(client, trainee, exam, "wrong")
+    assert refused.status_code == 400
+    assert "nothing was signed" in refused.content.decode()
+    assert not Certification.objects.exists()
+    assert _sign(client, trainee, exam, PASSWORD).status_code == 302
+    cert = Certification.objects.get()
+    assert cert.signer_full_name == pit_boss.get_full_name()
+
+
+def test_signing_on_a_short_exam_says_why(pit, trainee, pit_boss):
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 10)
+    response = _sign(client_for(pit_boss), trainee, exam, PASSWORD)
+    assert response.status_code == 409
+    assert "fewer than 50" in response.content.decode()
+
+
+def test_withdrawing_from_the_page(pit, trainee, pit_boss):
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    cert = certification_sign(
+        trainee=trainee,
+        profile=RuleProfile.objects.get(name="casino-shoe"),
+        attempt=exam,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="ok",
+    )
+    response = client_for(pit_boss).post(
+        reverse("pit:certification_withdraw", args=[cert.pk]),
+        {"statement": "Short-paid twice", "password": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert Certification.objects.filter(withdrawn=True, corrects=cert).exists()
+
+
+# The decision drill-down.
+
+
+def test_the_drill_down_shows_the_table_the_answer_the_right_one_and_the_rule(
+    history, trainee, pit_boss
+):
+    grade = Grade.objects.filter(run__attempt__trainee=trainee, category="overpay").get()
+    html = client_for(pit_boss).get(reverse("pit:grade", args=[grade.pk])).content.decode()
+    assert 'aria-label="As"' in html
+    assert 'aria-label="Td"' in html
+    assert "pay 20.00" in html
+    assert "pay 15.00" in html
+    assert "Blackjack pays 3 to 2" in html
+    assert "Mark reviewed" in html
+
+
+def test_reviewing_from_the_drill_down_and_correcting(history, trainee, pit_boss):
+    grade = Grade.objects.filter(run__attempt__trainee=trainee, category="overpay").get()
+    client = client_for(pit_boss)
+    url = reverse("pit:grade_review", args=[grade.pk])
+    assert client.post(url, {"comment": "Paid 2 to 1"}).status_code == 302
+    first = Review.objects.get()
+    assert client.post(url, {"comment": "Paid 2:1", "corrects": first.pk}).status_code == 302
+    html = client.get(reverse("pit:grade", args=[grade.pk])).content.decode()
+    assert f"Correction</strong> of review #{first.pk}" in html
+
+
+def test_a_review_of_another_mistakes_review_is_refused(history, trainee, pit_boss):
+    grades = Grade.objects.filter(run__attempt__trainee=trainee, correct=False)
+    first = review_create(grade=grades[0], reviewer=pit_boss, comment="x")
+    response = client_for(pit_boss).post(
+        reverse("pit:grade_review", args=[grades[1].pk]), {"comment": "y", "corrects": first.pk}
+    )
+    assert response.status_code == 400
+    assert Review.objects.count() == 1
+
+
+def test_compliance_cannot_post_a_review(history, trainee, compliance_officer):
+    grade = Grade.objects.filter(run__attempt__trainee=trainee, correct=False).first()
+    response = client_for(compliance_officer).post(
+        reverse("pit:grade_review", args=[grade.pk]), {"comment": "x"}
+    )
+    assert response.status_code == 403
+    assert not Review.objects.exists()
+
+
+def test_another_classes_grade_is_not_found(history, other_trainee, pit_boss):
+    grade = Grade.objects.filter(run__attempt__trainee=other_trainee).first()
+    response = client_for(pit_boss).get(reverse("pit:grade", args=[grade.pk]))
+    assert response.status_code == 404
