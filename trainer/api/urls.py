@@ -1,3 +1,29 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from trainer.api import views
+
+app_name = "api"
+
+urlpatterns = [
+    path("assignments/", views.AssignmentListView.as_view(), name="assignments"),
+    path("attempts/", views.AttemptListView.as_view(), name="attempts"),
+    path("attempts/<int:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
+    path(
+        "attempts/<int:attempt_id>/question",
+        views.AttemptQuestionView.as_view(),
+        name="attempt-question",
+    ),
+    path(
+        "attempts/<int:attempt_id>/answers",
+        views.AttemptAnswerView.as_view(),
+        name="attempt-answers",
+    ),
+    path(
+        "attempts/<int:attempt_id>/submit", views.AttemptSubmitView.as_view(), name="attempt-submit"
+    ),
+    path(
+        "attempts/<int:attempt_id>/results",
+        views.AttemptResultsView.as_view(),
+        name="attempt-results",
+    ),
+]

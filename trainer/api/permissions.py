@@ -1,0 +1,15 @@
+from typing import Any
+
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+
+from trainer.roles import Role, has_role
+
+
+class IsTrainee(BasePermission):
+    """The trainee endpoints: other roles get 403 (they have pages of their own)."""
+
+    message = "only trainees may use this endpoint"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return bool(request.user and has_role(request.user, Role.TRAINEE))

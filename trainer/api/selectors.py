@@ -1,0 +1,45 @@
+"""The reads the API needs beyond the trainee selectors in trainer/selectors/attempts.py."""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, QuerySet
+
+from trainer.errors import NotFoundError
+from trainer.models import Assignment, Attempt, Decision, Drill
+from trainer.selectors.attempts import assignments_for_trainee
+
+
+def drill_get(*, drill_id: int) -> Drill:
+    """An active drill; NotFoundError otherwise (a retired drill cannot be started)."""
+    drill = Drill.objects.filter(pk=drill_id, is_active=True).first()
+    if drill is None:
+        raise NotFoundError(f"no such drill: {drill_id}", field="drill")
+    return drill
+
+
+def assignment_get_for_trainee(*, assignment_id: int, user: AbstractBaseUser) -> Assignment:
+    """One of the user's assignments; NotFoundError for a missing id and anyone else's."""
+    assignment = assignments_for_trainee(user=user).filter(pk=assignment_id).first()
+    if assignment is None:
+        raise NotFoundError(f"no such assignment: {assignment_id}", field="assignment")
+    return assignment
+
+
+def assignments_with_attempts(*, user: AbstractBaseUser) -> QuerySet[Assignment]:
+    """The user's assignments, each with ``my_attempts``: the user's attempts at it, newest
+    first (a class assignment's attempts by classmates stay out)."""
+    mine = Attempt.objects.filter(trainee_id=user.pk).order_by("-started_at", "-id")
+    return assignments_for_trainee(user=user).prefetch_related(
+        Prefetch("attempts", queryset=mine, to_attr="my_attempts")
+    )
+
+
+def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
+    """How far the attempt has come: rounds dealt, rounds fully answered, answers given."""
+    items = attempt.items.all()
+    return {
+        "rounds": items.count(),
+        "rounds_answered": items.filter(completed_at__isnull=False).count(),
+        "decisions": Decision.objects.filter(item__attempt=attempt).count(),
+    }

@@ -1,0 +1,294 @@
+"""The API's request and response bodies.
+
+Input serializers check shape only (an integer is an integer, the answer is an object):
+whether an answer fits its question, and whether an amount is money, is the service's
+call (trainer.services.attempts), so the pages and the API refuse the same things.
+Amounts go out as strings with two decimals.
+"""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from trainer.models import Mode
+
+
+def money_field(**kwargs: Any) -> serializers.DecimalField:
+    return serializers.DecimalField(
+        max_digits=14, decimal_places=2, coerce_to_string=True, **kwargs
+    )
+
+
+def score_field(**kwargs: Any) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=5, decimal_places=2, coerce_to_string=True, **kwargs)
+
+
+class StrictSerializer(serializers.Serializer[Any]):
+    """Refuses keys it does not know, so a misspelt field is an error rather than ignored."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                known = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {unknown[0]: [f"unknown field; expected {known}"]}, code="unknown_field"
+                )
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer only: "3", 3.0 and true are refused instead of being read as 3 or 1."""
+
+    default_error_messages = {"not_an_integer": "must be a JSON integer"}
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("not_an_integer")
+        value: int = super().to_internal_value(data)
+        return value
+
+
+# Error body (documentation only: trainer.api.exceptions writes it).
+
+
+class ErrorOutput(serializers.Serializer[Any]):
+    error = serializers.CharField(help_text="What is wrong, in words; names the field.")
+    field = serializers.CharField(
+        allow_null=True, help_text="The input at fault (dotted for nested input), or null."
+    )
+    code = serializers.CharField(help_text="A stable machine-readable code, e.g. not_found.")
+
+
+# Inputs.
+
+
+class AttemptStartInput(StrictSerializer):
+    drill = StrictIntegerField(min_value=1, help_text="The drill's id.")
+    mode = serializers.ChoiceField(choices=Mode.choices)
+    assignment = StrictIntegerField(
+        min_value=1,
+        required=False,
+        allow_null=True,
+        help_text="The assignment this attempt answers (yours). Exam and speed need one.",
+    )
+
+
+class AnswerBodySchema(serializers.Serializer[Any]):
+    """What an answer may hold, for the schema; the service checks it against the question."""
+
+    action = serializers.ChoiceField(
+        choices=("pay", "take", "push", "take_half"),
+        required=False,
+        help_text="Money questions (settle_hand, settle_insurance, even_money, bonus_777).",
+    )
+    amount = serializers.CharField(
+        required=False,
+        help_text='Money questions: a decimal string with at most cents, e.g. "12.50"; '
+        "never a JSON number. Leave it out for a push.",
+    )
+    answer = serializers.CharField(
+        required=False,
+        help_text="Procedure questions: one of the question's `answers` "
+        "(offer, no_offer, peek, no_peek, hit, stand, reshuffle, continue).",
+    )
+    dealer_blackjack = serializers.BooleanField(
+        required=False, help_text="Peek questions answered `peek`: does the dealer hold a natural?"
+    )
+
+
+@extend_schema_field(AnswerBodySchema)
+class AnswerField(serializers.DictField):
+    """A JSON object; its contents are checked by the service against the question asked."""
+
+    default_error_messages = {
+        "not_a_dict": 'must be a JSON object, e.g. {{"action": "pay", "amount": "10"}}'
+    }
+
+
+class AnswerInput(StrictSerializer):
+    position = StrictIntegerField(min_value=1, help_text="The round's position in the attempt.")
+    question = StrictIntegerField(min_value=1, help_text="The question's `n` within the round.")
+    answer = AnswerField()
+
+
+# Outputs.
+
+
+class DrillOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    kind = serializers.CharField()
+    time_limit_seconds = serializers.IntegerField()
+    speed_time_box_seconds = serializers.IntegerField()
+    pass_mark = score_field(help_text="Percent of questions right needed to pass.")
+
+
+class DrillBriefOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+
+
+class AttemptBriefOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    mode = serializers.CharField()
+    status = serializers.CharField()
+    grading_status = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    score = score_field(allow_null=True)
+    passed = serializers.BooleanField(allow_null=True)
+
+
+class AssignmentOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    drill = DrillOutput()
+    mode = serializers.CharField()
+    due_at = serializers.DateTimeField(allow_null=True)
+    attempts = AttemptBriefOutput(
+        many=True, source="my_attempts", help_text="Your attempts at it, newest first."
+    )
+
+
+class ProgressOutput(serializers.Serializer[Any]):
+    rounds = serializers.IntegerField(help_text="Rounds dealt in this attempt.")
+    rounds_answered = serializers.IntegerField(help_text="Rounds with every question answered.")
+    decisions = serializers.IntegerField(help_text="Questions answered so far.")
+
+
+class AttemptOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    drill = DrillBriefOutput()
+    assignment = serializers.IntegerField(source="assignment_id", allow_null=True)
+    mode = serializers.CharField()
+    status = serializers.CharField(help_text="in_progress, submitted or abandoned.")
+    grading_status = serializers.CharField(
+        help_text="not_submitted, pending, grading, graded or failed."
+    )
+    started_at = serializers.DateTimeField()
+    deadline = serializers.DateTimeField(allow_null=True, help_text="Speed mode's time box end.")
+    submitted_at = serializers.DateTimeField(allow_null=True)
+    graded_at = serializers.DateTimeField(allow_null=True)
+    score = score_field(allow_null=True)
+    passed = serializers.BooleanField(allow_null=True)
+
+
+class AttemptDetailOutput(AttemptOutput):
+    progress = ProgressOutput()
+
+
+class HandViewOutput(serializers.Serializer[Any]):
+    cards = serializers.ListField(child=serializers.CharField())
+    stakes = serializers.DictField(child=serializers.CharField(), help_text="player → stake")
+
+
+class BoxViewOutput(serializers.Serializer[Any]):
+    box = serializers.IntegerField()
+    hands = HandViewOutput(many=True)
+    insurance = serializers.DictField(
+        child=serializers.CharField(), required=False, help_text="player → insurance stake"
+    )
+
+
+class TableViewOutput(serializers.Serializer[Any]):
+    dealer = serializers.ListField(
+        child=serializers.CharField(allow_null=True),
+        help_text="The dealer's cards as shown; null is the face-down hole card.",
+    )
+    boxes = BoxViewOutput(many=True)
+
+
+class QuestionOutput(serializers.Serializer[Any]):
+    position = serializers.IntegerField(help_text="The round's position in the attempt.")
+    rounds = serializers.IntegerField(help_text="Rounds in the attempt.")
+    n = serializers.IntegerField(help_text="The question's number within the round.")
+    of = serializers.IntegerField(help_text="Questions in the round.")
+    kind = serializers.CharField()
+    prompt = serializers.CharField()
+    box = serializers.IntegerField(allow_null=True)
+    hand = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField(allow_null=True)
+    view = TableViewOutput(help_text="What the table shows when the question is asked.")
+    stake = serializers.CharField(
+        required=False, allow_null=True, help_text="Money questions: the stake being settled."
+    )
+    actions = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Money questions: the actions."
+    )
+    answers = serializers.ListField(
+        child=serializers.CharField(), required=False, help_text="Procedure questions: the words."
+    )
+    shown_at = serializers.DateTimeField(help_text="When the question was first shown (server).")
+
+
+class QuestionResponseOutput(serializers.Serializer[Any]):
+    attempt = serializers.IntegerField()
+    status = serializers.CharField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    question = QuestionOutput(
+        allow_null=True, help_text="null when nothing is left to answer (or the attempt is closed)."
+    )
+
+
+class DecisionOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    position = serializers.IntegerField(source="item.position")
+    question = serializers.IntegerField()
+    kind = serializers.CharField()
+    answer = serializers.DictField(help_text="The answer as recorded (amounts with cents).")
+    shown_at = serializers.DateTimeField()
+    answered_at = serializers.DateTimeField()
+    response_ms = serializers.IntegerField()
+
+
+class FeedbackOutput(serializers.Serializer[Any]):
+    n = serializers.IntegerField()
+    kind = serializers.CharField()
+    prompt = serializers.CharField()
+    given = serializers.DictField(allow_null=True)
+    expected = serializers.DictField()
+    right = serializers.BooleanField()
+    money_diff = money_field(help_text="Positive: the player got too much.")
+    category = serializers.CharField(allow_null=True)
+    rule = serializers.CharField()
+
+
+class AnswerResponseOutput(serializers.Serializer[Any]):
+    decision = DecisionOutput()
+    round_complete = serializers.BooleanField()
+    feedback = FeedbackOutput(
+        many=True,
+        allow_null=True,
+        help_text="Practice mode, once the round's last answer is in: every question's verdict.",
+    )
+
+
+class GradeOutput(serializers.Serializer[Any]):
+    position = serializers.IntegerField(source="item.position")
+    question = serializers.IntegerField()
+    kind = serializers.CharField()
+    correct = serializers.BooleanField()
+    given = serializers.DictField(allow_null=True, help_text="null: the question was missed.")
+    expected = serializers.DictField()
+    money_diff = money_field(help_text="Positive: the player got too much.")
+    category = serializers.CharField(allow_blank=True)
+    rule = serializers.CharField(allow_blank=True)
+    response_ms = serializers.IntegerField(allow_null=True)
+
+
+class ResultsOutput(serializers.Serializer[Any]):
+    attempt = serializers.IntegerField()
+    mode = serializers.CharField()
+    status = serializers.CharField(
+        help_text="The grading status: not_submitted, pending, grading, graded or failed."
+    )
+    error = serializers.CharField(allow_blank=True, help_text="Why grading failed, if it did.")
+    score = score_field(allow_null=True)
+    passed = serializers.BooleanField(allow_null=True)
+    graded_at = serializers.DateTimeField(allow_null=True)
+    questions = serializers.IntegerField(allow_null=True)
+    correct = serializers.IntegerField(allow_null=True)
+    overpaid = money_field(allow_null=True)
+    underpaid = money_field(allow_null=True)
+    grades = GradeOutput(many=True, help_text="Empty until graded.")

@@ -1,0 +1,236 @@
+"""The trainee's REST API: thin views that parse, call one service or selector, and render.
+
+Permissions match the pages: trainees only, and an attempt that is not the caller's is a
+404. Every error leaves through trainer.api.exceptions as ``{"error", "field", "code"}``.
+"""
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import QuerySet
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from trainer.api import serializers as s
+from trainer.api.permissions import IsTrainee
+from trainer.api.selectors import (
+    assignment_get_for_trainee,
+    assignments_with_attempts,
+    attempt_progress,
+    drill_get,
+)
+from trainer.models import Assignment, Attempt, AttemptStatus, GradingStatus, Mode
+from trainer.selectors.attempts import (
+    attempt_get_for_user,
+    attempt_results,
+    attempts_for_trainee,
+    round_feedback,
+)
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
+
+_ERRORS = {
+    400: OpenApiResponse(s.ErrorOutput, description="Bad input: `field` names what is wrong."),
+    403: OpenApiResponse(s.ErrorOutput, description="Not signed in, or not a trainee."),
+    404: OpenApiResponse(s.ErrorOutput, description="No such attempt (or not yours)."),
+    409: OpenApiResponse(s.ErrorOutput, description="The attempt's state refuses this."),
+}
+
+
+def errors(*codes: int) -> dict[int | str, Any]:
+    return {code: _ERRORS[code] for code in (403, *codes)}
+
+
+def _user(request: Request) -> AbstractBaseUser:
+    # IsAuthenticated has run: the user is a real account, never AnonymousUser.
+    user: AbstractBaseUser = request.user  # type: ignore[assignment]
+    return user
+
+
+class TraineeView(APIView):
+    permission_classes = (IsAuthenticated, IsTrainee)
+
+
+class AssignmentFilter(filters.FilterSet):
+    mode = filters.ChoiceFilter(choices=Mode.choices)
+    due_before = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="lte")
+    due_after = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="gte")
+
+    class Meta:
+        model = Assignment
+        fields = ("mode", "due_before", "due_after")
+
+
+class AssignmentListView(TraineeView, generics.ListAPIView[Assignment]):
+    """Your assignments: the drill, the mode, the due date and your attempts at it."""
+
+    serializer_class = s.AssignmentOutput
+    filterset_class = AssignmentFilter
+
+    def get_queryset(self) -> QuerySet[Assignment]:
+        return assignments_with_attempts(user=_user(self.request))
+
+    @extend_schema(responses={200: s.AssignmentOutput(many=True), **errors()})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class AttemptFilter(filters.FilterSet):
+    status = filters.ChoiceFilter(choices=AttemptStatus.choices)
+    mode = filters.ChoiceFilter(choices=Mode.choices)
+    grading_status = filters.ChoiceFilter(choices=GradingStatus.choices)
+
+    class Meta:
+        model = Attempt
+        fields = ("status", "mode", "grading_status")
+
+
+class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
+    """GET: your attempts, newest first. POST: start (or resume) an attempt."""
+
+    serializer_class = s.AttemptOutput
+    filterset_class = AttemptFilter
+
+    def get_queryset(self) -> QuerySet[Attempt]:
+        return attempts_for_trainee(user=_user(self.request))
+
+    @extend_schema(responses={200: s.AttemptOutput(many=True), **errors()})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        request=s.AttemptStartInput,
+        responses={201: s.AttemptDetailOutput, **errors(400, 404)},
+        examples=[OpenApiExample("Practice", value={"drill": 1, "mode": "practice"})],
+        description="Starts an attempt with every round dealt. If you already have an attempt "
+        "of this drill in this mode (and assignment) in progress, that one is returned instead.",
+    )
+    def post(self, request: Request) -> Response:
+        body = s.AttemptStartInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        user = _user(request)
+        drill = drill_get(drill_id=data["drill"])
+        assignment = (
+            assignment_get_for_trainee(assignment_id=data["assignment"], user=user)
+            if data.get("assignment")
+            else None
+        )
+        attempt = attempt_start(trainee=user, drill=drill, mode=data["mode"], assignment=assignment)
+        return Response(_detail(attempt), status=status.HTTP_201_CREATED)
+
+
+def _detail(attempt: Attempt) -> dict[str, Any]:
+    return {**s.AttemptOutput(attempt).data, "progress": attempt_progress(attempt=attempt)}
+
+
+class AttemptDetailView(TraineeView):
+    @extend_schema(responses={200: s.AttemptDetailOutput, **errors(404)})
+    def get(self, request: Request, attempt_id: int) -> Response:
+        """One of your attempts: its status, grading status and progress."""
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+        return Response(_detail(attempt))
+
+
+class AttemptQuestionView(TraineeView):
+    @extend_schema(responses={200: s.QuestionResponseOutput, **errors(404)})
+    def get(self, request: Request, attempt_id: int) -> Response:
+        """The question being asked, without its answer; the first request starts its clock.
+
+        `question` is null once every question is answered or the attempt is closed (a
+        speed attempt past its time box is submitted as it stands).
+        """
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+        question = attempt_question_show(attempt=attempt, user=_user(request))
+        if question is None:
+            attempt.refresh_from_db(fields=["status", "grading_status"])
+        body = {
+            "attempt": attempt.pk,
+            "status": attempt.status,
+            "deadline": attempt.deadline,
+            "question": question,
+        }
+        return Response(s.QuestionResponseOutput(body).data)
+
+
+class AttemptAnswerView(TraineeView):
+    @extend_schema(
+        request=s.AnswerInput,
+        responses={
+            201: s.AnswerResponseOutput,
+            200: OpenApiResponse(
+                s.AnswerResponseOutput, description="The same answer again: nothing new."
+            ),
+            **errors(400, 404, 409),
+        },
+        examples=[
+            OpenApiExample(
+                "Settle a hand",
+                value={"position": 1, "question": 2, "answer": {"action": "pay", "amount": "15"}},
+            ),
+            OpenApiExample(
+                "Dealer play", value={"position": 1, "question": 1, "answer": {"answer": "stand"}}
+            ),
+        ],
+    )
+    def post(self, request: Request, attempt_id: int) -> Response:
+        """Answer the question being asked. Sending the same answer again changes nothing."""
+        body = s.AnswerInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+        decision, created = decision_record(
+            attempt=attempt,
+            user=_user(request),
+            position=data["position"],
+            question=data["question"],
+            answer=data["answer"],
+        )
+        complete = decision.item.completed_at is not None
+        feedback = None
+        if complete and attempt.mode == Mode.PRACTICE:
+            feedback = round_feedback(attempt=attempt, position=data["position"])
+        out = {"decision": decision, "round_complete": complete, "feedback": feedback}
+        return Response(s.AnswerResponseOutput(out).data, status=201 if created else 200)
+
+
+class AttemptSubmitView(TraineeView):
+    @extend_schema(request=None, responses={202: s.AttemptDetailOutput, **errors(404, 409)})
+    def post(self, request: Request, attempt_id: int) -> Response:
+        """Close the attempt and queue its grading; unanswered questions count as missed."""
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+        submitted = attempt_submit(attempt=attempt, user=_user(request))
+        return Response(_detail(submitted), status=status.HTTP_202_ACCEPTED)
+
+
+class AttemptResultsView(TraineeView):
+    @extend_schema(responses={200: s.ResultsOutput, **errors(404)})
+    def get(self, request: Request, attempt_id: int) -> Response:
+        """The grading status and, once graded, the score and every question's grade."""
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+        results = attempt_results(attempt=attempt, user=request.user)
+        run = results.run
+        body = {
+            "attempt": attempt.pk,
+            "mode": attempt.mode,
+            "status": attempt.grading_status,
+            "error": attempt.grading_error,
+            "score": run.score if run else None,
+            "passed": run.passed if run else None,
+            "graded_at": run.finished_at if run else None,
+            "questions": run.questions if run else None,
+            "correct": run.correct if run else None,
+            "overpaid": run.overpaid if run else None,
+            "underpaid": run.underpaid if run else None,
+            "grades": results.grades,
+        }
+        return Response(s.ResultsOutput(body).data)
