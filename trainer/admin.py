@@ -6,10 +6,14 @@ path to change or delete them.
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from trainer import models
+from trainer.errors import TrainerError
+from trainer.roles import Role, has_role
+from trainer.services.grading import regrade_request
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -92,6 +96,31 @@ class AttemptAdmin(ReadOnlyAdmin):
     list_display = ["id", "trainee", "drill", "mode", "status", "grading_status", "score", "passed"]
     list_filter = ["mode", "status", "grading_status"]
     search_fields = ["trainee__username"]
+    actions = ["regrade"]
+
+    @admin.action(description="Regrade selected attempts", permissions=["regrade"])
+    def regrade(self, request: HttpRequest, queryset: QuerySet[models.Attempt]) -> None:
+        """A new grading run for each submitted attempt selected; the others are left alone."""
+        submitted = list(queryset.filter(status=models.AttemptStatus.SUBMITTED))
+        skipped = queryset.count() - len(submitted)
+        if submitted:
+            try:
+                runs = regrade_request(
+                    attempts=submitted,
+                    reason=f"regrade requested in the admin by {request.user}",
+                    requested_by=request.user,  # type: ignore[arg-type]
+                )
+            except TrainerError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+                return
+            self.message_user(request, f"Queued {len(runs)} regrade run(s).", messages.SUCCESS)
+        if skipped:
+            self.message_user(
+                request, f"{skipped} attempt(s) not submitted: not regraded.", messages.WARNING
+            )
+
+    def has_regrade_permission(self, request: HttpRequest) -> bool:
+        return has_role(request.user, Role.ADMIN)
 
 
 @admin.register(models.Decision)
