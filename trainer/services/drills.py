@@ -1,0 +1,228 @@
+"""Making drills (fixed sets of scenarios, or generator recipes) and assigning them."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from trainer import rules
+from trainer.errors import ForbiddenError, NotFoundError, TrainerError
+from trainer.generator import generate_round
+from trainer.models import (
+    Assignment,
+    Drill,
+    DrillKind,
+    DrillScenario,
+    Mode,
+    RuleProfileVersion,
+    Scenario,
+    Skill,
+    TrainingClass,
+)
+from trainer.roles import Role, has_role, roles_of
+
+_AMOUNT = re.compile(r"(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,2})?")
+MAX_ROUNDS = 500
+MAX_TIME_LIMIT = 3600
+MAX_TIME_BOX = 24 * 3600
+
+
+def _amount(value: object, field: str) -> Decimal:
+    """A money amount from a decimal string, int or Decimal; floats are refused."""
+    if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
+        raise TrainerError(f'{field} must be a decimal string like "25.00"', field=field)
+    text = str(value)
+    if not _AMOUNT.fullmatch(text):
+        if text.startswith("-"):
+            raise TrainerError(f"{field} must not be negative, not {text[:30]!r}", field=field)
+        raise TrainerError(
+            f"{field} must be an amount with at most 2 decimals and 10 digits, not {text[:30]!r}",
+            field=field,
+        )
+    return Decimal(text)
+
+
+def _whole(value: object, field: str, low: int, high: int) -> int:
+    if type(value) is not int or not low <= value <= high:
+        raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
+    return value
+
+
+def _may_manage(user: AbstractBaseUser) -> None:
+    if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
+        raise ForbiddenError("only a pit boss or an administrator may do this")
+
+
+def _scenarios(items: Sequence[Scenario | str]) -> list[Scenario]:
+    slugs = [s for s in items if isinstance(s, str)]
+    by_slug = {s.slug: s for s in Scenario.objects.filter(slug__in=slugs, is_active=True)}
+    out = []
+    for item in items:
+        scenario = by_slug.get(item) if isinstance(item, str) else item
+        if scenario is None:
+            raise NotFoundError(f"no active scenario {item!r}", field="scenarios")
+        if not scenario.is_active:
+            raise TrainerError(
+                f"scenario {scenario.slug!r} has been superseded by a newer revision",
+                field="scenarios",
+            )
+        out.append(scenario)
+    return out
+
+
+def drill_create(
+    *,
+    title: str,
+    kind: str,
+    user: AbstractBaseUser,
+    scenarios: Sequence[Scenario | str] = (),
+    profile_version: RuleProfileVersion | None = None,
+    skills: Sequence[str] = (),
+    count: int = 10,
+    min_stake: object = None,
+    max_stake: object = None,
+    max_boxes: int = 3,
+    time_limit_seconds: int = 60,
+    speed_time_box_seconds: int = 300,
+    pass_mark: object = Decimal("95.00"),
+    description: str = "",
+) -> Drill:
+    """A new drill: an ordered set of library scenarios (fixed) or a recipe (generated).
+
+    TrainerError names the field at fault; nothing is written unless all of it is right.
+    """
+    _may_manage(user)
+    title = (title or "").strip()
+    if not title or len(title) > 200:
+        raise TrainerError("title must be 1 to 200 characters", field="title")
+    if kind not in DrillKind.values:
+        raise TrainerError(f"kind must be one of {', '.join(DrillKind.values)}", field="kind")
+    time_limit = _whole(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
+    time_box = _whole(speed_time_box_seconds, "speed_time_box_seconds", 10, MAX_TIME_BOX)
+    mark = _amount(pass_mark, "pass_mark")
+    if mark > 100:
+        raise TrainerError("pass_mark is a percentage from 0 to 100", field="pass_mark")
+    fields = {
+        "title": title,
+        "description": description,
+        "kind": kind,
+        "time_limit_seconds": time_limit,
+        "speed_time_box_seconds": time_box,
+        "pass_mark": mark,
+        "created_by_id": user.pk,
+    }
+    if kind == DrillKind.FIXED:
+        chosen = _scenarios(scenarios)
+        if not chosen:
+            raise TrainerError("a fixed drill needs at least one scenario", field="scenarios")
+        with transaction.atomic():
+            drill = Drill.objects.create(count=len(chosen), **fields)
+            DrillScenario.objects.bulk_create(
+                DrillScenario(drill=drill, scenario=s, position=n)
+                for n, s in enumerate(chosen, start=1)
+            )
+        return drill
+    recipe = _recipe(profile_version, skills, count, min_stake, max_stake, max_boxes)
+    return Drill.objects.create(**recipe, **fields)
+
+
+def _recipe(
+    profile_version: RuleProfileVersion | None,
+    skills: Sequence[str],
+    count: int,
+    min_stake: object,
+    max_stake: object,
+    max_boxes: int,
+) -> dict[str, object]:
+    if profile_version is None:
+        raise TrainerError("a generated drill needs a rule profile", field="profile_version")
+    profile = profile_version.engine_profile
+    unknown = [s for s in skills if s not in Skill.values]
+    if unknown:
+        raise TrainerError(
+            f"unknown skill {unknown[0]!r}; skills are {', '.join(Skill.values)}", field="skills"
+        )
+    rounds = _whole(count, "count", 1, MAX_ROUNDS)
+    boxes = _whole(max_boxes, "max_boxes", 1, profile.boxes)
+    low = profile.min_bet if min_stake is None else _amount(min_stake, "min_stake")
+    high = profile.max_bet if max_stake is None else _amount(max_stake, "max_stake")
+    if low < profile.min_bet:
+        raise TrainerError(
+            f"min_stake {low} is below {profile.name}'s table minimum {profile.min_bet}",
+            field="min_stake",
+        )
+    if high > profile.max_bet:
+        raise TrainerError(
+            f"max_stake {high} is above {profile.name}'s box maximum {profile.max_bet}",
+            field="max_stake",
+        )
+    if low > high:
+        raise TrainerError(f"min_stake {low} is above max_stake {high}", field="min_stake")
+    try:
+        # One trial round: a recipe the generator cannot deal is refused now, not mid-exam.
+        generate_round(
+            rng=random.Random(0),  # noqa: S311 - a reproducible trial, not a secret
+            profile=profile,
+            skills=list(skills),
+            min_stake=low,
+            max_stake=high,
+            max_boxes=boxes,
+            round_id="trial",
+        )
+    except rules.ScenarioError as err:
+        raise TrainerError(f"the generator cannot deal this recipe: {err}") from err
+    return {
+        "profile_version": profile_version,
+        "skills": list(skills),
+        "count": rounds,
+        "min_stake": low,
+        "max_stake": high,
+        "max_boxes": boxes,
+    }
+
+
+def assignment_create(
+    *,
+    drill: Drill,
+    mode: str,
+    assigned_by: AbstractBaseUser,
+    trainee: AbstractBaseUser | None = None,
+    training_class: TrainingClass | None = None,
+    due_at: datetime | None = None,
+) -> Assignment:
+    """A drill given to one trainee or to a class (exactly one) in a mode.
+
+    Only a pit boss or an administrator assigns; a pit boss assigns to classes they teach.
+    """
+    _may_manage(assigned_by)
+    if mode not in Mode.values:
+        raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+    if not drill.is_active:
+        raise TrainerError(f"drill '{drill.title}' is retired", field="drill")
+    if (trainee is None) == (training_class is None):
+        raise TrainerError("assign to a trainee or to a class, not both or neither")
+    if trainee is not None and Role.TRAINEE not in roles_of(trainee):
+        raise TrainerError(f"{trainee} is not a trainee", field="trainee")
+    if (
+        training_class is not None
+        and not has_role(assigned_by, Role.ADMIN)
+        and not training_class.instructors.filter(pk=assigned_by.pk).exists()
+    ):
+        raise ForbiddenError(f"you do not teach {training_class}")
+    if due_at is not None and timezone.is_naive(due_at):
+        raise TrainerError("due_at must carry a time zone", field="due_at")
+    return Assignment.objects.create(
+        drill=drill,
+        mode=mode,
+        trainee_id=trainee.pk if trainee is not None else None,
+        training_class=training_class,
+        due_at=due_at,
+        assigned_by_id=assigned_by.pk,
+    )
