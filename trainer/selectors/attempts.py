@@ -256,3 +256,43 @@ def seconds_left(*, attempt: Attempt, item: AttemptItem | None) -> dict[str, int
         round_left = int(attempt.drill.time_limit_seconds - used)
     speed_left = int((attempt.deadline - now).total_seconds()) if attempt.deadline else None
     return {"round": round_left, "speed": speed_left}
+
+
+@dataclass(frozen=True)
+class AssignmentRow:
+    """An assignment on the trainee's home page with their newest attempt at it."""
+
+    assignment: Assignment
+    latest: Attempt | None
+    attempts: int
+
+
+@dataclass(frozen=True)
+class TraineeHome:
+    assignments: list[AssignmentRow]
+    attempts: list[Attempt]
+    graded: int
+    passed: int
+    average_score: Decimal | None
+
+
+def trainee_home(*, user: AbstractBaseUser) -> TraineeHome:
+    """The trainee's assignments with their latest attempts, past attempts and progress."""
+    attempts = list(attempts_for_trainee(user=user))
+    by_assignment: dict[int, list[Attempt]] = {}
+    for attempt in attempts:
+        if attempt.assignment_id is not None:
+            by_assignment.setdefault(attempt.assignment_id, []).append(attempt)
+    rows = []
+    for assignment in assignments_for_trainee(user=user):
+        mine = by_assignment.get(assignment.pk, [])
+        rows.append(AssignmentRow(assignment, mine[0] if mine else None, len(mine)))
+    scores = [a.score for a in attempts if a.score is not None]
+    average = (sum(scores, Decimal(0)) / len(scores)).quantize(Decimal("0.01")) if scores else None
+    return TraineeHome(
+        assignments=rows,
+        attempts=attempts,
+        graded=len(scores),
+        passed=sum(1 for a in attempts if a.passed),
+        average_score=average,
+    )

@@ -1,3 +1,21 @@
-from django.urls import URLPattern, URLResolver
+"""The trainee's pages under /train/."""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.urls import URLPattern, URLResolver, path
+
+from trainer.web import views
+
+app_name = "train"
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.home, name="home"),
+    path("start/", views.start, name="start"),
+    path("attempts/<int:attempt_id>/", views.table, name="table"),
+    path("attempts/<int:attempt_id>/answer/", views.answer, name="answer"),
+    path(
+        "attempts/<int:attempt_id>/rounds/<int:position>/feedback/",
+        views.feedback,
+        name="feedback",
+    ),
+    path("attempts/<int:attempt_id>/submit/", views.submit, name="submit"),
+    path("attempts/<int:attempt_id>/results/", views.results, name="results"),
+]

@@ -1,0 +1,77 @@
+// The table works without this script (plain forms); it adds chips, keyboard shortcuts
+// and running clocks.
+(function () {
+  "use strict";
+  var form = document.getElementById("answer-form");
+  var amount = document.getElementById("amount");
+  var chips = document.querySelector("[data-chips]");
+
+  function toCents(text) {
+    var match = /^\s*(\d+)(?:\.(\d{1,2}))?\s*$/.exec(text || "");
+    if (!match) return 0;
+    return parseInt(match[1], 10) * 100 + parseInt(((match[2] || "") + "00").slice(0, 2), 10);
+  }
+
+  function fromCents(cents) {
+    var text = String(cents % 100);
+    return Math.floor(cents / 100) + "." + (text.length < 2 ? "0" + text : text);
+  }
+
+  if (chips && amount) {
+    chips.hidden = false;
+    chips.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      if (button.hasAttribute("data-clear")) {
+        amount.value = "";
+      } else if (button.dataset.chip) {
+        amount.value = fromCents(toCents(amount.value) + toCents(button.dataset.chip));
+      }
+    });
+  }
+
+  // A push moves no money, so choosing it empties the amount.
+  if (form) {
+    form.addEventListener("change", function (event) {
+      if (event.target.name === "action" && event.target.value === "push" && amount) {
+        amount.value = "";
+      }
+    });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
+    var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+    if (key === "X" && amount) {
+      amount.value = "";
+      amount.focus();
+      event.preventDefault();
+      return;
+    }
+    var target = form.querySelector('[data-key="' + key + '"]');
+    if (!target) return;
+    event.preventDefault();
+    if (target.type === "radio") {
+      target.checked = true;
+      target.dispatchEvent(new Event("change", { bubbles: true }));
+      if (amount && target.value !== "push") amount.focus();
+    } else {
+      target.click();
+    }
+  });
+
+  function tick(element) {
+    var seconds = parseInt(element.dataset.seconds, 10);
+    var value = element.querySelector(".timer-value");
+    var speed = element.dataset.timer === "speed";
+    setInterval(function () {
+      seconds -= 1;
+      value.textContent = Math.max(seconds, 0) + " s";
+      element.classList.toggle("low", seconds <= 10);
+      element.classList.toggle("over", seconds <= 0);
+      // When the time box ends the server submits the attempt on the next request.
+      if (speed && seconds === 0) window.location.reload();
+    }, 1000);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-timer]"), tick);
+})();

@@ -1,0 +1,232 @@
+"""The trainee's pages under /train/: who may see them, the table, answers, results."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    insurance_document,
+    natural_document,
+    simple_document,
+)
+from trainer.models import Attempt, AttemptStatus, Decision, GradingRun, Mode
+from trainer.services.attempts import attempt_start
+from trainer.services.grading import grading_run_execute
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def attempt(trainee):
+    drill = DrillFactory(title="Naturals", documents=[natural_document(), simple_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE, assignment=assignment)
+
+
+def post_answer(client, attempt, position, question, **fields):
+    url = reverse("train:answer", args=[attempt.pk])
+    return client.post(url, {"position": position, "question": question, **fields})
+
+
+def test_home_lists_assignments_and_past_attempts(trainee, attempt):
+    AssignmentFactory(drill=DrillFactory(title="Speed run"), mode=Mode.SPEED, trainee=trainee)
+    response = client_for(trainee).get(reverse("train:home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Naturals" in html
+    assert "Speed run" in html
+    assert "Continue" in html
+    assert reverse("train:table", args=[attempt.pk]) in html
+
+
+def test_the_site_home_links_trainees_to_their_training(trainee):
+    response = client_for(trainee).get("/")
+    assert 'href="/train/"' in response.content.decode()
+
+
+@pytest.mark.parametrize("who", ["pit_boss", "compliance_officer"])
+def test_other_roles_cannot_use_trainee_pages(request, who, attempt):
+    client = client_for(request.getfixturevalue(who))
+    assert client.get(reverse("train:home")).status_code == 403
+    assert client.get(reverse("train:table", args=[attempt.pk])).status_code == 403
+    response = post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    assert response.status_code == 403
+    assert not Decision.objects.exists()
+
+
+def test_an_anonymous_visitor_is_sent_to_log_in(attempt):
+    response = Client().get(reverse("train:table", args=[attempt.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_another_trainees_attempt_is_not_found_and_nothing_is_stored(other_trainee, attempt):
+    client = client_for(other_trainee)
+    assert client.get(reverse("train:table", args=[attempt.pk])).status_code == 404
+    assert client.get(reverse("train:results", args=[attempt.pk])).status_code == 404
+    assert post_answer(client, attempt, 1, 1, action="pay", amount="37.50").status_code == 404
+    assert client.post(reverse("train:submit", args=[attempt.pk])).status_code == 404
+    assert not Decision.objects.exists()
+    attempt.refresh_from_db()
+    assert attempt.status == AttemptStatus.IN_PROGRESS
+    assert attempt.items.get(position=1).questions_shown == {}
+
+
+def test_the_table_shows_cards_stakes_placard_and_question(trainee, attempt):
+    html = client_for(trainee).get(reverse("train:table", args=[attempt.pk])).content.decode()
+    assert "Blackjack pays 3 to 2" in html
+    assert 'aria-label="ace of spades"' in html
+    assert "♠" in html
+    assert "25.00" in html
+    assert "settle p1&#x27;s stake of 25.00" in html
+    assert 'name="csrfmiddlewaretoken"' in html
+    for key in ("<kbd>P</kbd>", "<kbd>T</kbd>", "<kbd>U</kbd>", "<kbd>H</kbd>"):
+        assert key in html
+
+
+def test_expected_answers_are_absent_from_every_page_before_answering(trainee, attempt):
+    client = client_for(trainee)
+    pages = [
+        client.get(reverse("train:home")),
+        client.get(reverse("train:table", args=[attempt.pk])),
+        client.get(reverse("train:feedback", args=[attempt.pk, 1])),
+    ]
+    assert [r.status_code for r in pages] == [200, 200, 409]
+    for response in pages:
+        html = response.content.decode()
+        assert "37.5" not in html
+        assert "rounded down to the 0.50 unit" not in html
+
+
+def test_an_exams_table_hides_the_procedure_answer_and_its_rule(trainee):
+    drill = DrillFactory(documents=[insurance_document()])
+    AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
+    exam = attempt_start(trainee=trainee, drill=drill, mode=Mode.EXAM)
+    html = client_for(trainee).get(reverse("train:table", args=[exam.pk])).content.decode()
+    assert "Does the dealer offer insurance?" in html
+    assert "Insurance is offered on an ace up card" not in html
+    assert "(insurance: true" not in html
+
+
+def test_a_right_answer_is_recorded_and_the_next_question_shown(trainee, attempt):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    response = post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("train:table", args=[attempt.pk])
+    decision = Decision.objects.get()
+    assert decision.answer == {"action": "pay", "amount": "37.50"}
+    html = client.get(response["Location"]).content.decode()
+    assert "Reshuffle or continue?" in html
+    assert "Pay 37.50" in html
+
+
+@pytest.mark.parametrize(
+    ("amount", "says"),
+    [
+        ("abc", "not a number of dollars and cents"),
+        ("-5", "cannot be negative"),
+        ("1.234", "more decimals than cents"),
+        ("99999999", "over the 1,000,000 limit"),
+    ],
+)
+def test_a_bad_amount_gets_a_clear_message_and_stores_nothing(trainee, attempt, amount, says):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    response = post_answer(client, attempt, 1, 1, action="pay", amount=amount)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert says in html
+    assert 'aria-invalid="true"' in html
+    assert not Decision.objects.exists()
+
+
+def test_an_answer_to_a_question_not_asked_is_refused(trainee, attempt):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    response = post_answer(client, attempt, 2, 1, answer="stand")
+    assert response.status_code == 400
+    assert "not the question being asked" in response.content.decode()
+    assert not Decision.objects.exists()
+
+
+def test_a_repeated_identical_answer_makes_one_decision(trainee, attempt):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    again = post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    assert again.status_code == 302
+    assert Decision.objects.count() == 1
+
+
+def test_practice_shows_feedback_after_the_round(trainee, attempt):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    post_answer(client, attempt, 1, 1, action="pay", amount="30")
+    client.get(reverse("train:table", args=[attempt.pk]))
+    response = post_answer(client, attempt, 1, 2, answer="continue")
+    feedback_url = reverse("train:feedback", args=[attempt.pk, 1])
+    assert response["Location"] == feedback_url
+    html = client.get(feedback_url).content.decode()
+    assert "1 of 2 right" in html
+    assert "Pay 37.50" in html
+    assert "Pay 30.00" in html
+    assert "Blackjack pays 3 to 2, rounded down" in html
+    assert "Next round" in html
+
+
+def test_an_exam_submits_and_shows_grading_then_results(trainee):
+    drill = DrillFactory(documents=[natural_document()])
+    AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
+    exam = attempt_start(trainee=trainee, drill=drill, mode=Mode.EXAM)
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[exam.pk]))
+    post_answer(client, exam, 1, 1, action="pay", amount="37.50")
+    assert client.get(reverse("train:feedback", args=[exam.pk, 1])).status_code == 409
+    response = client.post(reverse("train:submit", args=[exam.pk]))
+    assert response["Location"] == reverse("train:results", args=[exam.pk])
+    waiting = client.get(response["Location"]).content.decode()
+    assert "Submitted — grading…" in waiting
+    assert "37.50" not in waiting
+    grading_run_execute(run_id=GradingRun.objects.get(attempt=exam).pk)
+    graded = client.get(response["Location"]).content.decode()
+    assert "Score <strong>50.00%</strong>" in graded
+    assert "not passed" in graded
+    assert "Pay 37.50" in graded
+
+
+def test_starting_from_the_home_page_opens_the_table(trainee):
+    drill = DrillFactory(documents=[simple_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
+    response = client_for(trainee).post(
+        reverse("train:start"), {"drill": drill.pk, "assignment": assignment.pk, "mode": "exam"}
+    )
+    started = Attempt.objects.get()
+    assert response["Location"] == reverse("train:table", args=[started.pk])
+    assert started.mode == Mode.EXAM
+
+
+def test_starting_someone_elses_assignment_is_not_found(trainee, other_trainee):
+    drill = DrillFactory(documents=[simple_document()])
+    theirs = AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=other_trainee)
+    response = client_for(trainee).post(
+        reverse("train:start"), {"drill": drill.pk, "assignment": theirs.pk, "mode": "exam"}
+    )
+    assert response.status_code == 404
+    assert not Attempt.objects.exists()
+
+
+def test_pages_refuse_a_request_without_the_csrf_token(trainee, attempt):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(trainee)
+    response = post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    assert response.status_code == 403
+    assert not Decision.objects.exists()

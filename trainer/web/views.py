@@ -1,0 +1,246 @@
+"""The trainee's pages: home, the table, practice feedback and results.
+
+Views parse the request, call one service or selector and render. Every page is for
+trainees only (403 otherwise), and an attempt that is not the trainee's answers 404.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from trainer.errors import NotFoundError, TrainerError
+from trainer.models import AttemptStatus, Drill, Mode
+from trainer.roles import Role, has_role
+from trainer.selectors.attempts import (
+    assignments_for_trainee,
+    attempt_current_question,
+    attempt_get_for_user,
+    attempt_results,
+    round_decisions,
+    round_feedback,
+    seconds_left,
+    trainee_home,
+)
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
+from trainer.web.display import (
+    CHIPS,
+    SETTLEMENT_CHOICES,
+    answer_label,
+    procedure_buttons,
+    table_view,
+)
+
+View = Callable[..., HttpResponse]
+
+
+def _me(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in user (every page here requires one)."""
+    user = request.user
+    assert isinstance(user, AbstractBaseUser)
+    return user
+
+
+def trainee_page(view: View) -> View:
+    """Trainees only; TrainerError becomes a 404, a 403, or the page with its message."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not has_role(request.user, Role.TRAINEE):
+            raise PermissionDenied("the training pages are for trainees")
+        try:
+            return view(request, *args, **kwargs)
+        except TrainerError as exc:
+            if exc.status == 404:
+                raise Http404(exc.message) from exc
+            if exc.status == 403:
+                raise PermissionDenied(exc.message) from exc
+            attempt_id = kwargs.get("attempt_id")
+            if attempt_id is not None:
+                return _table(request, attempt_id, error=exc, posted=request.POST)
+            return render(request, "trainer/refused.html", {"error": exc}, status=exc.status)
+
+    return wrapped
+
+
+@require_GET
+@trainee_page
+def home(request: HttpRequest) -> HttpResponse:
+    context = {
+        "home": trainee_home(user=_me(request)),
+        "practice_drills": Drill.objects.filter(is_active=True).order_by("title")[:50],
+    }
+    return render(request, "trainer/home.html", context)
+
+
+def _int(value: str | None, field: str) -> int:
+    try:
+        return int(value or "")
+    except ValueError:
+        raise TrainerError(f"{field} must be a number", field=field) from None
+
+
+@require_POST
+@trainee_page
+def start(request: HttpRequest) -> HttpResponse:
+    drill = Drill.objects.filter(pk=_int(request.POST.get("drill"), "drill")).first()
+    if drill is None:
+        raise NotFoundError("no such drill", field="drill")
+    assignment = None
+    if request.POST.get("assignment"):
+        assignment_id = _int(request.POST.get("assignment"), "assignment")
+        assignment = assignments_for_trainee(user=_me(request)).filter(pk=assignment_id).first()
+        if assignment is None:
+            raise NotFoundError("no such assignment", field="assignment")
+    mode = request.POST.get("mode") or (assignment.mode if assignment else Mode.PRACTICE)
+    attempt = attempt_start(trainee=_me(request), drill=drill, mode=mode, assignment=assignment)
+    return redirect("train:table", attempt_id=attempt.pk)
+
+
+def _table(
+    request: HttpRequest,
+    attempt_id: int,
+    *,
+    error: TrainerError | None = None,
+    posted: Mapping[str, Any] | None = None,
+) -> HttpResponse:
+    attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    question = attempt_question_show(attempt=attempt, user=_me(request))
+    if question is None:
+        attempt.refresh_from_db()
+        if attempt.status != AttemptStatus.IN_PROGRESS:
+            if error is not None:
+                messages.error(request, error.message)
+            return redirect("train:results", attempt_id=attempt.pk)
+        return render(request, "trainer/all_answered.html", {"attempt": attempt})
+    current = attempt_current_question(attempt=attempt)
+    assert current is not None  # a question was just shown
+    item = current.item
+    decisions = round_decisions(item=item)
+    prompts = {key["n"]: key["prompt"] for key in item.answer_key}
+    context = {
+        "attempt": attempt,
+        "item": item,
+        "question": question,
+        "table": table_view(question),
+        "placard": item.profile_version.placard,
+        "profile": item.profile_version,
+        "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
+        "buttons": procedure_buttons(question),
+        "settlement_choices": SETTLEMENT_CHOICES,
+        "chips": CHIPS,
+        "clock": seconds_left(attempt=attempt, item=item),
+        "error": error,
+        "posted": posted or {},
+    }
+    status = error.status if error is not None else 200
+    return render(request, "trainer/table.html", context, status=status)
+
+
+@require_GET
+@trainee_page
+def table(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    return _table(request, attempt_id)
+
+
+def _posted_answer(post: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's fields in the service's answer shape (a peek button carries its finding)."""
+    if "action" in post:
+        return {"action": post.get("action"), "amount": post.get("amount", "")}
+    word = post.get("answer")
+    if word is None:
+        raise TrainerError("choose an answer", field="answer")
+    if word in ("peek:natural", "peek:clear"):
+        return {"answer": "peek", "dealer_blackjack": word == "peek:natural"}
+    return {"answer": word}
+
+
+@require_POST
+@trainee_page
+def answer(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    position = _int(request.POST.get("position"), "position")
+    decision, _ = decision_record(
+        attempt=attempt,
+        user=_me(request),
+        position=position,
+        question=_int(request.POST.get("question"), "question"),
+        answer=_posted_answer(request.POST),
+    )
+    item = decision.item
+    if attempt.mode == Mode.PRACTICE and decision.question == len(item.answer_key):
+        return redirect("train:feedback", attempt_id=attempt.pk, position=position)
+    return redirect("train:table", attempt_id=attempt.pk)
+
+
+@require_GET
+@trainee_page
+def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpResponse:
+    attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    rows = round_feedback(attempt=attempt, position=position)
+    context = {
+        "attempt": attempt,
+        "position": position,
+        "rounds": attempt.items.count(),
+        "rows": [(row, answer_label(row.given), answer_label(row.expected)) for row in rows],
+        "right": sum(1 for row in rows if row.right),
+        "more": attempt_current_question(attempt=attempt) is not None,
+    }
+    return render(request, "trainer/feedback.html", context)
+
+
+@require_POST
+@trainee_page
+def submit(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    attempt_submit(attempt=attempt, user=_me(request))
+    return redirect("train:results", attempt_id=attempt.pk)
+
+
+@require_GET
+@trainee_page
+def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    if attempt.status == AttemptStatus.IN_PROGRESS:
+        return redirect("train:table", attempt_id=attempt.pk)
+    outcome = attempt_results(attempt=attempt, user=_me(request))
+    items = {item.pk: item for item in attempt.items.all()}
+    grades = [
+        (
+            grade,
+            items[grade.item_id].answer_key[grade.question - 1]["prompt"],
+            answer_label(grade.given),
+            answer_label(grade.expected),
+        )
+        for grade in outcome.grades
+    ]
+    # Before grading, practice and speed already show the engine's verdicts; an exam nothing.
+    engine_rounds = []
+    if not outcome.graded and attempt.mode != Mode.EXAM:
+        for item in sorted(items.values(), key=lambda i: i.position):
+            rows = round_feedback(attempt=attempt, position=item.position)
+            labelled = [(r, answer_label(r.given), answer_label(r.expected)) for r in rows]
+            engine_rounds.append((item.position, labelled))
+    context = {
+        "attempt": attempt,
+        "outcome": outcome,
+        "grades": grades,
+        "engine_rounds": engine_rounds,
+        "waiting": attempt.grading_status in ("pending", "grading"),
+    }
+    return render(request, "trainer/results.html", context)
