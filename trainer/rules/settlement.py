@@ -13,6 +13,8 @@ from .results import Round
 from .scenario import parse
 
 SETTLEMENT_FORMAT = "blackjack-settlement/1"
+# One compact encoder, built once; the output is freshly built dicts, so no cycle check.
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False).encode
 
 
 def play(doc: Mapping[str, Any]) -> Round:
@@ -95,4 +97,4 @@ def json_line(doc_text: str) -> str:
             out = error_dict("the scenario is nested too deeply", "bad_json")
         except Exception as exc:  # a bug must not stop a batch: report it as a line
             out = error_dict(f"internal error: {type(exc).__name__}: {exc}"[:300], "internal_error")
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
+    return _encode(out)
