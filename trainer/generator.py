@@ -173,6 +173,9 @@ def _plan(skill: str, profile: rules.Profile, rng: random.Random) -> _Plan:
             plan.insure = rng.random() < 0.5
         else:
             plan.up, plan.dealer = ten, [rank_is("A")]
+        if profile.hole_card == "enhc":
+            # Without a hole card the dealer draws the natural only if a hand is still live.
+            plan.target, plan.actions = [ten, rank_is("7", "8", "9")], ["stand"]
     elif skill == "dealer-peek":
         plan.up = rank_is("A") if rng.random() < 0.5 else ten
         plan.dealer = [rank_is(*"6789")]
@@ -230,7 +233,9 @@ def _plan(skill: str, profile: rules.Profile, rng: random.Random) -> _Plan:
     elif skill == "cut-card":
         plan.cut_card = True
     # Scripted decisions are never reached when a peeked dealer natural ends the round.
-    plan.no_dealer_natural = plan.no_dealer_natural or bool(plan.actions)
+    plan.no_dealer_natural = plan.no_dealer_natural or (
+        bool(plan.actions) and profile.hole_card == "peek"
+    )
     return plan
 
 
