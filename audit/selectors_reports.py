@@ -1,0 +1,126 @@
+"""Reads for the compliance side: reviews, flags and sign-offs in a period, and stored reports."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import QuerySet
+
+from audit.models import Certification, ComplianceReport, RetrainingFlag, Review
+from trainer.errors import NotFoundError
+from trainer.selectors.reports import period_bounds
+
+REVIEW_COLUMNS = (
+    "reviewed_at",
+    "reviewer",
+    "trainee",
+    "attempt",
+    "round",
+    "question",
+    "category",
+    "corrects_review",
+    "comment",
+)
+FLAG_COLUMNS = (
+    "flagged_at",
+    "flagged_by",
+    "trainee",
+    "active",
+    "skills",
+    "corrects_flag",
+    "reason",
+)
+SIGNOFF_COLUMNS = (
+    "signed_at",
+    "signed_by",
+    "signer_full_name",
+    "trainee",
+    "profile",
+    "attempt",
+    "withdrawn",
+    "corrects_certification",
+    "statement",
+)
+
+
+def report_reviews(
+    *, start: dt.date, end: dt.date, chunk_size: int = 2000
+) -> Iterator[tuple[Any, ...]]:
+    """Reviews written in the period, oldest first, in REVIEW_COLUMNS order."""
+    lower, upper = period_bounds(start=start, end=end)
+    return (
+        Review.objects.filter(created_at__gte=lower, created_at__lt=upper)
+        .order_by("created_at", "id")
+        .values_list(
+            "created_at",
+            "reviewer__username",
+            "grade__run__attempt__trainee__username",
+            "grade__run__attempt_id",
+            "grade__item__position",
+            "grade__question",
+            "grade__category",
+            "corrects_id",
+            "comment",
+        )
+        .iterator(chunk_size=chunk_size)
+    )
+
+
+def report_flags(
+    *, start: dt.date, end: dt.date, chunk_size: int = 2000
+) -> Iterator[tuple[Any, ...]]:
+    """Retraining flags raised or lifted in the period, oldest first, in FLAG_COLUMNS order."""
+    lower, upper = period_bounds(start=start, end=end)
+    return (
+        RetrainingFlag.objects.filter(created_at__gte=lower, created_at__lt=upper)
+        .order_by("created_at", "id")
+        .values_list(
+            "created_at",
+            "flagged_by__username",
+            "trainee__username",
+            "active",
+            "skills",
+            "corrects_id",
+            "reason",
+        )
+        .iterator(chunk_size=chunk_size)
+    )
+
+
+def report_signoffs(
+    *, start: dt.date, end: dt.date, chunk_size: int = 2000
+) -> Iterator[tuple[Any, ...]]:
+    """Certifications signed or withdrawn in the period, oldest first, in SIGNOFF_COLUMNS order."""
+    lower, upper = period_bounds(start=start, end=end)
+    return (
+        Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
+        .order_by("signed_at", "id")
+        .values_list(
+            "signed_at",
+            "signed_by__username",
+            "signer_full_name",
+            "trainee__username",
+            "profile__name",
+            "attempt_id",
+            "withdrawn",
+            "corrects_id",
+            "statement",
+        )
+        .iterator(chunk_size=chunk_size)
+    )
+
+
+def compliance_reports_list(*, limit: int = 100) -> QuerySet[ComplianceReport]:
+    """The newest reports first, with who asked for them."""
+    return ComplianceReport.objects.select_related("requested_by").order_by("-requested_at", "-id")[
+        :limit
+    ]
+
+
+def compliance_report_get(*, report_id: int) -> ComplianceReport:
+    try:
+        return ComplianceReport.objects.select_related("requested_by").get(pk=report_id)
+    except ComplianceReport.DoesNotExist:
+        raise NotFoundError("no such report") from None

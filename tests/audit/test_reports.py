@@ -1,0 +1,362 @@
+"""The compliance report service: CSV and PDF content, stored reports, the task and the ledger."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import io
+import subprocess
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.db import OperationalError, connection
+
+from audit.models import Certification, ComplianceReport, LedgerEntry, ReportStatus, Review
+from audit.services.ledger import Event, ledger_append, ledger_verify
+from audit.services.reports import (
+    compliance_report_download,
+    compliance_report_produce,
+    compliance_report_request,
+    compliance_report_write_csv,
+    compliance_report_write_pdf,
+)
+from tests.audit.factories import (
+    RIGHT,
+    GradeSpec,
+    TrainingClassFactory,
+    graded_attempt,
+    overpay,
+    profile_version,
+    underpay,
+)
+from trainer.errors import ConflictError, ForbiddenError, TrainerError
+
+DAY = dt.date(2026, 3, 10)
+NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def period_data(trainee, other_trainee, pit_boss):
+    """Tina (class Spring) got 1 of 3 right: overpaid 5.00, underpaid 2.50; Otto got 2 of 2,
+    graded twice; an attempt of Tina's a month earlier falls outside the period."""
+    trainee.first_name, trainee.last_name = "Tina", "Turner"
+    trainee.save()
+    TrainingClassFactory(name="Spring", trainees=[trainee], instructors=[pit_boss])
+    tina = graded_attempt(
+        trainee=trainee, grades=[RIGHT, overpay("5.00"), underpay("2.50")], submitted_at=NOON
+    )
+    graded_attempt(trainee=other_trainee, grades=[RIGHT, RIGHT], submitted_at=NOON, runs=2)
+    graded_attempt(
+        trainee=trainee,
+        grades=[overpay("100.00")],
+        submitted_at=NOON - dt.timedelta(days=30),
+    )
+    grade = tina.grading_runs.get().grades.get(question=2)
+    review = Review.objects.create(grade=grade, reviewer=pit_boss, comment="Counted the 3:2 as 2:1")
+    # Reviewed within the period (created_at is stamped on insert).
+    Review.objects.filter(pk=review.pk).update(created_at=NOON + dt.timedelta(hours=1))
+    Certification.objects.create(
+        trainee=other_trainee,
+        profile=profile_version().profile,
+        signed_by=pit_boss,
+        signer_full_name="Bea Boss",
+        signed_at=NOON,
+        statement="Ready to deal casino-shoe",
+    )
+    ledger_append(
+        event=Event.DECISION_RECORDED, subject_type="decision", subject_id=1, payload={"n": 1}
+    )
+    return tina
+
+
+def sections(text: str) -> dict[str, list[list[str]]]:
+    """Rows by section, without the section cell; each section's first row is its header."""
+    grouped: dict[str, list[list[str]]] = defaultdict(list)
+    for row in csv.reader(io.StringIO(text)):
+        grouped[row[0]].append(row[1:])
+    return dict(grouped)
+
+
+def as_dicts(rows: list[list[str]]) -> list[dict[str, str]]:
+    header, *body = rows
+    return [dict(zip(header, row, strict=True)) for row in body]
+
+
+def csv_report(start: dt.date = DAY, end: dt.date = DAY) -> dict[str, list[list[str]]]:
+    out = io.StringIO()
+    compliance_report_write_csv(start=start, end=end, out=out)
+    return sections(out.getvalue())
+
+
+@pytest.mark.django_db
+def test_the_csv_states_the_period_and_the_totals(period_data):
+    report = csv_report()
+    header = dict(row for row in report["report"][1:])
+    assert header["period_start"] == "2026-03-10"
+    assert header["period_end"] == "2026-03-10"
+    assert header["retention_years"] == "5"
+    summary = dict(row for row in report["summary"][1:])
+    assert summary["trainees"] == "2"
+    assert summary["attempts"] == "2"
+    assert summary["questions graded"] == "5"
+    assert summary["answered right"] == "3"
+    assert summary["accuracy (%)"] == "60.00"
+    assert summary["overpaid (USD)"] == "5.00"
+    assert summary["underpaid (USD)"] == "2.50"
+
+
+@pytest.mark.django_db
+def test_the_csv_summarises_each_trainee_with_their_classes(period_data):
+    trainees = {row["trainee"]: row for row in as_dicts(csv_report()["trainees"])}
+    assert trainees["tina"] == {
+        "trainee": "tina",
+        "name": "Tina Turner",
+        "classes": "Spring",
+        "attempts": "1",
+        "graded_attempts": "1",
+        "questions": "3",
+        "correct": "1",
+        "accuracy_percent": "33.33",
+        "overpaid": "5.00",
+        "underpaid": "2.50",
+    }
+    # Graded twice, counted once: only the current run counts.
+    assert trainees["otto"]["questions"] == "2"
+    assert trainees["otto"]["accuracy_percent"] == "100.00"
+    assert as_dicts(csv_report()["classes"]) == [
+        {"class": "Spring", "instructors": "boss", "trainees": "1", "attempts": "1"}
+    ]
+
+
+@pytest.mark.django_db
+def test_the_csv_totals_mispays_by_category_with_money(period_data):
+    mispays = as_dicts(csv_report()["mispays"])
+    assert mispays == [
+        {
+            "category": "overpay",
+            "count": "1",
+            "overpaid": "5.00",
+            "underpaid": "0.00",
+            "net": "5.00",
+        },
+        {
+            "category": "underpay",
+            "count": "1",
+            "overpaid": "0.00",
+            "underpaid": "2.50",
+            "net": "-2.50",
+        },
+    ]
+
+
+@pytest.mark.django_db
+def test_the_csv_lists_every_graded_question_of_the_period(period_data):
+    decisions = as_dicts(csv_report()["decisions"])
+    assert len(decisions) == 5
+    overpaid = next(row for row in decisions if row["category"] == "overpay")
+    assert overpaid["trainee"] == "tina"
+    assert overpaid["money_diff"] == "5.00"
+    assert overpaid["correct"] == "no"
+    assert overpaid["given"] == '{"action":"pay","amount":"15.00"}'
+    assert overpaid["expected"] == '{"action":"pay","amount":"10.00"}'
+
+
+@pytest.mark.django_db
+def test_a_missed_question_is_listed_without_an_answer(trainee):
+    graded_attempt(
+        trainee=trainee,
+        grades=[GradeSpec(False, "procedure_error", Decimal("0.00"), answered=False)],
+        submitted_at=NOON,
+    )
+    (row,) = as_dicts(csv_report()["decisions"])
+    assert (row["answered_at"], row["given"], row["category"]) == ("", "", "procedure_error")
+
+
+@pytest.mark.django_db
+def test_the_csv_lists_reviews_and_sign_offs_with_who_and_when(period_data):
+    report = csv_report()
+    (review,) = as_dicts(report["reviews"])
+    assert review["reviewer"] == "boss"
+    assert review["trainee"] == "tina"
+    assert review["category"] == "overpay"
+    assert review["comment"] == "Counted the 3:2 as 2:1"
+    assert review["reviewed_at"] == "2026-03-10T13:00:00+00:00"
+    (signoff,) = as_dicts(report["signoffs"])
+    assert signoff["signed_at"] == "2026-03-10T12:00:00+00:00"
+    assert (signoff["signed_by"], signoff["signer_full_name"]) == ("boss", "Bea Boss")
+    assert signoff["trainee"] == "otto"
+
+
+@pytest.mark.django_db
+def test_the_csv_ends_with_the_ledger_verification_and_head_hash(period_data):
+    (ledger,) = as_dicts(csv_report()["ledger"])
+    assert ledger["ok"] == "yes"
+    assert ledger["head_hash"] == ledger_verify().head_hash
+    assert ledger["entries"] == str(LedgerEntry.objects.count())
+
+
+@pytest.mark.django_db
+def test_a_broken_ledger_is_reported_as_broken(period_data):
+    ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("ALTER TABLE audit_ledgerentry DISABLE TRIGGER audit_ledger_append_only")
+        cursor.execute("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
+        if connection.vendor == "postgresql":
+            cursor.execute("ALTER TABLE audit_ledgerentry ENABLE TRIGGER audit_ledger_append_only")
+    (ledger,) = as_dicts(csv_report()["ledger"])
+    assert (ledger["ok"], ledger["first_break_sequence"]) == ("no", "1")
+
+
+@pytest.mark.django_db
+def test_an_empty_period_gives_headers_and_zero_totals():
+    report = csv_report(dt.date(2020, 1, 1), dt.date(2020, 1, 31))
+    assert as_dicts(report["trainees"]) == []
+    assert dict(row for row in report["summary"][1:])["accuracy (%)"] == ""
+    assert as_dicts(report["ledger"])[0]["entries"] == "0"
+
+
+def finished(report: ComplianceReport) -> bool:
+    try:
+        report.refresh_from_db()
+    except OperationalError:
+        # SQLite's shared in-memory test database refuses a read while the worker writes.
+        return False
+    return report.status in (ReportStatus.READY, ReportStatus.FAILED)
+
+
+def wait_for(condition: Callable[[], bool], *, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.5)
+    return condition()
+
+
+def pdf_text(path: Path) -> str:
+    return subprocess.run(
+        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.mark.django_db
+def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_data, tmp_path):
+    path = tmp_path / "report.pdf"
+    verification = compliance_report_write_pdf(start=DAY, end=DAY, out=str(path))
+    text = pdf_text(path)
+    assert "Shoe School compliance report" in text
+    assert "2026-03-10 to 2026-03-10" in text
+    assert "Tina Turner" in text
+    assert "33.33" in text
+    assert "5.00" in text
+    assert "2.50" in text
+    assert "Counted the 3:2 as 2:1" in text
+    assert "Bea Boss" in text
+    assert verification.head_hash in text
+    assert "The hash chain holds" in text
+    assert "Page 2" in text
+
+
+@pytest.mark.django_db
+def test_a_small_request_is_stored_at_once_and_logged_with_its_sha256(
+    period_data, compliance_officer, media
+):
+    report = compliance_report_request(start=DAY, end=DAY, fmt="csv", user=compliance_officer)
+    assert report.status == ReportStatus.READY
+    stored = Path(media) / report.file.name
+    assert stored.parent.name == "reports"
+    content = stored.read_bytes()
+    assert report.sha256 == hashlib.sha256(content).hexdigest()
+    assert report.size_bytes == len(content)
+    assert report.ledger_ok is True
+    assert f"ledger,{LedgerEntry.objects.count() - 1},{report.ledger_head_hash}" in content.decode()
+    entry = LedgerEntry.objects.get(event=Event.REPORT_EXPORTED)
+    assert entry.actor_id == compliance_officer.pk
+    assert entry.subject_id == str(report.pk)
+    assert entry.payload["sha256"] == report.sha256
+    assert entry.payload["ledger_head_hash"] == report.ledger_head_hash
+    assert entry.payload["period_start"] == "2026-03-10"
+    assert entry.payload["format"] == "csv"
+    assert ledger_verify().ok
+
+
+@pytest.mark.django_db
+def test_producing_a_ready_report_again_changes_nothing(period_data, compliance_officer, media):
+    report = compliance_report_request(start=DAY, end=DAY, fmt="pdf", user=compliance_officer)
+    again = compliance_report_produce(report_id=report.pk)
+    assert (again.sha256, again.file.name) == (report.sha256, report.file.name)
+    assert LedgerEntry.objects.filter(event=Event.REPORT_EXPORTED).count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("start", "end", "fmt", "field"),
+    [
+        (dt.date(2026, 3, 11), DAY, "csv", "from"),
+        (DAY, DAY, "xlsx", "format"),
+        ("2026-03-10", DAY, "csv", "from"),
+    ],
+)
+def test_a_bad_request_names_the_fault_and_records_nothing(
+    compliance_officer, media, start, end, fmt, field
+):
+    with pytest.raises(TrainerError) as caught:
+        compliance_report_request(start=start, end=end, fmt=fmt, user=compliance_officer)
+    assert caught.value.field == field
+    assert caught.value.status == 400
+    assert not ComplianceReport.objects.exists()
+    assert not LedgerEntry.objects.exists()
+
+
+@pytest.mark.django_db
+def test_only_compliance_officers_and_admins_may_request(trainee, pit_boss, admin_user, media):
+    for outsider in (trainee, pit_boss):
+        with pytest.raises(ForbiddenError):
+            compliance_report_request(start=DAY, end=DAY, fmt="csv", user=outsider)
+    assert not ComplianceReport.objects.exists()
+    report = compliance_report_request(start=DAY, end=DAY, fmt="csv", user=admin_user)
+    assert report.status == ReportStatus.READY
+
+
+@pytest.mark.django_db
+def test_a_download_is_logged_and_a_changed_file_is_refused(period_data, compliance_officer, media):
+    report = compliance_report_request(start=DAY, end=DAY, fmt="csv", user=compliance_officer)
+    compliance_report_download(report_id=report.pk, user=compliance_officer)
+    entries = LedgerEntry.objects.filter(event=Event.REPORT_EXPORTED).order_by("sequence")
+    assert [entry.payload["via"] for entry in entries] == ["stored", "download"]
+    (Path(media) / report.file.name).write_text("report,forged\n")
+    with pytest.raises(ConflictError, match="sha256"):
+        compliance_report_download(report_id=report.pk, user=compliance_officer)
+    assert entries.count() == 2
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_large_request_is_produced_by_the_celery_task_and_logged(
+    celery_worker, settings, compliance_officer, media
+):
+    settings.COMPLIANCE_REPORT_SYNC_MAX_QUESTIONS = 1
+    graded_attempt(trainee=compliance_officer, grades=[RIGHT, overpay("1.00")], submitted_at=NOON)
+    report = compliance_report_request(start=DAY, end=DAY, fmt="pdf", user=compliance_officer)
+    assert report.status == ReportStatus.PENDING
+    assert wait_for(lambda: finished(report))
+    report.refresh_from_db()
+    assert report.status == ReportStatus.READY, report.error
+    stored = Path(media) / report.file.name
+    assert hashlib.sha256(stored.read_bytes()).hexdigest() == report.sha256
+    entry = LedgerEntry.objects.get(event=Event.REPORT_EXPORTED)
+    assert entry.payload["sha256"] == report.sha256
+    assert entry.payload["via"] == "stored"

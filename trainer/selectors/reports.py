@@ -1,0 +1,305 @@
+"""What the compliance report reads from the trainer: attempts, grades and mispays in a period.
+
+Totals are aggregated in the database and detail rows are streamed with `.iterator()`, so a
+report over millions of decisions runs in constant memory. A period is a closed range of
+dates in the site's time zone; an attempt belongs to the period it was submitted in. Only
+each attempt's current grading run counts (the newest graded one: a regrade replaces it).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, DecimalField, Exists, OuterRef, Q, QuerySet, Sum, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus, TrainingClass
+
+ZERO = Decimal("0.00")
+_MONEY = DecimalField(max_digits=16, decimal_places=2)
+
+
+@dataclass(frozen=True)
+class Totals:
+    trainees: int
+    attempts: int
+    graded_attempts: int
+    questions: int
+    correct: int
+    mistakes: int
+    overpaid: Decimal
+    underpaid: Decimal
+
+    @property
+    def accuracy(self) -> Decimal | None:
+        return accuracy(self.correct, self.questions)
+
+
+@dataclass(frozen=True)
+class TraineeSummary:
+    username: str
+    full_name: str
+    classes: str
+    attempts: int
+    graded_attempts: int
+    questions: int
+    correct: int
+    overpaid: Decimal
+    underpaid: Decimal
+
+    @property
+    def accuracy(self) -> Decimal | None:
+        return accuracy(self.correct, self.questions)
+
+
+@dataclass(frozen=True)
+class ClassSummary:
+    name: str
+    instructors: str
+    trainees: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class MispaySummary:
+    category: str
+    count: int
+    overpaid: Decimal
+    underpaid: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        """Positive when the house lost money to this category of mistake overall."""
+        return self.overpaid - self.underpaid
+
+
+def accuracy(correct: int, questions: int) -> Decimal | None:
+    """Percent right, to two places; None when nothing was graded."""
+    if not questions:
+        return None
+    return (Decimal(100) * correct / questions).quantize(Decimal("0.01"))
+
+
+def period_bounds(*, start: dt.date, end: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """The instants [from, to) that the dates start..end (both included) cover."""
+    zone = timezone.get_current_timezone()
+    return (
+        dt.datetime.combine(start, dt.time.min, tzinfo=zone),
+        dt.datetime.combine(end + dt.timedelta(days=1), dt.time.min, tzinfo=zone),
+    )
+
+
+def attempts_in_period(*, start: dt.date, end: dt.date) -> QuerySet[Attempt]:
+    lower, upper = period_bounds(start=start, end=end)
+    return Attempt.objects.filter(submitted_at__gte=lower, submitted_at__lt=upper)
+
+
+def current_runs(*, start: dt.date, end: dt.date) -> QuerySet[GradingRun]:
+    """Each period attempt's newest graded run: the one its score comes from."""
+    newer = GradingRun.objects.filter(
+        attempt=OuterRef("attempt"), status=RunStatus.GRADED, number__gt=OuterRef("number")
+    )
+    return GradingRun.objects.filter(
+        attempt__in=attempts_in_period(start=start, end=end), status=RunStatus.GRADED
+    ).exclude(Exists(newer))
+
+
+def graded_questions(*, start: dt.date, end: dt.date) -> QuerySet[Grade]:
+    return Grade.objects.filter(run__in=current_runs(start=start, end=end))
+
+
+def _money_sums() -> dict[str, Any]:
+    return {
+        "overpaid": Coalesce(
+            Sum("money_diff", filter=Q(money_diff__gt=0)), Value(ZERO), output_field=_MONEY
+        ),
+        "underpaid": Coalesce(
+            Sum("money_diff", filter=Q(money_diff__lt=0)), Value(ZERO), output_field=_MONEY
+        ),
+    }
+
+
+def _money(value: object) -> Decimal:
+    return Decimal(str(value)).quantize(Decimal("0.01"))
+
+
+def report_question_count(*, start: dt.date, end: dt.date) -> int:
+    """How many graded questions the period holds: the size of the report's detail."""
+    return graded_questions(start=start, end=end).count()
+
+
+def report_totals(*, start: dt.date, end: dt.date) -> Totals:
+    attempts = attempts_in_period(start=start, end=end).aggregate(
+        trainees=Count("trainee", distinct=True),
+        attempts=Count("id"),
+        graded=Count("id", filter=Q(grading_status=GradingStatus.GRADED)),
+    )
+    grades = graded_questions(start=start, end=end).aggregate(
+        n_questions=Count("id"),
+        n_right=Count("id", filter=Q(correct=True)),
+        n_wrong=Count("id", filter=Q(correct=False)),
+        **_money_sums(),
+    )
+    return Totals(
+        trainees=attempts["trainees"],
+        attempts=attempts["attempts"],
+        graded_attempts=attempts["graded"],
+        questions=grades["n_questions"],
+        correct=grades["n_right"],
+        mistakes=grades["n_wrong"],
+        overpaid=_money(grades["overpaid"]),
+        underpaid=-_money(grades["underpaid"]),
+    )
+
+
+def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
+    """One summary per trainee who submitted in the period, by username.
+
+    Its size grows with trainees, not decisions: the per-decision work stays in the database.
+    """
+    attempts = {
+        row["trainee"]: row
+        for row in attempts_in_period(start=start, end=end)
+        .values("trainee")
+        .annotate(
+            attempts=Count("id"),
+            graded=Count("id", filter=Q(grading_status=GradingStatus.GRADED)),
+        )
+        .order_by()
+    }
+    grades: dict[int, dict[str, Any]] = {
+        row["run__attempt__trainee"]: dict(row)
+        for row in graded_questions(start=start, end=end)
+        .values("run__attempt__trainee")
+        .annotate(
+            n_questions=Count("id"), n_right=Count("id", filter=Q(correct=True)), **_money_sums()
+        )
+        .order_by()
+    }
+    classes: dict[int, list[str]] = {}
+    memberships = TrainingClass.trainees.through.objects.filter(user_id__in=attempts.keys())
+    for user_id, name in memberships.values_list("user_id", "trainingclass__name").order_by(
+        "trainingclass__name"
+    ):
+        classes.setdefault(user_id, []).append(name)
+    users = get_user_model().objects.filter(pk__in=attempts.keys()).order_by("username")
+    summaries = []
+    for user in users:
+        graded = grades.get(user.pk, {})
+        summaries.append(
+            TraineeSummary(
+                username=user.get_username(),
+                full_name=user.get_full_name(),
+                classes="; ".join(classes.get(user.pk, [])),
+                attempts=attempts[user.pk]["attempts"],
+                graded_attempts=attempts[user.pk]["graded"],
+                questions=graded.get("n_questions", 0),
+                correct=graded.get("n_right", 0),
+                overpaid=_money(graded.get("overpaid", ZERO)),
+                underpaid=-_money(graded.get("underpaid", ZERO)),
+            )
+        )
+    return summaries
+
+
+def report_classes(*, start: dt.date, end: dt.date) -> list[ClassSummary]:
+    """Every class with a trainee who submitted in the period: instructors, size, attempts."""
+    period = attempts_in_period(start=start, end=end)
+    rows = (
+        TrainingClass.objects.filter(trainees__attempts__in=period)
+        .distinct()
+        .prefetch_related("instructors")
+        .annotate(size=Count("trainees", distinct=True))
+        .order_by("name")
+    )
+    summaries = []
+    for training_class in rows:
+        summaries.append(
+            ClassSummary(
+                name=training_class.name,
+                instructors="; ".join(
+                    sorted(user.get_username() for user in training_class.instructors.all())
+                ),
+                trainees=training_class.size,
+                attempts=period.filter(trainee__classes_attended=training_class).count(),
+            )
+        )
+    return summaries
+
+
+def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
+    """Wrong answers by error category, with the money they moved each way.
+
+    Procedure errors (a wrong peek, a missed reshuffle) are counted too; they move no money.
+    """
+    rows = (
+        graded_questions(start=start, end=end)
+        .filter(correct=False)
+        .values("category")
+        .annotate(n_wrong=Count("id"), **_money_sums())
+        .order_by("category")
+    )
+    rows_: list[dict[str, Any]] = [dict(row) for row in rows]
+    return [
+        MispaySummary(
+            category=row["category"] or "uncategorised",
+            count=row["n_wrong"],
+            overpaid=_money(row["overpaid"]),
+            underpaid=-_money(row["underpaid"]),
+        )
+        for row in rows_
+    ]
+
+
+DECISION_COLUMNS = (
+    "attempt",
+    "trainee",
+    "mode",
+    "grading_run",
+    "round",
+    "question",
+    "kind",
+    "answered_at",
+    "response_ms",
+    "correct",
+    "category",
+    "money_diff",
+    "given",
+    "expected",
+)
+
+
+def report_decisions(
+    *, start: dt.date, end: dt.date, chunk_size: int = 5000
+) -> Iterator[tuple[Any, ...]]:
+    """Every graded question of the period, in DECISION_COLUMNS order, streamed from the DB.
+
+    `given` and `expected` are decoded JSON; `answered_at` is None for a missed question.
+    """
+    return (
+        graded_questions(start=start, end=end)
+        .order_by("run__attempt_id", "item__position", "question")
+        .values_list(
+            "run__attempt_id",
+            "run__attempt__trainee__username",
+            "run__attempt__mode",
+            "run__number",
+            "item__position",
+            "question",
+            "kind",
+            "decision__answered_at",
+            "response_ms",
+            "correct",
+            "category",
+            "money_diff",
+            "given",
+            "expected",
+        )
+        .iterator(chunk_size=chunk_size)
+    )
