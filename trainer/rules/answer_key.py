@@ -143,10 +143,6 @@ def _pays(profile: Profile) -> str:
     return profile.blackjack_pays.replace(":", " to ")
 
 
-def _flag(value: bool) -> str:
-    return "true" if value else "false"
-
-
 class _Builder:
     """Walks a played round and writes its answer key."""
 

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 
+def json_type_name(value: object) -> str:
+    """How a value's type reads in an error message, in JSON's words ("an object", "null")."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    names = {"dict": "an object", "list": "a list", "str": "a string", "int": "a number"}
+    return names.get(type(value).__name__, f"a {type(value).__name__}")
+
+
 class ScenarioError(Exception):
     """A scenario broke the format or the rules; names the field, the box and the reason.
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from .errors import ScenarioError
+from .errors import ScenarioError, json_type_name
 from .money import MAX_AMOUNT
 
 HoleCard = Literal["peek", "enhc"]
@@ -67,14 +67,6 @@ class Profile:
 Validator = Callable[[object, str], object]
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    return f"a {type(value).__name__}"
-
-
 def _bad(path: str, message: str) -> ScenarioError:
     return ScenarioError(path, "bad_rule_value", f"{path}: {message}")
 
@@ -83,7 +75,7 @@ def _int(low: int, high: int) -> Validator:
     def check(value: object, path: str) -> object:
         if type(value) is not int:
             raise _bad(
-                path, f"must be a whole number from {low} to {high}, not {_type_name(value)}"
+                path, f"must be a whole number from {low} to {high}, not {json_type_name(value)}"
             )
         if not low <= value <= high:
             raise _bad(path, f"must be from {low} to {high}, not {value}")
@@ -103,14 +95,14 @@ def _optional_int(low: int, high: int) -> Validator:
 
 def _bool(value: object, path: str) -> object:
     if type(value) is not bool:
-        raise _bad(path, f"must be true or false, not {_type_name(value)}")
+        raise _bad(path, f"must be true or false, not {json_type_name(value)}")
     return value
 
 
 def _choice(*choices: str) -> Validator:
     def check(value: object, path: str) -> object:
         if type(value) is not str or value not in choices:
-            shown = repr(value) if isinstance(value, str) else _type_name(value)
+            shown = repr(value) if isinstance(value, str) else json_type_name(value)
             raise _bad(path, f"must be one of {', '.join(choices)}, not {shown}")
         return value
 
@@ -127,7 +119,7 @@ def _decimal(value: object, path: str) -> object:
     elif type(value) is int or isinstance(value, Decimal):
         number = Decimal(value)
     else:
-        raise _bad(path, f'must be a decimal string like "0.50", not {_type_name(value)}')
+        raise _bad(path, f'must be a decimal string like "0.50", not {json_type_name(value)}')
     if not number.is_finite() or number.as_tuple().exponent < -2:  # type: ignore[operator]
         raise _bad(path, f"must be a decimal with at most 2 decimals, not {value!r}")
     if not 0 < number < MAX_AMOUNT:
@@ -240,7 +232,7 @@ _OVERRIDDEN: dict[tuple[object, ...], Profile] = {}
 
 
 def _unknown_profile(value: object, path: str) -> ScenarioError:
-    shown = repr(value) if isinstance(value, str) and len(value) < 60 else _type_name(value)
+    shown = repr(value) if isinstance(value, str) and len(value) < 60 else json_type_name(value)
     known = ", ".join(PROFILES)
     return ScenarioError(path, "unknown_profile", f"unknown rule profile {shown}; known: {known}")
 

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any, TypeGuard
 
 from .cards import CANONICAL
-from .errors import ScenarioError
+from .errors import ScenarioError, json_type_name
 from .money import ZERO, parse_amount, quick_amount
 from .profiles import Profile, profile_from_rules
 
@@ -59,17 +59,8 @@ class Scenario:
     cut_card_at: int | None
 
 
-def _type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    names = {"dict": "an object", "list": "a list", "str": "a string", "int": "a number"}
-    return names.get(type(value).__name__, f"a {type(value).__name__}")
-
-
 def _wrong_type(field: str, wanted: str, value: object, box: int | None = None) -> ScenarioError:
-    message = f"{field} must be {wanted}, not {_type_name(value)}"
+    message = f"{field} must be {wanted}, not {json_type_name(value)}"
     return ScenarioError(field, "wrong_type", message, box)
 
 
@@ -107,7 +98,7 @@ def parse_cards(value: object, field: str) -> list[str]:
         pass
     for i, card in enumerate(cards):
         if not isinstance(card, str) or card not in CANONICAL:
-            shown = repr(card) if isinstance(card, str) and len(card) < 20 else _type_name(card)
+            shown = repr(card) if isinstance(card, str) and len(card) < 20 else json_type_name(card)
             message = (
                 f"{field}[{i}] is not a card: {shown}; cards are a rank A 2-9 T J Q K "
                 '(or 10) and a suit s h d c, like "Ah" or "10d"'
@@ -136,14 +127,14 @@ def parse_action(value: object, field: str, box: int) -> Action:
 def parse(doc: object) -> Scenario:
     """Validate a scenario document and resolve it; raises ScenarioError on the first fault."""
     if not _is_map(doc):
-        message = f"a scenario must be a JSON object, not {_type_name(doc)}"
+        message = f"a scenario must be a JSON object, not {json_type_name(doc)}"
         raise ScenarioError("", "not_an_object", message)
     if not doc.keys() <= _TOP_FIELDS:
         shown = str(next(k for k in doc if k not in _TOP_FIELDS))[:40]
         raise ScenarioError(shown, "unknown_field", f"unknown field {shown!r} in the scenario")
     fmt = doc.get("format")
     if fmt != FORMAT:
-        shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 else _type_name(fmt)
+        shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 else json_type_name(fmt)
         message = f"format must be {FORMAT!r}, not {shown}"
         raise ScenarioError("format", "bad_format" if "format" in doc else "missing_field", message)
     _check_metadata(doc)
@@ -343,7 +334,7 @@ def _parse_even_money(
     for j, player in enumerate(_list(value, f"{path}.even_money", box)):
         field = f"{path}.even_money[{j}]"
         if not isinstance(player, str) or player not in players:
-            shown = repr(player) if isinstance(player, str) else _type_name(player)
+            shown = repr(player) if isinstance(player, str) else json_type_name(player)
             message = f"even money for {shown[:40]}, who has no stake on this box"
             raise ScenarioError(field, "not_on_box", message, box)
         if player in taken:
