@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -257,22 +258,37 @@ def build_corpus(rounds: int, seed: int) -> tuple[list[str], CorpusBuilder]:
     return lines, builder
 
 
+Timing = tuple[float, float]  # (wall seconds, CPU seconds)
+
+
 def _rate(rounds: int, seconds: float) -> str:
     return f"{rounds / seconds:>10,.0f}" if seconds > 0 else "         -"
 
 
-def _run_command(path: Path, pin: list[str]) -> float:
-    """Wall time of one `manage.py play_scenario FILE > /dev/null` run."""
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(work: Callable[[], object]) -> Timing:
+    """Wall and CPU time of work() in this process."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    work()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _run_command(path: Path, pin: list[str]) -> Timing:
+    """Wall and CPU time of one `manage.py play_scenario FILE > /dev/null` run."""
     command = [*pin, sys.executable, str(ROOT / "manage.py"), "play_scenario", str(path)]
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), _children_cpu()
     with open(os.devnull, "w") as devnull:
         done = subprocess.run(
             command, cwd=ROOT, stdout=devnull, stderr=subprocess.PIPE, check=False
         )
-    seconds = time.perf_counter() - start
+    timing = time.perf_counter() - wall, _children_cpu() - cpu
     if done.returncode not in (0, 2):
         sys.exit(f"play_scenario failed ({done.returncode}): {done.stderr.decode()[-500:]}")
-    return seconds
+    return timing
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -358,28 +374,24 @@ def report(
     results: list[dict[str, Any]] = []
     errors: list[str] = []
 
-    def through_settle() -> float:
+    def through_settle() -> None:
         results.clear()
         keep = results.append
-        start = time.perf_counter()
         for doc in docs:
             try:
                 keep(settle(doc))
             except ScenarioError as exc:
                 errors.append(str(exc))
-        return time.perf_counter() - start
 
-    def through_json_line() -> float:
-        start = time.perf_counter()
+    def through_json_line() -> None:
         for line in lines:
             json_line(line)
-        return time.perf_counter() - start
 
-    api = min(through_settle() for _ in range(repeat))
-    text = min(through_json_line() for _ in range(repeat))
+    api = min(_timed(through_settle) for _ in range(repeat))
+    text = min(_timed(through_json_line) for _ in range(repeat))
     startup = min(_run_command(empty, pin) for _ in range(max(2, repeat)))
     command = min(_run_command(corpus, pin) for _ in range(repeat))
-    net = command - startup
+    net = (command[0] - startup[0], command[1] - startup[1])
 
     print(f"Engine benchmark: {rounds:,} rounds, seed {args.seed}, Python {sys.version.split()[0]}")
     print(
@@ -393,16 +405,20 @@ def report(
         f"best of {repeat}; load average before: {load}"
     )
     print()
-    print(f"{'path':<46}{'seconds':>9}{'rounds/s':>11}")
+    print(f"{'path':<46}{'wall s':>9}{'rounds/s':>11}{'CPU s':>9}{'rounds/s':>11}")
     rows = [
         ("Python API: settle(doc), JSON already parsed", api),
         ("json_line(text): parse, settle, dump", text),
-        ("play_scenario FILE > /dev/null, wall time", command),
+        ("play_scenario FILE > /dev/null", command),
         ("play_scenario, excluding start-up", net),
     ]
-    for label, seconds in rows:
-        print(f"{label:<46}{seconds:>9.3f}{_rate(rounds, seconds)}")
-    print(f"{'  start-up (play_scenario on an empty file)':<46}{startup:>9.3f}")
+    for label, (wall, cpu) in rows:
+        print(f"{label:<46}{wall:>9.3f}{_rate(rounds, wall)}{cpu:>9.3f}{_rate(rounds, cpu)}")
+    print(
+        f"{'  start-up (play_scenario on an empty file)':<46}{startup[0]:>9.3f}{'':>11}"
+        f"{startup[1]:>9.3f}"
+    )
+    print("(CPU s: time the work itself used; it drifts less than wall time on a busy machine)")
     print()
     print("corpus composition")
     for line in composition(docs, results):
