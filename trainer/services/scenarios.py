@@ -142,6 +142,8 @@ def scenario_import_detailed(
     result = ImportResult()
     versions: dict[str, RuleProfileVersion] = {}
     with transaction.atomic():
+        rows = Scenario.objects.select_for_update().filter(slug__in=list(seen))
+        existing = {row.slug: row for row in rows}
         for entry in entries:
             doc = entry.document
             name = doc["rules"]
@@ -155,7 +157,9 @@ def scenario_import_detailed(
                         field="rules",
                     )
                 versions[name] = version
-            scenario = _save(entry, versions[name], user, result)
+            scenario = _save(
+                entry, versions[name], user, result, existing.get(entry.document["id"])
+            )
             result.scenarios.append(scenario)
     return result
 
@@ -165,10 +169,10 @@ def _save(
     version: RuleProfileVersion,
     user: AbstractBaseUser | None,
     result: ImportResult,
+    current: Scenario | None,
 ) -> Scenario:
     doc = entry.document
     slug = doc["id"]
-    current = Scenario.objects.select_for_update().filter(slug=slug).first()
     fields: dict[str, Any] = {
         "title": doc["title"],
         "skills": list(doc["skills"]),
