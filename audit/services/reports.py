@@ -363,6 +363,11 @@ def _media_path(name: str) -> Path:
     return Path(settings.MEDIA_ROOT) / name
 
 
+def stored_report_path(report: ComplianceReport) -> Path:
+    """Where a ready report's file is kept."""
+    return _media_path(report.file.name or "")
+
+
 def _sync_max_questions() -> int:
     return int(
         getattr(settings, "COMPLIANCE_REPORT_SYNC_MAX_QUESTIONS", SYNC_MAX_QUESTIONS_DEFAULT)
@@ -466,7 +471,7 @@ def compliance_report_download(
     report = compliance_report_get(report_id=report_id)
     if report.status != ReportStatus.READY:
         raise ConflictError(f"the report is {report.status}, not ready", code="not_ready")
-    path = _media_path(report.file.name or "")
+    path = stored_report_path(report)
     if not path.is_file():
         raise ConflictError("the report's stored file is missing", code="file_missing")
     digest, size = _sha256(path)

@@ -1,3 +1,12 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from audit.web import compliance_views as views
+
+app_name = "compliance"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("reports/", views.report_request, name="report_request"),
+    path("reports/<int:report_id>/download/", views.report_download, name="report_download"),
+    path("verify/", views.verify, name="verify"),
+]
