@@ -25,10 +25,17 @@ class DashboardFilter(django_filters.FilterSet):
         widget=django_filters.widgets.RangeWidget(attrs={"type": "date"}),
     )
     profile = django_filters.ModelChoiceFilter(
-        queryset=RuleProfile.objects.all(), to_field_name="name", empty_label="Any profile"
+        queryset=RuleProfile.objects.all(),
+        to_field_name="name",
+        empty_label="Any profile",
+        label="Rule profile",
     )
-    skill = django_filters.ChoiceFilter(choices=Skill.choices, empty_label="Any skill")
-    trainee = django_filters.ModelChoiceFilter(queryset=None, empty_label="Every trainee")
+    skill = django_filters.ChoiceFilter(
+        choices=Skill.choices, empty_label="Any skill", label="Skill"
+    )
+    trainee = django_filters.ModelChoiceFilter(
+        queryset=None, empty_label="Every trainee", label="Trainee"
+    )
 
     class Meta:
         model = Grade

@@ -18,11 +18,11 @@ _STYLE = Style(
     foreground_subtle="#d6d9dc",
     colors=("#0f5132", "#b02a37", "#b8860b", "#0b5ed7", "#5b6570", "#6f42c1", "#fd7e14"),
     font_family="system-ui, sans-serif",
-    label_font_size=13,
-    major_label_font_size=13,
-    title_font_size=16,
+    label_font_size=15,
+    major_label_font_size=15,
+    title_font_size=18,
 )
-_SIZE = {"width": 560, "height": 280}
+_SIZE = {"width": 520, "height": 320}
 
 
 def _svg(chart: pygal.graph.graph.Graph) -> SafeString:
@@ -52,9 +52,9 @@ def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
 def error_mix_svg(
     rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category"
 ) -> SafeString:
-    chart = _chart(pygal.HorizontalBar, title, show_legend=True, legend_at_bottom=True)
-    for label, count in rows:
-        chart.add(label, count)
+    chart = _chart(pygal.Bar, title, x_label_rotation=20)
+    chart.x_labels = [label for label, _ in rows]
+    chart.add("Mistakes", [count for _, count in rows])
     return _svg(chart)
 
 

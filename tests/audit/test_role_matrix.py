@@ -1,0 +1,179 @@
+"""Every URL of the project against every role: who gets in, who is refused, who is told
+the thing does not exist.
+
+The URL patterns are collected from the resolver, so a new view is covered the moment it
+is routed, and fails here until its expected statuses are written into EXPECTED. Objects
+in the URLs belong to tina, a trainee of the class the pit boss ("boss") teaches; otto is
+a trainee of another class, taught by "other-boss".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from audit.models import ComplianceReport
+from audit.services.reviews import certification_sign, retraining_flag_create
+from tests.audit.conftest import RIGHT, make_attempt, wrong
+from tests.factories import PASSWORD
+from trainer.models import Grade, RuleProfile
+
+ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")
+# Django's admin pages check staff status themselves; the matrix covers its front door.
+SKIPPED_NAMESPACES = ("admin",)
+
+
+def _row(*statuses: int) -> dict[str, int]:
+    assert len(statuses) == len(ROLES)
+    return dict(zip(ROLES, statuses, strict=True))
+
+
+# name: (method, statuses for anonymous, tina, otto, boss, other_boss, compliance, admin)
+EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
+    "healthz": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "login": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "logout": ("post", _row(302, 302, 302, 302, 302, 302, 302)),
+    "home": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
+    "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
+    # The API documentation describes the API's shape, never anyone's data.
+    "api-schema": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "api-docs": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    # The trainee's API: trainees only; someone else's attempt does not exist.
+    "api:assignments": ("get", _row(403, 200, 200, 403, 403, 403, 403)),
+    "api:attempts": ("get", _row(403, 200, 200, 403, 403, 403, 403)),
+    "api:attempt": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
+    "api:attempt-question": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
+    "api:attempt-results": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
+    # tina's exam is submitted: an empty answer is refused, a second submit accepted as is.
+    # (The answer's shape is checked before its attempt is looked up, so otto's empty post
+    # is a 400 too: it learns nothing of tina's attempt.)
+    "api:attempt-answers": ("post", _row(403, 400, 400, 403, 403, 403, 403)),
+    "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
+    # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
+    "train:home": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
+    "train:start": ("post", _row(302, 400, 400, 403, 403, 403, 403)),
+    "train:table": ("get", _row(302, 302, 404, 403, 403, 403, 403)),
+    "train:answer": ("post", _row(302, 302, 404, 403, 403, 403, 403)),
+    "train:feedback": ("get", _row(302, 302, 404, 403, 403, 403, 403)),
+    "train:submit": ("post", _row(302, 302, 404, 403, 403, 403, 403)),
+    "train:results": ("get", _row(302, 200, 404, 403, 403, 403, 403)),
+    # Compliance: compliance officers and admins only. The report is still pending: 409.
+    "compliance:index": ("get", _row(302, 403, 403, 403, 403, 200, 200)),
+    "compliance:report_request": ("post", _row(302, 403, 403, 403, 403, 400, 400)),
+    "compliance:report_download": ("get", _row(302, 403, 403, 403, 403, 409, 409)),
+    "compliance:verify": ("post", _row(302, 403, 403, 403, 403, 200, 200)),
+    # The pit: pit bosses and compliance read, pit bosses of the class and admins act.
+    "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
+    "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    # An empty form: allowed writers get 400 (the form's errors), nothing is written.
+    "pit:trainee_flag": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:trainee_certify": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:flag_lift": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:certification_withdraw": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:grade_review": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+}
+
+
+def _patterns(
+    patterns: list[URLPattern | URLResolver], namespace: str | None = None
+) -> Iterator[tuple[str, URLPattern]]:
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            inner = pattern.namespace
+            joined = f"{namespace}:{inner}" if namespace and inner else (inner or namespace)
+            yield from _patterns(pattern.url_patterns, joined)
+        elif pattern.name:
+            yield (f"{namespace}:{pattern.name}" if namespace else pattern.name), pattern
+
+
+def routed_names() -> list[str]:
+    names = {
+        name
+        for name, _ in _patterns(get_resolver().url_patterns)
+        if name.split(":")[0] not in SKIPPED_NAMESPACES
+    }
+    return sorted(names | {"admin:index"})
+
+
+@pytest.fixture
+def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user) -> dict[str, Any]:
+    """tina's work (an exam, a mistake, a flag, a certification), a pending report, and a
+    user per role."""
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 49 + [wrong("5.00")])
+    mistake = Grade.objects.get(run__attempt=exam, correct=False)
+    flag = retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="Rounding")
+    certified = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    certification = certification_sign(
+        trainee=trainee,
+        profile=RuleProfile.objects.get(name="casino-shoe"),
+        attempt=certified,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="ok",
+    )
+    report = ComplianceReport.objects.create(
+        period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
+    )
+    return {
+        "users": {
+            "anonymous": None,
+            "tina": trainee,
+            "otto": other_trainee,
+            "boss": pit_boss,
+            "other_boss": pit["other_boss"],
+            "compliance": compliance_officer,
+            "admin": admin_user,
+        },
+        "kwargs": {
+            "attempt_id": exam.pk,
+            "trainee_id": trainee.pk,
+            "grade_id": mistake.pk,
+            "flag_id": flag.pk,
+            "certification_id": certification.pk,
+            "position": 1,
+            "report_id": report.pk,
+        },
+    }
+
+
+def _url(name: str, world: dict[str, Any]) -> str:
+    pattern = dict(_patterns(get_resolver().url_patterns)).get(name)
+    params = list(pattern.pattern.converters) if pattern is not None else []
+    missing = [p for p in params if p not in world["kwargs"]]
+    if missing:
+        pytest.fail(
+            f"{name} takes {', '.join(missing)}: add an object for it to the `world` fixture "
+            "of tests/audit/test_role_matrix.py"
+        )
+    return reverse(name, kwargs={p: world["kwargs"][p] for p in params})
+
+
+@pytest.mark.parametrize("name", routed_names())
+def test_each_role_gets_the_expected_status(name, world):
+    if name not in EXPECTED:
+        pytest.fail(
+            f"URL {name!r} has no row in EXPECTED (tests/audit/test_role_matrix.py): add the "
+            "status each role must get, so the view's role and ownership checks are tested"
+        )
+    method, expected = EXPECTED[name]
+    url = _url(name, world)
+    got = {}
+    for role in ROLES:
+        client = Client()
+        user = world["users"][role]
+        if user is not None:
+            client.force_login(user)
+        response = getattr(client, method)(url)
+        got[role] = response.status_code
+    assert got == expected, f"{method.upper()} {url}"
+
+
+def test_every_row_of_the_table_is_still_routed():
+    stale = set(EXPECTED) - set(routed_names())
+    assert not stale, f"remove these names from EXPECTED, no URL has them now: {sorted(stale)}"
