@@ -1,14 +1,24 @@
-"""Create the demo accounts of the development configuration and print how to log in."""
+"""Create the demo accounts, library, class, drills and assignments of the development set-up.
 
+Idempotent: run it again and nothing is duplicated (drills are found by title, assignments
+by drill, mode and trainee).
+"""
+
+from datetime import timedelta
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
+from trainer.management.commands.import_scenarios import load_library
+from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
 from trainer.roles import Role
+from trainer.services.drills import assignment_create, drill_create
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
@@ -18,29 +28,122 @@ DEMO_ACCOUNTS = [
     ("compliance", "Casey", "Compliance", Role.COMPLIANCE),
     ("admin", "Ada", "Admin", Role.ADMIN),
 ]
+DEMO_CLASS = "Demo class"
+# A first practice session: one of each everyday situation on the six-deck shoe.
+PRACTICE_SLUGS = [
+    "shoe-natural-7",
+    "shoe-push-18",
+    "shoe-insurance-paid",
+    "shoe-dealer-bust",
+    "shoe-soft-17-hits",
+    "shoe-split-eights",
+    "shoe-double-11",
+    "shoe-surrender-16-v-ten",
+]
+PRACTICE = "Practice: the everyday situations"
+EXAM = "Exam: payouts across the six tables"
+SPEED = "Speed round: five minutes of easy rounds"
+GENERATED = "Generated practice: splits, doubles and insurance"
+EXAM_SIZE = 50
+SPEED_SIZE = 30
 
 
 class Command(BaseCommand):
-    help = "Create the demo trainee, pit boss, compliance officer and admin (development only)."
+    help = "Create the demo accounts, library, class, drills and assignments (development only)."
 
     def handle(self, *args: Any, **options: Any) -> None:
         if settings.ENVIRONMENT != "development":
             raise CommandError(
-                f"demo accounts are created only in development, not in {settings.ENVIRONMENT}"
+                f"demo data is created only in development, not in {settings.ENVIRONMENT}"
             )
-        user_model = get_user_model()
         with transaction.atomic():
-            for username, first, last, role in DEMO_ACCOUNTS:
-                user, created = user_model.objects.get_or_create(
-                    username=username, defaults={"first_name": first, "last_name": last}
-                )
-                if created:
-                    user.set_password(DEMO_PASSWORD)
-                user.is_staff = role is Role.ADMIN
-                user.is_superuser = role is Role.ADMIN
-                user.save()
-                user.groups.add(Group.objects.get(name=role.value))
+            users = self.accounts()
+            library = load_library()
+            trainee, boss = users["trainee"], users["pitboss"]
+            group, _ = TrainingClass.objects.get_or_create(name=DEMO_CLASS)
+            group.instructors.add(boss)
+            group.trainees.add(trainee)
+            due = timezone.now() + timedelta(days=14)
+            made = []
+            for drill, mode in self.drills(boss):
+                made.append((drill, mode, self.assign(drill, mode, trainee, boss, due)))
         self.stdout.write("Demo accounts (development only), all with the password")
         self.stdout.write(f"  {DEMO_PASSWORD}")
         for username, _first, _last, role in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<12} {role.label}")
+        self.stdout.write(f"Scenario {library}")
+        self.stdout.write(f"{DEMO_CLASS}: taught by {boss.get_username()}, with {trainee}")
+        self.stdout.write(f"Assigned to {trainee.get_username()}:")
+        for drill, mode, created in made:
+            state = "new" if created else "already there"
+            self.stdout.write(f"  {mode:<9} {drill.title} ({drill.count} rounds, {state})")
+
+    def accounts(self) -> dict[str, Any]:
+        user_model = get_user_model()
+        users = {}
+        for username, first, last, role in DEMO_ACCOUNTS:
+            user, created = user_model.objects.get_or_create(
+                username=username, defaults={"first_name": first, "last_name": last}
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+            user.is_staff = role is Role.ADMIN
+            user.is_superuser = role is Role.ADMIN
+            user.save()
+            user.groups.add(Group.objects.get(name=role.value))
+            users[username] = user
+        return users
+
+    def drills(self, boss: AbstractBaseUser) -> list[tuple[Drill, str]]:
+        active = Scenario.objects.filter(is_active=True).order_by("slug")
+        # The exam takes scenarios spread evenly over the whole library (all six tables).
+        everything = list(active)
+        step = max(1, len(everything) // EXAM_SIZE)
+        exam = everything[::step][:EXAM_SIZE]
+        easy = list(active.filter(difficulty__lte=2))[:SPEED_SIZE]
+        shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
+        recipes: list[tuple[str, str, dict[str, Any]]] = [
+            (PRACTICE, Mode.PRACTICE, {"kind": "fixed", "scenarios": PRACTICE_SLUGS}),
+            (
+                EXAM,
+                Mode.EXAM,
+                {"kind": "fixed", "scenarios": exam, "pass_mark": Decimal("95")},
+            ),
+            (
+                SPEED,
+                Mode.SPEED,
+                {"kind": "fixed", "scenarios": easy, "speed_time_box_seconds": 300},
+            ),
+            (
+                GENERATED,
+                Mode.PRACTICE,
+                {
+                    "kind": "generated",
+                    "profile_version": shoe.first(),
+                    "skills": ["split", "double", "insurance", "natural-3to2", "surrender"],
+                    "count": 10,
+                    "min_stake": "5",
+                    "max_stake": "100",
+                },
+            ),
+        ]
+        out = []
+        for title, mode, recipe in recipes:
+            drill = Drill.objects.filter(title=title).first()
+            if drill is None:
+                drill = drill_create(title=title, user=boss, **recipe)
+            out.append((drill, str(mode)))
+        return out
+
+    def assign(
+        self,
+        drill: Drill,
+        mode: str,
+        trainee: AbstractBaseUser,
+        boss: AbstractBaseUser,
+        due: Any,
+    ) -> bool:
+        if Assignment.objects.filter(drill=drill, mode=mode, trainee_id=trainee.pk).exists():
+            return False
+        assignment_create(drill=drill, mode=mode, trainee=trainee, due_at=due, assigned_by=boss)
+        return True

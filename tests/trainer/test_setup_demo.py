@@ -1,0 +1,85 @@
+"""setup_demo: the development set-up's accounts, library, class, drills and assignments."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.test import override_settings
+
+from trainer import rules
+from trainer.generator import generate_documents
+from trainer.models import Assignment, Drill, Scenario, TrainingClass
+from trainer.roles import Role, roles_of
+
+
+def run() -> str:
+    out = io.StringIO()
+    with override_settings(ENVIRONMENT="development"):
+        call_command("setup_demo", stdout=out)
+    return out.getvalue()
+
+
+@pytest.fixture
+def demo(db) -> str:
+    return run()
+
+
+def test_it_creates_the_four_demo_accounts(demo):
+    users = {u.username: u for u in get_user_model().objects.all()}
+    assert roles_of(users["trainee"]) == {Role.TRAINEE}
+    assert roles_of(users["pitboss"]) == {Role.PIT_BOSS}
+    assert users["admin"].check_password("shoe-school-demo")
+
+
+def test_it_loads_the_library_and_puts_the_trainee_in_the_demo_class(demo):
+    assert Scenario.objects.filter(is_active=True).count() >= 120
+    group = TrainingClass.objects.get(name="Demo class")
+    assert list(group.instructors.values_list("username", flat=True)) == ["pitboss"]
+    assert list(group.trainees.values_list("username", flat=True)) == ["trainee"]
+
+
+def test_it_assigns_a_practice_an_exam_a_speed_and_a_generated_drill(demo):
+    assignments = Assignment.objects.filter(trainee__username="trainee").select_related("drill")
+    by_mode: dict[str, list[Drill]] = {}
+    for a in assignments:
+        by_mode.setdefault(a.mode, []).append(a.drill)
+        assert a.assigned_by.username == "pitboss"
+        assert a.due_at is not None
+    assert sorted(by_mode) == ["exam", "practice", "speed"]
+    [exam] = by_mode["exam"]
+    assert exam.drill_scenarios.count() == 50
+    assert exam.pass_mark == Decimal("95")
+    [speed] = by_mode["speed"]
+    assert speed.speed_time_box_seconds == 300
+    fixed, generated = sorted(by_mode["practice"], key=lambda d: d.kind)
+    assert fixed.kind == "fixed"
+    assert 6 <= fixed.drill_scenarios.count() <= 10
+    skills = {s for link in fixed.drill_scenarios.all() for s in link.scenario.skills}
+    assert len(skills) >= 6
+    assert generated.kind == "generated"
+    for doc in generate_documents(drill=generated, seed=1):
+        rules.settle(doc)
+
+
+def test_running_it_again_duplicates_nothing(demo):
+    counts = (Drill.objects.count(), Assignment.objects.count(), Scenario.objects.count())
+    again = run()
+    assert (Drill.objects.count(), Assignment.objects.count(), Scenario.objects.count()) == counts
+    assert "already there" in again
+    assert "new" not in again.split("Assigned to")[1]
+
+
+def test_it_prints_a_summary(demo):
+    assert "shoe-school-demo" in demo
+    assert "Demo class" in demo
+    assert "Exam: payouts across the six tables (50 rounds, new)" in demo
+
+
+def test_it_refuses_outside_development(db):
+    with override_settings(ENVIRONMENT="production"), pytest.raises(CommandError):
+        call_command("setup_demo", stdout=io.StringIO())
+    assert not Drill.objects.exists()
