@@ -75,8 +75,8 @@ def scenario_validate(*, document: Mapping[str, Any], line: int = 1) -> dict[str
     try:
         settlement = rules.settle(document)
     except rules.ScenarioError as err:
-        where = f"box {err.box}, " if err.box is not None else ""
-        message = f"{where}field {err.field or '(document)'} ({err.reason}): {err.message}"
+        # The engine's message already starts with the box ("box 2: ...") when there is one.
+        message = f"field {err.field or '(document)'} ({err.reason}): {err.message}"
         raise TrainerError(
             f"line {line}: {message}", field=err.field or None, code=err.reason
         ) from err
