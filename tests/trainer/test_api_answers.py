@@ -1,6 +1,8 @@
 """POST /api/attempts/{id}/answers: record an answer, refuse bad input, never duplicate."""
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from audit.models import LedgerEntry
@@ -127,6 +129,7 @@ BAD_INPUT = [
     pytest.param({"question": True}, "question", "integer", id="question a boolean"),
     pytest.param({"position": 0}, "position", "greater than or equal to 1", id="position 0"),
     pytest.param({"position": 3}, "position", "no round 3", id="position out of range"),
+    pytest.param({"position": 2**63}, "position", "less than or equal to", id="position huge"),
     pytest.param({"question": 99}, "question", "no question 99", id="question out of range"),
     pytest.param(
         {"question": 2, "answer": {"answer": "continue"}},
@@ -189,3 +192,45 @@ def test_an_answer_after_submit_is_refused(api, trainee, shown):
     assert response.status_code == 409
     assert "closed" in response.json()["error"]
     assert Decision.objects.count() == 0
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+answer_like = st.fixed_dictionaries(
+    {},
+    optional={
+        "action": st.sampled_from(["pay", "take", "push", "take_half", "", "PAY"]) | json_values,
+        "amount": st.from_regex(r"-?[0-9]{0,12}(\.[0-9]{0,4})?([eE][0-9])?", fullmatch=True)
+        | json_values,
+        "answer": st.sampled_from(["stand", "continue", "offer"]) | json_values,
+    },
+)
+bodies = (
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "position": st.integers(-2, 4) | json_values,
+            "question": st.integers(-2, 4) | json_values,
+            "answer": answer_like | json_values,
+        },
+    )
+    | json_values
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(body=bodies)
+def test_no_body_whatever_its_shape_makes_a_500_or_an_unrecorded_write(api, shown, body):
+    before = Decision.objects.count()
+    response = post(api, shown, body)
+    assert response.status_code in (200, 201, 400, 409), response.content
+    if response.status_code >= 400:
+        assert set(response.json()) == {"error", "field", "code"}
+        assert Decision.objects.count() == before

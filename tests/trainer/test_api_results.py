@@ -76,6 +76,7 @@ def test_once_graded_it_shows_the_score_pass_fail_and_every_grade(api, trainee, 
     assert settle["category"] == "underpay"
     assert reshuffle["given"] is None
     assert reshuffle["correct"] is False
+    assert reshuffle["category"] == "procedure_error"
 
 
 def test_it_answers_404_for_another_trainee_s_attempt(api, other_trainee):

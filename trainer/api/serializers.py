@@ -43,6 +43,11 @@ class StrictIntegerField(serializers.IntegerField):
 
     default_error_messages = {"not_an_integer": "must be a JSON integer"}
 
+    def __init__(self, **kwargs: Any) -> None:
+        # Every id and number here is a database integer column; larger is never valid.
+        kwargs.setdefault("max_value", 2**31 - 1)
+        super().__init__(**kwargs)
+
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):
             self.fail("not_an_integer")
