@@ -13,7 +13,12 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
-from trainer.services.grading import grading_run_execute, grading_run_fail, grading_sweep
+from trainer.services.grading import (
+    grading_run_execute,
+    grading_run_fail,
+    grading_runs_execute,
+    grading_sweep,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -79,9 +84,16 @@ def grade_run(run_id: int) -> str:
     acks_late=True,
     reject_on_worker_lost=True,
 )
-def grade_runs(run_ids: list[int]) -> list[str]:
-    """Grade several runs, each in its own transaction; a retry skips the ones already graded."""
-    return [_execute(run_id) for run_id in run_ids]
+def grade_runs(run_ids: list[int]) -> dict[int, str]:
+    """Grade several runs in one transaction; a retry skips the ones already graded."""
+    try:
+        return grading_runs_execute(run_ids=run_ids)
+    except DATABASE_ERRORS:
+        raise
+    except Exception:
+        # One bad run must not hold back the rest: grade them one by one, failing only it.
+        logger.exception("grading runs %s failed together; grading them one by one", run_ids)
+        return {run_id: _execute(run_id) for run_id in run_ids}
 
 
 @shared_task(name="trainer.tasks.grading_sweep", acks_late=True)

@@ -6,7 +6,12 @@ from audit.models import LedgerEntry
 from audit.services.ledger import Event, ledger_verify
 from tests.grading.conftest import PLAYER_WINS, SOFT_17, right
 from trainer.models import Attempt, ErrorCategory, Grade, GradingRun, GradingStatus, RunStatus
-from trainer.services.grading import grading_request, grading_run_execute
+from trainer.services.grading import (
+    grading_request,
+    grading_request_batch,
+    grading_run_execute,
+    grading_runs_execute,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -156,3 +161,14 @@ def test_passing_is_measured_against_the_drills_pass_mark(attempt_of):
 
     run = grade(attempt_of([PLAYER_WINS], answer=one_wrong, pass_mark=Decimal("60")))
     assert (run.score, run.passed) == (Decimal("66.67"), True)
+
+
+def test_a_batch_grades_every_run_and_fails_only_the_one_the_engine_refuses(attempt_of):
+    good, bad = attempt_of([PLAYER_WINS]), attempt_of([PLAYER_WINS])
+    bad.items.update(document={**PLAYER_WINS, "shoe": ["Ts"]}, answer_key=[])
+    runs = grading_request_batch(attempts=[good, bad])
+    statuses = grading_runs_execute(run_ids=[r.pk for r in runs])
+    assert statuses == {runs[0].pk: RunStatus.GRADED, runs[1].pk: RunStatus.FAILED}
+    assert Grade.objects.filter(run=runs[0]).count() == 3
+    assert not Grade.objects.filter(run=runs[1]).exists()
+    assert ledger_verify().ok

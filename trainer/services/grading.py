@@ -190,55 +190,138 @@ def grading_run_execute(*, run_id: int) -> GradingRun:
     A document the engine refuses under the run's rules fails the run with the reason.
     Database errors propagate (the task retries them) and leave no grade behind.
     """
-    run = _run_start(run_id)
-    if run.status != RunStatus.GRADING:
-        return run
+    grading_runs_execute(run_ids=[run_id])
     try:
+        return GradingRun.objects.get(pk=run_id)
+    except GradingRun.DoesNotExist:
+        raise NotFoundError(f"grading run {run_id} not found") from None
+
+
+def grading_runs_execute(*, run_ids: Sequence[int]) -> dict[int, str]:
+    """Grade several runs with a handful of bulk queries; returns each known run's status.
+
+    The runs' grades, results and ledger entries commit in one transaction: a crash or a
+    lost database leaves every run of the batch as it was, to be graded again.
+    """
+    started = _runs_start(run_ids)
+    if started:
         with transaction.atomic():
-            return _run_grade(run_id)
-    except rules.ScenarioError as exc:
-        return grading_run_fail(run_id=run_id, reason=f"the engine refused a round: {exc}")
+            _runs_grade(started)
+    return dict(GradingRun.objects.filter(pk__in=run_ids).values_list("pk", "status"))
 
 
-def _run_start(run_id: int) -> GradingRun:
-    with transaction.atomic():
-        try:
-            run = GradingRun.objects.select_for_update().get(pk=run_id)
-        except GradingRun.DoesNotExist:
-            raise NotFoundError(f"grading run {run_id} not found") from None
-        if run.status in (RunStatus.GRADED, RunStatus.FAILED):
-            return run
-        run.status = RunStatus.GRADING
-        run.started_at = timezone.now()
-        run.save(update_fields=["status", "started_at"])
-        if _is_newest(run):
-            Attempt.objects.filter(pk=run.attempt_id).update(grading_status=GradingStatus.GRADING)
-        return run
-
-
-def _is_newest(run: GradingRun) -> bool:
-    return not GradingRun.objects.filter(attempt_id=run.attempt_id, number__gt=run.number).exists()
-
-
-def _run_grade(run_id: int) -> GradingRun:
-    # Locked again inside the grading transaction: a second delivery waits here and then
-    # finds the run graded.
-    run = GradingRun.objects.select_for_update().select_related("attempt__drill").get(pk=run_id)
-    if run.status != RunStatus.GRADING:
-        return run
-    items = list(
-        AttemptItem.objects.filter(attempt_id=run.attempt_id)
-        .select_related("profile_version__profile", "scenario")
-        .order_by("position")
+def _latest_numbers(attempt_ids: Iterable[int], **filters: Any) -> dict[int, int]:
+    return dict(
+        GradingRun.objects.filter(attempt_id__in=set(attempt_ids), **filters)
+        .values("attempt_id")
+        .annotate(last=Max("number"))
+        .values_list("attempt_id", "last")
     )
-    regrade = run.trigger == RunTrigger.REGRADE
-    bases = {item.pk: _basis(item, regrade=regrade) for item in items}
+
+
+def _runs_start(run_ids: Sequence[int]) -> list[int]:
+    """Mark the batch's unfinished runs grading (visible at once); returns their ids."""
+    with transaction.atomic():
+        runs = list(
+            GradingRun.objects.select_for_update()
+            .filter(pk__in=run_ids, status__in=[RunStatus.PENDING, RunStatus.GRADING])
+            .order_by("pk")
+        )
+        if not runs:
+            return []
+        ids = [run.pk for run in runs]
+        GradingRun.objects.filter(pk__in=ids).update(
+            status=RunStatus.GRADING, started_at=timezone.now()
+        )
+        latest = _latest_numbers(run.attempt_id for run in runs)
+        newest = [run.attempt_id for run in runs if latest.get(run.attempt_id) == run.number]
+        Attempt.objects.filter(pk__in=newest).update(grading_status=GradingStatus.GRADING)
+        return ids
+
+
+def _runs_grade(run_ids: Sequence[int]) -> None:
+    # Locked again inside the grading transaction: a second delivery waits here and then
+    # finds the runs graded.
+    runs = list(
+        GradingRun.objects.select_for_update(of=("self",))
+        .select_related("attempt__drill")
+        .filter(pk__in=run_ids, status=RunStatus.GRADING)
+        .order_by("pk")
+    )
+    if not runs:
+        return
+    attempt_ids = {run.attempt_id for run in runs}
+    items_of: dict[int, list[AttemptItem]] = {pk: [] for pk in attempt_ids}
+    for item in (
+        AttemptItem.objects.filter(attempt_id__in=attempt_ids)
+        .select_related("profile_version__profile", "scenario")
+        .order_by("attempt_id", "position")
+    ):
+        items_of[item.attempt_id].append(item)
     answers = {
         (item_id, question): (decision_id, kind, answer, response_ms)
         for decision_id, item_id, question, kind, answer, response_ms in Decision.objects.filter(
-            item__attempt_id=run.attempt_id
+            item_id__in=[item.pk for items in items_of.values() for item in items]
         ).values_list("id", "item_id", "question", "kind", "answer", "response_ms")
     }
+    cache = _BasisCache()
+    now = timezone.now()
+    grades: list[Grade] = []
+    entries: list[PendingEntry] = []
+    for run in runs:
+        try:
+            run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache)
+        except rules.ScenarioError as exc:
+            _set_failed(run, f"the engine refused a round: {exc}", now)
+            entries.append(_finished_entry(run))
+            continue
+        grades.extend(run_grades)
+        _set_result(run, run_grades, now)
+        for start in range(0, len(run_grades), CHUNK):
+            chunk = run_grades[start : start + CHUNK]
+            entries.append(
+                PendingEntry(
+                    event=Event.GRADES_RECORDED,
+                    subject_type="grading_run",
+                    subject_id=str(run.pk),
+                    payload={
+                        "attempt": run.attempt_id,
+                        "grades": len(chunk),
+                        "correct": sum(g.correct for g in chunk),
+                        "sha256": _grades_hash(chunk),
+                    },
+                )
+            )
+        entries.append(_finished_entry(run))
+    Grade.objects.bulk_create(grades, batch_size=CHUNK, ignore_conflicts=True)
+    GradingRun.objects.bulk_update(runs, fields=_RESULT_FIELDS)
+    _copy_to_attempts(runs, now)
+    ledger_append_many(entries=entries)
+
+
+_RESULT_FIELDS = [
+    "status",
+    "error",
+    "finished_at",
+    "questions",
+    "correct",
+    "score",
+    "passed",
+    "overpaid",
+    "underpaid",
+    "basis",
+]
+
+
+def _grade_run(
+    run: GradingRun,
+    items: Sequence[AttemptItem],
+    answers: Mapping[tuple[int, int], tuple[int, str, Any, int]],
+    cache: _BasisCache,
+) -> list[Grade]:
+    regrade = run.trigger == RunTrigger.REGRADE
+    bases = {item.pk: cache.basis(item, regrade=regrade) for item in items}
+    run.basis = {str(pk): basis.record for pk, basis in bases.items()}
     grades: list[Grade] = []
     for item in items:
         basis = bases[item.pk]
@@ -254,25 +337,10 @@ def _run_grade(run_id: int) -> GradingRun:
         }
         for expected, ident in zip(basis.key, _identities(basis.key), strict=True):
             grades.append(_grade(run, item, expected, by_identity.get(ident)))
+    return grades
 
-    entries: list[PendingEntry] = []
-    for start in range(0, len(grades), CHUNK):
-        chunk = grades[start : start + CHUNK]
-        Grade.objects.bulk_create(chunk, batch_size=CHUNK, ignore_conflicts=True)
-        entries.append(
-            PendingEntry(
-                event=Event.GRADES_RECORDED,
-                subject_type="grading_run",
-                subject_id=str(run.pk),
-                payload={
-                    "attempt": run.attempt_id,
-                    "grades": len(chunk),
-                    "correct": sum(g.correct for g in chunk),
-                    "sha256": _grades_hash(chunk),
-                },
-            )
-        )
 
+def _set_result(run: GradingRun, grades: Sequence[Grade], now: Any) -> None:
     questions = len(grades)
     correct = sum(g.correct for g in grades)
     score = (
@@ -280,8 +348,8 @@ def _run_grade(run_id: int) -> GradingRun:
         if questions
         else ZERO
     )
-    now = timezone.now()
     run.status = RunStatus.GRADED
+    run.error = ""
     run.finished_at = now
     run.questions = questions
     run.correct = correct
@@ -289,44 +357,61 @@ def _run_grade(run_id: int) -> GradingRun:
     run.passed = score >= run.attempt.drill.pass_mark
     run.overpaid = sum((g.money_diff for g in grades if g.money_diff > 0), ZERO)
     run.underpaid = -sum((g.money_diff for g in grades if g.money_diff < 0), ZERO)
-    run.basis = {str(pk): basis.record for pk, basis in bases.items()}
-    run.error = ""
-    run.save()
-    _copy_to_attempt(run, now)
-    entries.append(
-        PendingEntry(
-            event=Event.RUN_FINISHED,
-            subject_type="grading_run",
-            subject_id=str(run.pk),
-            payload={
-                "attempt": run.attempt_id,
-                "number": run.number,
-                "trigger": run.trigger,
-                "status": run.status,
-                "questions": questions,
-                "correct": correct,
-                "score": score,
-                "passed": run.passed,
-                "overpaid": run.overpaid,
-                "underpaid": run.underpaid,
-                "basis": run.basis,
-            },
+
+
+def _set_failed(run: GradingRun, reason: str, now: Any) -> None:
+    run.status = RunStatus.FAILED
+    run.error = reason[:2000]
+    run.finished_at = now
+
+
+def _finished_entry(run: GradingRun) -> PendingEntry:
+    payload: dict[str, Any] = {
+        "attempt": run.attempt_id,
+        "number": run.number,
+        "trigger": run.trigger,
+        "status": run.status,
+    }
+    if run.status == RunStatus.GRADED:
+        payload.update(
+            questions=run.questions,
+            correct=run.correct,
+            score=run.score,
+            passed=run.passed,
+            overpaid=run.overpaid,
+            underpaid=run.underpaid,
+            basis=run.basis,
         )
+    else:
+        payload["error"] = run.error
+    return PendingEntry(
+        event=Event.RUN_FINISHED,
+        subject_type="grading_run",
+        subject_id=str(run.pk),
+        payload=payload,
     )
-    ledger_append_many(entries=entries)
-    return run
 
 
-def _copy_to_attempt(run: GradingRun, now: Any) -> None:
-    """The newest graded run is the attempt's result; an older one finishing late is not."""
-    newer = GradingRun.objects.filter(attempt_id=run.attempt_id, number__gt=run.number)
-    changes: dict[str, Any] = {}
-    if not newer.filter(status=RunStatus.GRADED).exists():
-        changes.update(score=run.score, passed=run.passed, graded_at=now)
-    if not newer.exists():
-        changes.update(grading_status=GradingStatus.GRADED, grading_error="")
-    if changes:
-        Attempt.objects.filter(pk=run.attempt_id).update(**changes)
+def _copy_to_attempts(runs: Sequence[GradingRun], now: Any) -> None:
+    """The newest graded run is the attempt's result; the newest run gives its status.
+
+    An older run finishing late changes neither.
+    """
+    attempt_ids = {run.attempt_id for run in runs}
+    latest = _latest_numbers(attempt_ids)
+    graded_before = _latest_numbers(attempt_ids, status=RunStatus.GRADED)
+    attempts = {a.pk: a for a in Attempt.objects.filter(pk__in=attempt_ids)}
+    for run in sorted(runs, key=lambda r: r.number):
+        attempt = attempts[run.attempt_id]
+        if run.status == RunStatus.GRADED and run.number >= graded_before.get(run.attempt_id, 0):
+            attempt.score, attempt.passed, attempt.graded_at = run.score, run.passed, now
+        if run.number == latest.get(run.attempt_id):
+            attempt.grading_status = run.status
+            attempt.grading_error = run.error
+    Attempt.objects.bulk_update(
+        attempts.values(),
+        fields=["score", "passed", "graded_at", "grading_status", "grading_error"],
+    )
 
 
 def _grade(
@@ -376,35 +461,51 @@ def _grades_hash(grades: Sequence[Grade]) -> str:
 # The answer key a round is graded against.
 
 
-def _basis(item: AttemptItem, *, regrade: bool) -> _ItemBasis:
-    """A submit is graded against the key stored when the round was dealt (the engine's key
-    for the same document and profile version); a regrade recomputes it from the newest
-    revision of the scenario under the newest version of the profile."""
-    version = item.profile_version
-    document = item.document
-    scenario_id = item.scenario_id
-    if regrade:
-        newest_version = version.profile.current_version
-        if newest_version is not None:
-            version = newest_version
-        if item.scenario is not None:
-            newest_scenario = _newest_revision(item.scenario)
-            scenario_id = newest_scenario.pk
-            if newest_scenario.pk != item.scenario_id:
-                document = newest_scenario.document
-    record: dict[str, Any] = {
-        "profile_version": version.pk,
-        "version": version.version,
-        "scenario": scenario_id,
-        "document_sha256": _document_hash(document),
-    }
-    asked = item.answer_key or rules.answer_key(document_under(item.document, item.profile_version))
-    if not regrade:
-        record["key"] = "stored" if item.answer_key else "recomputed"
-        return _ItemBasis(asked, asked, record)
-    record["key"] = "recomputed"
-    key = rules.answer_key(document_under(document, version))
-    return _ItemBasis(key, asked, record)
+class _BasisCache:
+    """Answer keys for a batch of runs, looking each profile and scenario up once."""
+
+    def __init__(self) -> None:
+        self._versions: dict[int, RuleProfileVersion] = {}
+        self._scenarios: dict[int, Scenario] = {}
+
+    def basis(self, item: AttemptItem, *, regrade: bool) -> _ItemBasis:
+        """A submit is graded against the key stored when the round was dealt (the engine's
+        key for the same document and profile version); a regrade recomputes it from the
+        newest revision of the scenario under the newest version of the profile."""
+        version = item.profile_version
+        document = item.document
+        scenario_id = item.scenario_id
+        if regrade:
+            version = self._newest_version(version)
+            if item.scenario is not None:
+                newest = self._newest_scenario(item.scenario)
+                scenario_id = newest.pk
+                if newest.pk != item.scenario_id:
+                    document = newest.document
+        record: dict[str, Any] = {
+            "profile_version": version.pk,
+            "version": version.version,
+            "scenario": scenario_id,
+            "document_sha256": _document_hash(document),
+        }
+        asked = item.answer_key or rules.answer_key(
+            document_under(item.document, item.profile_version)
+        )
+        if not regrade:
+            record["key"] = "stored" if item.answer_key else "recomputed"
+            return _ItemBasis(asked, asked, record)
+        record["key"] = "recomputed"
+        return _ItemBasis(rules.answer_key(document_under(document, version)), asked, record)
+
+    def _newest_version(self, version: RuleProfileVersion) -> RuleProfileVersion:
+        if version.profile_id not in self._versions:
+            self._versions[version.profile_id] = version.profile.current_version or version
+        return self._versions[version.profile_id]
+
+    def _newest_scenario(self, scenario: Scenario) -> Scenario:
+        if scenario.pk not in self._scenarios:
+            self._scenarios[scenario.pk] = _newest_revision(scenario)
+        return self._scenarios[scenario.pk]
 
 
 def _identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
@@ -467,6 +568,10 @@ def document_under(document: Mapping[str, Any], version: RuleProfileVersion) -> 
 
 
 # Failing and sweeping.
+
+
+def _is_newest(run: GradingRun) -> bool:
+    return not GradingRun.objects.filter(attempt_id=run.attempt_id, number__gt=run.number).exists()
 
 
 def grading_run_fail(*, run_id: int, reason: str) -> GradingRun:
