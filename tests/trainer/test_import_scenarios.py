@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +16,8 @@ from django.core.management import CommandError, call_command
 from trainer.errors import TrainerError
 from trainer.models import Scenario
 from trainer.services.scenarios import scenario_import, scenario_import_detailed
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def natural(slug: str = "natural-vs-17", amount: str = "10") -> dict[str, Any]:
@@ -89,15 +94,23 @@ def test_a_bad_line_imports_nothing_and_names_the_line_box_and_field(db, tmp_pat
     assert not Scenario.objects.exists()
 
 
-def test_the_command_exits_with_a_non_zero_status_on_a_bad_file(db, tmp_path, capsys):
-    from django.core.management import ManagementUtility
-
+def test_the_command_exits_with_a_non_zero_status_on_a_bad_file(tmp_path):
+    # A fresh process, as an operator runs it; the file is refused before any write.
     file = write_lines(tmp_path / "bad.jsonl", [illegal_double()])
-    with pytest.raises(SystemExit) as caught:
-        ManagementUtility(["manage.py", "import_scenarios", str(file)]).execute()
-    assert caught.value.code != 0
-    assert "line 1" in capsys.readouterr().err
-    assert not Scenario.objects.exists()
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(DJANGO_ENV="development", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_scenarios", str(file)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "line 1: field boxes[0].actions[0] (illegal_action)" in result.stderr
+    assert "nothing was imported" in result.stderr
 
 
 def test_a_line_that_is_not_json_is_named(db, tmp_path):
