@@ -1,8 +1,14 @@
-"""The pit's charts, drawn on the server as inline SVG (pygal): no script from elsewhere."""
+"""The pit's charts, drawn on the server as inline SVG (pygal): no script from elsewhere.
+
+Drawing a chart takes pygal tens of milliseconds, while the figures behind it change only
+when new grades arrive: each chart is kept by its data, so a page shown again redraws
+nothing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import pygal
 from django.utils.safestring import SafeString, mark_safe
@@ -43,15 +49,26 @@ def _chart(kind: type[pygal.graph.graph.Graph], title: str, **config: object) ->
 
 
 def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
+    labels = tuple(p.when.date().isoformat() if p.when else f"#{p.attempt_id}" for p in points)
+    return _trend(labels, tuple(float(p.accuracy) for p in points))
+
+
+@lru_cache(maxsize=512)
+def _trend(labels: tuple[str, ...], values: tuple[float, ...]) -> SafeString:
     chart = _chart(pygal.Line, "Accuracy by attempt (%)", range=(0, 100), x_label_rotation=30)
-    chart.x_labels = [p.when.date().isoformat() if p.when else f"#{p.attempt_id}" for p in points]
-    chart.add("Accuracy", [float(p.accuracy) for p in points])
+    chart.x_labels = labels
+    chart.add("Accuracy", values)
     return _svg(chart)
 
 
 def error_mix_svg(
     rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category"
 ) -> SafeString:
+    return _error_mix(tuple(rows), title)
+
+
+@lru_cache(maxsize=512)
+def _error_mix(rows: tuple[tuple[str, int], ...], title: str) -> SafeString:
     chart = _chart(pygal.Bar, title, x_label_rotation=20)
     chart.x_labels = [label for label, _ in rows]
     chart.add("Mistakes", [count for _, count in rows])
@@ -59,6 +76,11 @@ def error_mix_svg(
 
 
 def speed_svg(buckets: Sequence[tuple[int, int]], *, last: int) -> SafeString:
+    return _speed(tuple(buckets), last)
+
+
+@lru_cache(maxsize=512)
+def _speed(buckets: tuple[tuple[int, int], ...], last: int) -> SafeString:
     chart = _chart(pygal.Bar, "Response time (answers per second band)", x_label_rotation=0)
     chart.x_labels = [f"{s}+" if s == last else str(s) for s, _ in buckets]
     chart.add("Answers", [n for _, n in buckets])

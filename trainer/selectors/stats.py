@@ -392,11 +392,26 @@ def speed_histogram(*, grades: QuerySet[Grade]) -> list[tuple[int, int]]:
     return list(enumerate(buckets))
 
 
-def mistakes(*, grades: QuerySet[Grade], limit: int = 200) -> list[Grade]:
-    """The latest mistakes, with what a list needs loaded alongside."""
+def mistakes(*, grades: QuerySet[Grade], limit: int = 100) -> list[Grade]:
+    """The latest mistakes, with what a list shows loaded alongside (not the rounds' JSON)."""
     return list(
         grades.filter(correct=False)
-        .select_related("run__attempt__drill", "item__profile_version__profile", "decision")
+        .select_related("run__attempt__drill", "item")
+        .only(
+            "id",
+            "question",
+            "kind",
+            "category",
+            "money_diff",
+            "correct",
+            "run__id",
+            "run__attempt__id",
+            "run__attempt__submitted_at",
+            "run__attempt__mode",
+            "run__attempt__drill__title",
+            "item__id",
+            "item__position",
+        )
         .order_by("-run__attempt__submitted_at", "-run__attempt_id", "item__position", "question")[
             :limit
         ]
