@@ -173,6 +173,19 @@ def _mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     return (summary.category, summary.count, summary.overpaid, summary.underpaid, summary.net)
 
 
+def _decision_row(row: tuple[Any, ...]) -> Row:
+    # The one section that can run to millions of rows: its types are known, so it skips
+    # _cell's checks. Datetimes come from the database in UTC.
+    (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
+     correct, category, money_diff, given, expected) = row  # fmt: skip
+    return [
+        "decisions", str(attempt), trainee, mode, str(run), str(position), str(question), kind,
+        answered_at.isoformat() if answered_at is not None else "",
+        "" if response_ms is None else str(response_ms), "yes" if correct else "no", category,
+        f"{money_diff:.2f}", given or "", expected,
+    ]  # fmt: skip
+
+
 def _ledger_cells(verification: LedgerVerification) -> tuple[Any, ...]:
     broken = verification.first_break
     return (
@@ -234,7 +247,8 @@ def compliance_report_rows(
     yield from _section("reviews", REVIEW_COLUMNS, report_reviews(start=start, end=end))
     yield from _section("retraining", FLAG_COLUMNS, report_flags(start=start, end=end))
     yield from _section("signoffs", SIGNOFF_COLUMNS, report_signoffs(start=start, end=end))
-    yield from _section("decisions", DECISION_COLUMNS, report_decisions(start=start, end=end))
+    yield ["decisions", *DECISION_COLUMNS]
+    yield from map(_decision_row, report_decisions(start=start, end=end))
     yield from _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification or ledger_verify())])
 
 
