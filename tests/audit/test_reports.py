@@ -23,9 +23,11 @@ from audit.services.reports import (
     compliance_report_download,
     compliance_report_produce,
     compliance_report_request,
+    compliance_report_sweep,
     compliance_report_write_csv,
     compliance_report_write_pdf,
 )
+from audit.tasks import produce_compliance_report
 from tests.audit.factories import (
     RIGHT,
     GradeSpec,
@@ -365,3 +367,47 @@ def test_a_large_request_is_produced_by_the_celery_task_and_logged(
     entry = LedgerEntry.objects.get(event=Event.REPORT_EXPORTED)
     assert entry.payload["sha256"] == report.sha256
     assert entry.payload["via"] == "stored"
+
+
+@pytest.mark.django_db
+def test_a_report_that_cannot_be_stored_is_marked_failed_with_the_reason(
+    settings, tmp_path, compliance_officer
+):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    settings.MEDIA_ROOT = blocker
+    report = compliance_report_request(start=DAY, end=DAY, fmt="csv", user=compliance_officer)
+    assert report.status == ReportStatus.FAILED
+    assert "not-a-folder" in report.error
+    assert not LedgerEntry.objects.filter(event=Event.REPORT_EXPORTED).exists()
+
+
+@pytest.mark.django_db
+def test_the_task_produces_a_queued_report(compliance_officer, media):
+    report = ComplianceReport.objects.create(
+        period_start=DAY, period_end=DAY, format="csv", requested_by=compliance_officer
+    )
+    assert produce_compliance_report(report.pk) == ReportStatus.READY
+    report.refresh_from_db()
+    assert report.sha256
+    assert LedgerEntry.objects.filter(event=Event.REPORT_EXPORTED).count() == 1
+
+
+@pytest.mark.django_db
+def test_the_sweep_queues_again_only_reports_stuck_past_the_timeout(
+    compliance_officer, django_capture_on_commit_callbacks
+):
+    stuck, recent = (
+        ComplianceReport.objects.create(
+            period_start=DAY, period_end=DAY, format="pdf", requested_by=compliance_officer
+        )
+        for _ in range(2)
+    )
+    # Only `stuck` was requested over 30 minutes ago.
+    ComplianceReport.objects.filter(pk=stuck.pk).update(
+        requested_at=dt.datetime.now(dt.UTC) - dt.timedelta(hours=1)
+    )
+    with django_capture_on_commit_callbacks() as queued:
+        assert compliance_report_sweep() == [stuck.pk]
+    assert len(queued) == 1
+    assert recent.status == ReportStatus.PENDING
