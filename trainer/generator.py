@@ -121,17 +121,20 @@ class _Stacker:
         if wanted(self.shoe[pos]):
             self.locked.add(pos)
             return True
-        candidates = [
-            j
-            for j in range(max(after, 0), len(self.shoe))
-            if j not in self.locked and j != pos and wanted(self.shoe[j])
-        ]
-        if not candidates:
+        # The shoe is already shuffled, so the first match after a random start is as
+        # random as any, and far cheaper than listing every match.
+        low = max(after, 0)
+        span = len(self.shoe) - low
+        if span <= 0:
             return False
-        j = self.rng.choice(candidates)
-        self.shoe[pos], self.shoe[j] = self.shoe[j], self.shoe[pos]
-        self.locked.add(pos)
-        return True
+        start = self.rng.randrange(span)
+        for k in range(span):
+            j = low + (start + k) % span
+            if j != pos and j not in self.locked and wanted(self.shoe[j]):
+                self.shoe[pos], self.shoe[j] = self.shoe[j], self.shoe[pos]
+                self.locked.add(pos)
+                return True
+        return False
 
 
 class _Plan:
@@ -345,6 +348,37 @@ def generate_round(
 ) -> dict[str, Any]:
     """A valid blackjack-scenario/1 document, actions filled, stacked for one of `skills`."""
     skill = rng.choice(list(skills) or list(DEFAULT_SKILLS))
+    # A shuffle can leave too few of a card for the stacking (a single deck, a burnt
+    # seven): then the round is dealt again from the next shuffle of the same generator.
+    for _ in range(_TRIES):
+        try:
+            return _deal(rng, profile, skill, min_stake, max_stake, max_boxes, round_id)
+        except _UnstackableError:
+            continue
+    raise rules.ScenarioError("shoe", "unstackable", f"no shoe could be stacked for {skill}")
+
+
+_TRIES = 50
+
+
+class _UnstackableError(Exception):
+    """The shuffled shoe has too few of a card the round needs."""
+
+
+def _need(pinned: bool) -> None:
+    if not pinned:
+        raise _UnstackableError
+
+
+def _deal(
+    rng: random.Random,
+    profile: rules.Profile,
+    skill: str,
+    min_stake: Decimal,
+    max_stake: Decimal,
+    max_boxes: int,
+    round_id: str,
+) -> dict[str, Any]:
     plan = _plan(skill, profile, rng)
     enhc = profile.hole_card == "enhc"
     boxes_n = rng.randint(1, max(1, min(max_boxes, profile.boxes)))
@@ -357,17 +391,17 @@ def generate_round(
     hole_pos = 2 * boxes_n + 1
     after_deal = hole_pos if enhc else hole_pos + 1
     for k, wanted in enumerate(plan.target):
-        stack.pin(0 if k == 0 else boxes_n + 1, wanted)
-    if plan.up is not None:
-        stack.pin(up_pos, plan.up)
-    if not enhc and plan.dealer:
-        stack.pin(hole_pos, plan.dealer[0])
+        _need(stack.pin(0 if k == 0 else boxes_n + 1, wanted))
     for k, wanted in enumerate(plan.next_cards):
-        stack.pin(after_deal + k, wanted)
+        _need(stack.pin(after_deal + k, wanted))
+    if plan.up is not None:
+        _need(stack.pin(up_pos, plan.up))
+    if not enhc and plan.dealer:
+        _need(stack.pin(hole_pos, plan.dealer[0]))
     up = stack.shoe[up_pos]
     if not enhc and plan.no_dealer_natural and total_of([up, stack.shoe[hole_pos]])[0] == 21:
         stack.locked.discard(hole_pos)
-        stack.pin(hole_pos, lambda c: total_of([up, c])[0] != 21, after=after_deal)
+        _need(stack.pin(hole_pos, lambda c: total_of([up, c])[0] != 21, after=after_deal))
 
     up_is_ace = up[0] == "A"
     boxes: list[dict[str, Any]] = []
@@ -420,13 +454,15 @@ def generate_round(
                 return f"double:{_text(less)}"
         return action
 
+    rules_field = rules_value(profile)
+
     def document(cut: int | None) -> dict[str, Any]:
         doc: dict[str, Any] = {
             "format": rules.SCENARIO_FORMAT,
             "id": round_id,
             "title": f"Generated round: {skill}",
             "skills": [skill],
-            "rules": rules_value(profile),
+            "rules": rules_field,
             "boxes": boxes,
             "burn": list(stack.burn),
             "shoe": list(stack.shoe),
@@ -446,7 +482,7 @@ def generate_round(
     if drawn > 0 and wanted_draws:
         start = played.cards_used - drawn
         for k, wanted in enumerate(wanted_draws):
-            stack.pin(start + k, wanted, after=start)
+            _need(stack.pin(start + k, wanted, after=start))
     played = rules.play(document(None))
     used = played.cards_used
     stack.shoe = stack.shoe[:used]

@@ -188,3 +188,12 @@ def test_a_fixed_drill_gives_its_scenarios_documents_in_order(pit_boss):
     scenario_import(documents=docs)
     drill = drill_create(title="F", kind="fixed", scenarios=["second", "first"], user=pit_boss)
     assert [d["id"] for d in generate_documents(drill=drill, seed=1)] == ["second", "first"]
+
+
+@pytest.mark.parametrize("skill", ["resplit", "bonus-777", "split-aces", "double-after-split"])
+def test_a_single_deck_still_deals_the_skills_that_need_three_of_a_card(skill):
+    p = rules.PROFILES["casino-single-deck-6to5"]
+    for seed in range(300):
+        doc = deal(p.name, skill, seed, max_boxes=7)
+        settlement = rules.settle(doc)
+        assert shows(skill, p, doc, settlement) is True
