@@ -171,6 +171,15 @@ def test_a_body_that_is_not_an_object_is_refused(api, shown):
     assert Decision.objects.count() == 0
 
 
+@pytest.mark.parametrize("raw", ["{", '{"position": NaN}', '{"position": Infinity}', ""])
+def test_a_body_that_is_not_strict_json_is_refused(api, shown, raw):
+    url = f"/api/attempts/{shown.pk}/answers"
+    response = api.post(url, raw, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] in ("parse_error", "required")
+    assert Decision.objects.count() == 0
+
+
 def test_an_answer_before_the_question_is_shown_is_refused(api, attempt):
     response = post(api, attempt, RIGHT)
     assert response.status_code == 409
@@ -195,7 +204,11 @@ def test_an_answer_after_submit_is_refused(api, trainee, shown):
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
     max_leaves=8,
 )
