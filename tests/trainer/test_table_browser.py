@@ -1,0 +1,251 @@
+"""End to end in Chromium: a trainee works through practice, exam and speed drills at the
+table, by mouse (chips) and by keyboard, and the decisions land in the database timed."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Group
+from django.db import OperationalError
+from playwright.sync_api import Page, expect, sync_playwright
+
+from tests.factories import PASSWORD
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    insurance_document,
+    natural_document,
+    profile_version,
+)
+from trainer.models import Attempt, AttemptStatus, Decision, GradingStatus, Mode
+from trainer.roles import Role
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+
+
+def retried(write: Callable[[], object], *, seconds: float = 30) -> None:
+    """Run a write, again while SQLite's shared in-memory test database says "locked"
+    (it does not wait while the worker thread starting up holds it)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            write()
+            return
+        except OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@pytest.fixture(autouse=True)
+def migrated_data(transactional_db) -> None:
+    """The role groups and the profile the migrations load: a transactional test empties
+    every table when it ends, so a later one records them again."""
+
+    def write() -> None:
+        for role in Role:
+            Group.objects.get_or_create(name=role.value)
+        profile_version("casino-shoe")
+
+    retried(write)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    folder = Path(os.environ.get("SHOESCHOOL_TEST_ARTIFACTS", "test-artifacts")) / "table"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        try:
+            # A tablet's viewport: the table must be usable there.
+            yield browser.new_page(viewport={"width": 1024, "height": 900})
+        finally:
+            browser.close()
+
+
+def log_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/?next=/train/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.keyboard.press("Enter")
+    expect(page.locator("h1")).to_have_text("My training")
+
+
+def start(page: Page, title: str) -> None:
+    page.locator("tr", has_text=title).get_by_role("button", name="Start").click()
+    expect(page.locator("#q-prompt")).to_be_visible()
+
+
+def graded(attempt_id: int, *, seconds: float = 60) -> bool:
+    """True once the worker has graded the attempt (polling; no timed assertion)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            status = Attempt.objects.values_list("grading_status", flat=True).get(pk=attempt_id)
+        except OperationalError:
+            # SQLite's shared in-memory test database says "table is locked" instead of
+            # waiting while the worker thread writes: ask again.
+            status = None
+        if status == GradingStatus.GRADED:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def open_results(page: Page, base: str, attempt_id: int) -> None:
+    """Open the results page once grading is done (the page also refreshes by itself)."""
+    assert graded(attempt_id)
+    page.goto(f"{base}/train/attempts/{attempt_id}/results/")
+
+
+def prompt(page: Page, text: str) -> None:
+    expect(page.locator("#q-prompt")).to_contain_text(text)
+
+
+def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
+    live_server, page, artifacts, trainee
+):
+    drill = DrillFactory(
+        title="Naturals and insurance", documents=[natural_document(), insurance_document()]
+    )
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+
+    log_in(page, live_server.url, trainee.username)
+    start(page, "Naturals and insurance")
+
+    # Round 1, by mouse: choose Pay, build 37.50 from chips, settle.
+    prompt(page, "settle p1's stake of 25.00")
+    expect(page.locator(".placard")).to_contain_text("Blackjack pays 3 to 2")
+    expect(page.locator(".playing-card.red")).to_have_count(2)  # 9h and Kd
+    page.locator("label.action-choice", has_text="Pay").click()
+    for chip in ("25", "5", "5", "1", "1", "0.50"):
+        page.click(f"button[data-chip='{chip}']")
+    expect(page.locator("#amount")).to_have_value("37.50")
+    page.screenshot(path=artifacts / "trainee-table.png", full_page=True)
+    page.click("button.settle-submit")
+
+    # By keyboard from here on.
+    prompt(page, "Reshuffle or continue?")
+    page.keyboard.press("c")
+    expect(page.locator("h1")).to_contain_text("2 of 2 right")
+    page.keyboard.press("Enter")  # the Next round link has the focus
+
+    prompt(page, "Does the dealer offer insurance?")
+    page.keyboard.press("o")
+    prompt(page, "What must the dealer do before anyone acts?")
+    expect(page.locator(".dealer .playing-card")).to_have_count(2)  # the peeked hole card
+    page.keyboard.press("b")  # wrong: Ah 6d is no natural
+    prompt(page, "settle p1's insurance of 5.00")
+    page.keyboard.press("t")
+    page.keyboard.type("5")
+    page.keyboard.press("Enter")
+    prompt(page, "(soft 17). Hit or stand?")
+    page.keyboard.press("s")  # wrong: this house hits soft 17
+    prompt(page, "(12). Hit or stand?")
+    page.keyboard.press("h")
+    prompt(page, "settle p1's stake of 10.00")
+    page.keyboard.press("p")
+    page.keyboard.type("12.345")
+    page.keyboard.press("Enter")
+    expect(page.locator("#answer-error")).to_contain_text("more decimals than cents")
+    page.keyboard.press("x")
+    page.keyboard.press("p")
+    page.keyboard.type("10")
+    page.keyboard.press("Enter")
+    prompt(page, "Reshuffle or continue?")
+    page.keyboard.press("r")
+
+    expect(page.locator("h1")).to_contain_text("5 of 7 right")
+    expect(page.locator("tr.wrong")).to_have_count(2)
+    expect(page.locator("tr.wrong").first).to_contain_text("Peek: no natural")
+    page.screenshot(path=artifacts / "trainee-feedback.png", full_page=True)
+    page.get_by_role("button", name="Finish and submit").click()
+    expect(page.locator(".results h1")).to_contain_text("Naturals and insurance")
+    expect(page.locator("body")).to_contain_text("Round 2")
+    page.screenshot(path=artifacts / "trainee-practice-results.png", full_page=True)
+
+    attempt = Attempt.objects.get()
+    assert attempt.status == AttemptStatus.SUBMITTED
+    decisions = list(Decision.objects.order_by("item__position", "question"))
+    assert [(d.item.position, d.question) for d in decisions] == [
+        (1, 1),
+        (1, 2),
+        *[(2, n) for n in range(1, 8)],
+    ]
+    assert decisions[0].answer == {"action": "pay", "amount": "37.50"}
+    assert decisions[3].answer == {"answer": "peek", "dealer_blackjack": True}
+    assert decisions[7].answer == {"action": "pay", "amount": "10.00"}
+    for decision in decisions:
+        assert decision.response_ms > 0
+        assert decision.shown_at <= decision.answered_at
+
+
+def test_an_exam_is_submitted_and_graded_by_the_worker(
+    live_server, page, artifacts, trainee, celery_worker
+):
+    drill = DrillFactory(title="Exam: naturals", documents=[natural_document()])
+    AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
+    log_in(page, live_server.url, trainee.username)
+    start(page, "Exam: naturals")
+
+    prompt(page, "settle p1's stake of 25.00")
+    assert "37.50" not in page.content()
+    page.keyboard.press("p")
+    page.keyboard.type("37.50")
+    page.keyboard.press("Enter")
+    prompt(page, "Reshuffle or continue?")
+    page.keyboard.press("r")  # wrong, and an exam says nothing until graded
+    expect(page.locator("h1")).to_have_text("Every question is answered")
+    page.get_by_role("button", name="Submit for grading").click()
+    attempt = Attempt.objects.get()
+    open_results(page, live_server.url, attempt.pk)
+
+    expect(page.locator(".score")).to_contain_text("50.00%")
+    expect(page.locator(".score")).to_contain_text("not passed")
+    expect(page.locator("tr.right")).to_have_count(1)
+    page.screenshot(path=artifacts / "trainee-exam-results.png", full_page=True)
+
+
+def test_a_speed_drill_shows_its_clock_and_submits_as_it_stands(
+    live_server, page, artifacts, trainee, celery_worker
+):
+    drill = DrillFactory(
+        title="Speed: naturals",
+        documents=[natural_document(), natural_document("natural-again")],
+        speed_time_box_seconds=120,
+    )
+    AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
+    log_in(page, live_server.url, trainee.username)
+    start(page, "Speed: naturals")
+
+    expect(page.locator("[data-timer=speed]")).to_contain_text("Speed time box")
+    page.keyboard.press("p")
+    page.keyboard.type("37.50")
+    page.keyboard.press("Enter")
+    prompt(page, "Reshuffle or continue?")
+    page.screenshot(path=artifacts / "trainee-speed.png", full_page=True)
+    page.get_by_role("button", name="Submit the attempt now").click()
+    attempt = Attempt.objects.get()
+    open_results(page, live_server.url, attempt.pk)
+
+    expect(page.locator(".score")).to_contain_text("25.00%")
+    attempt.refresh_from_db()
+    assert attempt.status == AttemptStatus.SUBMITTED
+    assert Decision.objects.filter(item__attempt=attempt).count() == 1
