@@ -424,7 +424,8 @@ def _deal(
         first_two = [stack.shoe[k], stack.shoe[boxes_n + 1 + k]]
         natural = total_of(first_two)[0] == 21
         if up_is_ace and profile.insurance:
-            if target and plan.even_money and natural:
+            offered = natural and profile.even_money
+            if offered and ((target and plan.even_money) or (not target and rng.random() < 0.5)):
                 box["even_money"] = [stakes[0][0]]
             elif (target and plan.insure) or rng.random() < 0.2:
                 half = _chips_down(stakes[0][1] / 2, profile.payout_unit)
