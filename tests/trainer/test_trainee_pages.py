@@ -1,8 +1,11 @@
 """The trainee's pages under /train/: who may see them, the table, answers, results."""
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -230,3 +233,37 @@ def test_pages_refuse_a_request_without_the_csrf_token(trainee, attempt):
     response = post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
     assert response.status_code == 403
     assert not Decision.objects.exists()
+
+
+def test_the_table_past_the_speed_time_box_submits_and_shows_the_results(trainee):
+    drill = DrillFactory(documents=[natural_document()])
+    AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
+    speed = attempt_start(trainee=trainee, drill=drill, mode=Mode.SPEED)
+    Attempt.objects.filter(pk=speed.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    response = client_for(trainee).get(reverse("train:table", args=[speed.pk]))
+    assert response["Location"] == reverse("train:results", args=[speed.pk])
+    speed.refresh_from_db()
+    assert speed.status == AttemptStatus.SUBMITTED
+    assert GradingRun.objects.filter(attempt=speed).count() == 1
+
+
+def test_the_table_page_does_not_query_per_answer_given(
+    trainee, django_assert_num_queries, django_assert_max_num_queries
+):
+    drill = DrillFactory(documents=[insurance_document()])
+    practice = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    client = client_for(trainee)
+    url = reverse("train:table", args=[practice.pk])
+    client.get(url)
+    with django_assert_max_num_queries(100) as first:
+        client.get(url)
+    # Read now: the captured list is a window on a log the next request clears.
+    before_any_answer = len(first.captured_queries)
+    post_answer(client, practice, 1, 1, answer="offer")
+    client.get(url)
+    post_answer(client, practice, 1, 2, answer="peek:clear")
+    client.get(url)
+    post_answer(client, practice, 1, 3, action="take", amount="5")
+    client.get(url)
+    with django_assert_num_queries(before_any_answer):
+        client.get(url)
