@@ -13,6 +13,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
+from trainer.errors import NotFoundError
 from trainer.services.grading import (
     grading_run_execute,
     grading_run_fail,
@@ -52,6 +53,9 @@ def _execute(run_id: int) -> str:
         return grading_run_execute(run_id=run_id).status
     except DATABASE_ERRORS:
         raise
+    except NotFoundError:
+        logger.warning("grading run %s does not exist; nothing to grade", run_id)
+        return "missing"
     except Exception as exc:
         logger.exception("grading run %s failed", run_id)
         return grading_run_fail(run_id=run_id, reason=f"internal error: {exc!r}").status

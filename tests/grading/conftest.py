@@ -103,6 +103,54 @@ def make_attempt(
     return attempt
 
 
+def make_attempts(
+    trainee: Any, count: int, documents: Sequence[Mapping[str, Any]]
+) -> list[Attempt]:
+    """`count` submitted attempts answered right, written in bulk (for the large batches)."""
+    version = casino_shoe()
+    drill = Drill.objects.create(title="Large batch")
+    keys = [rules.answer_key(document) for document in documents]
+    now = timezone.now()
+    attempts = Attempt.objects.bulk_create(
+        Attempt(
+            trainee=trainee,
+            drill=drill,
+            mode=Mode.EXAM,
+            status=AttemptStatus.SUBMITTED,
+            submitted_at=now,
+        )
+        for _ in range(count)
+    )
+    items = AttemptItem.objects.bulk_create(
+        AttemptItem(
+            attempt=attempt,
+            position=position,
+            profile_version=version,
+            document=document,
+            answer_key=key,
+        )
+        for attempt in attempts
+        for position, (document, key) in enumerate(zip(documents, keys, strict=True), start=1)
+    )
+    Decision.objects.bulk_create(
+        (
+            Decision(
+                item=item,
+                question=question["n"],
+                kind=question["kind"],
+                answer=question["expected"],
+                shown_at=now,
+                answered_at=now,
+                response_ms=1500,
+            )
+            for item in items
+            for question in item.answer_key
+        ),
+        batch_size=2000,
+    )
+    return attempts
+
+
 @pytest.fixture
 def attempt_of(trainee):
     def build(*args: Any, **kwargs: Any) -> Attempt:

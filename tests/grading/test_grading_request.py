@@ -5,7 +5,12 @@ from audit.models import LedgerEntry
 from audit.services.ledger import Event, ledger_verify
 from trainer.errors import ConflictError, TrainerError
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus, RunTrigger
-from trainer.services.grading import REGRADE_REQUESTED, grading_request, grading_request_batch
+from trainer.services.grading import (
+    REGRADE_REQUESTED,
+    grading_request,
+    grading_request_batch,
+    grading_sweep,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -68,3 +73,8 @@ def test_it_queues_the_run_only_when_the_transaction_commits(
         grading_request(attempt=attempt)
         assert callbacks == []
     assert len(callbacks) == 1
+
+
+def test_the_sweep_leaves_runs_queued_recently_alone(attempt_of):
+    grading_request(attempt=attempt_of())
+    assert grading_sweep() == []

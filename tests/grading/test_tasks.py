@@ -46,11 +46,6 @@ def test_the_sweep_queues_again_a_run_whose_task_was_lost(celery_worker, attempt
     assert wait_for(lambda: graded(run))
 
 
-def test_the_sweep_leaves_runs_queued_recently_alone(attempt_of):
-    grading_request(attempt=attempt_of())
-    assert grading_sweep() == []
-
-
 def test_the_sweep_runs_every_minute_under_celery_beat():
     entry = settings.CELERY_BEAT_SCHEDULE["grading-sweep"]
     assert entry == {"task": "trainer.tasks.grading_sweep", "schedule": 60.0}

@@ -1,0 +1,211 @@
+"""Benchmark of grading end to end: submitted decisions in PostgreSQL, graded by one worker.
+
+usage: DATABASE_URL=postgres://... [CELERY_BROKER_URL=redis://...] \
+       python bench/grading.py [--decisions 100000] [--rounds 10] [--in-process] [--profile]
+
+The database named by DATABASE_URL is migrated and filled with attempts made of the
+scenario library's casino-shoe rounds (each round's answer key stored, as dealing does),
+about one answer in ten wrong and one question in fifty skipped. Then one `celery worker`
+process is started, every attempt is submitted as one batch, and the time from the
+request to the last run graded is measured. --in-process grades in this process instead
+(no broker, no worker) and --profile prints where that time goes. Use a scratch database:
+the bench adds rows and deletes none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402 - the repository root goes on the path first
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+from trainer import rules  # noqa: E402
+from trainer.models import (  # noqa: E402
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Drill,
+    GradingRun,
+    Mode,
+    RuleProfileVersion,
+    RunStatus,
+)
+from trainer.services.grading import (  # noqa: E402
+    RUNS_PER_TASK,
+    grading_request_batch,
+    grading_runs_execute,
+)
+
+LIBRARY = ROOT / "fixtures" / "scenarios" / "casino-shoe.jsonl"
+
+
+def wrong(expected: dict[str, Any]) -> dict[str, Any]:
+    if "amount" in expected:
+        return {**expected, "amount": "1.00" if expected["amount"] != "1.00" else "2.00"}
+    return {**expected, "answer": "stand" if expected["answer"] != "stand" else "hit"}
+
+
+def load(decisions: int, rounds: int, seed: int) -> list[Attempt]:
+    """Attempts of `rounds` rounds each, holding about `decisions` answered questions."""
+    rng = random.Random(seed)
+    documents = [json.loads(line)["scenario"] for line in LIBRARY.read_text().splitlines()]
+    keys = [rules.answer_key(doc) for doc in documents]
+    version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")[0]
+    trainee, _ = get_user_model().objects.get_or_create(username="bench-trainee")
+    drill = Drill.objects.create(title="Grading bench", pass_mark=90)
+    now = timezone.now()
+    made = 0
+    attempts: list[Attempt] = []
+    while made < decisions:
+        batch = [
+            Attempt(
+                trainee=trainee,
+                drill=drill,
+                mode=Mode.EXAM,
+                status=AttemptStatus.SUBMITTED,
+                submitted_at=now,
+            )
+            for _ in range(200)
+        ]
+        Attempt.objects.bulk_create(batch)
+        items: list[AttemptItem] = []
+        for attempt in batch:
+            for position in range(1, rounds + 1):
+                i = rng.randrange(len(documents))
+                items.append(
+                    AttemptItem(
+                        attempt=attempt,
+                        position=position,
+                        profile_version=version,
+                        document=documents[i],
+                        answer_key=keys[i],
+                    )
+                )
+        AttemptItem.objects.bulk_create(items, batch_size=2000)
+        answers: list[Decision] = []
+        for item in items:
+            for question in item.answer_key:
+                roll = rng.random()
+                if roll < 0.02:
+                    continue
+                given = wrong(question["expected"]) if roll < 0.12 else question["expected"]
+                answers.append(
+                    Decision(
+                        item=item,
+                        question=question["n"],
+                        kind=question["kind"],
+                        answer=given,
+                        shown={},
+                        shown_at=now,
+                        answered_at=now,
+                        response_ms=rng.randrange(800, 9000),
+                    )
+                )
+        Decision.objects.bulk_create(answers, batch_size=5000)
+        made += len(answers)
+        attempts.extend(batch)
+    return attempts
+
+
+def start_worker(log: Path) -> subprocess.Popen[bytes]:
+    out = log.open("wb")
+    worker = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"),
+            *("--loglevel", "WARNING", "--without-gossip", "--without-mingle"),
+        ],
+        cwd=ROOT,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+    )
+    time.sleep(8)  # start-up is not what is measured
+    return worker
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=10, help="rounds per attempt")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--in-process", action="store_true", help="no worker, no broker")
+    parser.add_argument("--profile", action="store_true", help="cProfile the in-process run")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("set DATABASE_URL to a scratch PostgreSQL database")
+    call_command("migrate", verbosity=0)
+
+    started = time.perf_counter()
+    attempts = load(args.decisions, args.rounds, args.seed)
+    ids = [a.pk for a in attempts]
+    decisions = Decision.objects.filter(item__attempt_id__in=ids).count()
+    print(
+        f"loaded {decisions:,} decisions in {len(ids):,} attempts "
+        f"({time.perf_counter() - started:.1f} s)"
+    )
+
+    worker = None
+    if not args.in_process:
+        log = Path(os.environ.get("BENCH_WORKER_LOG", ROOT / "var" / "bench-grading.log"))
+        log.parent.mkdir(parents=True, exist_ok=True)
+        worker = start_worker(log)
+    try:
+        started = time.perf_counter()
+        with transaction.atomic():
+            runs = grading_request_batch(attempts=attempts)
+        requested = time.perf_counter() - started
+        run_ids = [r.pk for r in runs]
+        if args.in_process:
+            profiler = cProfile.Profile() if args.profile else None
+            if profiler:
+                profiler.enable()
+            for start in range(0, len(run_ids), RUNS_PER_TASK):
+                grading_runs_execute(run_ids=run_ids[start : start + RUNS_PER_TASK])
+            if profiler:
+                profiler.disable()
+                pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+        else:
+            while GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADED).count() < len(
+                run_ids
+            ):
+                time.sleep(0.25)
+        elapsed = time.perf_counter() - started
+    finally:
+        if worker is not None:
+            worker.send_signal(signal.SIGTERM)
+            worker.wait(timeout=60)
+    graded = GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADED).count()
+    grades = sum(GradingRun.objects.filter(pk__in=run_ids).values_list("questions", flat=True))
+    where = "in process" if args.in_process else "one worker"
+    print(f"requested {len(run_ids):,} runs in {requested:.2f} s")
+    print(
+        f"graded {graded:,} runs, {grades:,} questions ({decisions:,} decisions) {where} "
+        f"in {elapsed:.2f} s: {decisions / elapsed:,.0f} decisions/s, "
+        f"{graded / elapsed:,.1f} runs/s"
+    )
+
+
+if __name__ == "__main__":
+    main()
