@@ -1,13 +1,21 @@
 """POST /api/attempts/{id}/answers: record an answer, refuse bad input, never duplicate."""
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from audit.models import LedgerEntry
-from tests.trainer.factories import DrillFactory, natural_document, simple_document
-from trainer.models import Decision, Mode
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    natural_document,
+    simple_document,
+)
+from trainer.models import AttemptStatus, Decision, Mode
 from trainer.services.attempts import attempt_start, attempt_submit
 
 pytestmark = pytest.mark.django_db
@@ -90,8 +98,6 @@ def test_practice_feedback_comes_with_the_round_s_last_answer(api, shown):
 
 
 def test_an_exam_answer_carries_no_feedback(api, trainee):
-    from tests.trainer.factories import AssignmentFactory
-
     drill = DrillFactory(documents=[natural_document()])
     assignment = AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
     exam = attempt_start(trainee=trainee, drill=drill, mode=Mode.EXAM, assignment=assignment)
@@ -193,6 +199,21 @@ def test_an_answer_to_another_trainee_s_attempt_is_404(api, other_trainee, shown
     response = post(api, theirs, RIGHT)
     assert response.status_code == 404
     assert Decision.objects.count() == 0
+
+
+def test_an_answer_after_the_speed_time_box_is_refused_and_submits_the_attempt(api, trainee):
+    drill = DrillFactory(documents=[natural_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
+    speed = attempt_start(trainee=trainee, drill=drill, mode=Mode.SPEED, assignment=assignment)
+    api.get(f"/api/attempts/{speed.pk}/question")
+    speed.deadline = timezone.now() - timedelta(seconds=1)
+    speed.save(update_fields=["deadline"])
+    response = post(api, speed, RIGHT)
+    assert response.status_code == 409
+    assert response.json()["code"] == "deadline_passed"
+    assert Decision.objects.count() == 0
+    speed.refresh_from_db()
+    assert speed.status == AttemptStatus.SUBMITTED
 
 
 def test_an_answer_after_submit_is_refused(api, trainee, shown):

@@ -18,7 +18,7 @@ from trainer.models import AttemptItem, Mode
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-def poll(read, until, seconds=30.0):
+def poll(read, until, seconds=90.0):
     """The first value read that satisfies ``until``; fails after ``seconds``."""
     deadline = time.monotonic() + seconds
     while True:

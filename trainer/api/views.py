@@ -79,7 +79,7 @@ class AssignmentListView(TraineeView, generics.ListAPIView[Assignment]):
     def get_queryset(self) -> QuerySet[Assignment]:
         return assignments_with_attempts(user=_user(self.request))
 
-    @extend_schema(responses={200: s.AssignmentOutput(many=True), **errors()})
+    @extend_schema(responses={200: s.AssignmentOutput(many=True), **errors(400)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -103,7 +103,7 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
     def get_queryset(self) -> QuerySet[Attempt]:
         return attempts_for_trainee(user=_user(self.request))
 
-    @extend_schema(responses={200: s.AttemptOutput(many=True), **errors()})
+    @extend_schema(responses={200: s.AttemptOutput(many=True), **errors(400)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
