@@ -20,7 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, QuerySet
 from django.utils import timezone
 
@@ -293,7 +293,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
                 )
             )
         entries.append(_finished_entry(run))
-    Grade.objects.bulk_create(grades, batch_size=CHUNK, ignore_conflicts=True)
+    _insert_grades(grades)
     # One plain UPDATE a run: bulk_update's CASE expressions cost more to build than they save.
     for run in runs:
         GradingRun.objects.filter(pk=run.pk).update(
@@ -301,6 +301,54 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
         )
     _copy_to_attempts(runs, now)
     ledger_append_many(entries=entries)
+
+
+_GRADE_COLUMNS = [
+    "run_id",
+    "item_id",
+    "question",
+    "decision_id",
+    "kind",
+    "correct",
+    "expected",
+    "given",
+    "money_diff",
+    "category",
+    "rule",
+    "response_ms",
+]
+
+
+def _insert_grades(grades: Sequence[Grade]) -> None:
+    """Write the grades: COPY on PostgreSQL (several times faster than INSERT), else bulk.
+
+    The runs are locked and have no grades yet, so a conflict cannot arise; the unique
+    constraint would still refuse a second grade of a question and roll the batch back.
+    """
+    if connection.vendor != "postgresql":
+        Grade.objects.bulk_create(grades, batch_size=CHUNK, ignore_conflicts=True)
+        return
+    table = Grade._meta.db_table
+    with connection.cursor() as cursor:
+        raw = cursor.cursor
+        with raw.copy(f"COPY {table} ({', '.join(_GRADE_COLUMNS)}) FROM STDIN") as copy:
+            for g in grades:
+                copy.write_row(
+                    (
+                        g.run_id,
+                        g.item_id,
+                        g.question,
+                        g.decision_id,
+                        g.kind,
+                        g.correct,
+                        json.dumps(g.expected),
+                        None if g.given is None else json.dumps(g.given),
+                        g.money_diff,
+                        g.category,
+                        g.rule,
+                        g.response_ms,
+                    )
+                )
 
 
 _RESULT_FIELDS = [
