@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
@@ -150,6 +151,12 @@ def make_attempt(
         Attempt.objects.filter(pk=attempt.pk).update(score=score, passed=run.passed)
     attempt.refresh_from_db()
     return attempt
+
+
+@pytest.fixture(autouse=True)
+def _fresh_figures():
+    """The dashboard caches its figures; each test starts from none."""
+    cache.clear()
 
 
 @pytest.fixture

@@ -2,19 +2,25 @@
 
 Only the grades of each attempt's *current* run count (the newest graded run): a regrade
 replaces the figures of the run it corrects, as it replaces the attempt's score.
+
+Aggregating a million grades takes seconds, and the figures change only when a grading
+run finishes, so each aggregate is cached under its query and the newest finished run:
+the next finished run changes the key, and the page shows fresh figures at once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import (
     Aggregate,
@@ -53,6 +59,8 @@ ZERO = Decimal("0.00")
 # The speed histogram's last bucket gathers every answer slower than this.
 SPEED_BUCKETS_SECONDS = 20
 TREND_ATTEMPTS = 30
+CACHE_SECONDS = 600
+T = TypeVar("T")
 
 
 class _Percentile(Aggregate):
@@ -260,6 +268,25 @@ def grades_for_viewer(
 # Figures.
 
 
+def _grading_version() -> str:
+    """Changes whenever a grading run finishes (a new grade set, or a regrade)."""
+    row = GradingRun.objects.filter(status=RunStatus.GRADED).aggregate(
+        last=Max("finished_at"), n=Count("id")
+    )
+    return f"{row['last']}/{row['n']}"
+
+
+def _cached(name: str, grades: QuerySet[Grade], compute: Callable[[], T]) -> T:
+    sql, params = grades.query.sql_with_params()
+    text = f"{name}|{_grading_version()}|{sql}|{params!r}"
+    key = "pit-stats:" + hashlib.sha256(text.encode()).hexdigest()
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
 def _annotations() -> dict[str, Any]:
     annotations: dict[str, Any] = {
         "attempts": Count("run__attempt", distinct=True),
@@ -298,6 +325,10 @@ def _p90_by(grades: QuerySet[Grade], key: str | None) -> dict[Any, float | None]
 
 def figures_by_trainee(*, grades: QuerySet[Grade]) -> dict[int, Figures]:
     """Each trainee's figures over these grades, in one grouped query (two on SQLite)."""
+    return _cached("figures_by_trainee", grades, lambda: _figures_by_trainee(grades))
+
+
+def _figures_by_trainee(grades: QuerySet[Grade]) -> dict[int, Figures]:
     key = "run__attempt__trainee_id"
     rows = grades.order_by().values(key).annotate(**_annotations())
     p90s = {} if connection.vendor == "postgresql" else _p90_by(grades, key)
@@ -305,6 +336,11 @@ def figures_by_trainee(*, grades: QuerySet[Grade]) -> dict[int, Figures]:
 
 
 def figures_total(*, grades: QuerySet[Grade]) -> Figures:
+    """The figures of all these grades together."""
+    return _cached("figures_total", grades, lambda: _figures_total(grades))
+
+
+def _figures_total(grades: QuerySet[Grade]) -> Figures:
     row = grades.order_by().aggregate(**_annotations())
     if not row["questions"]:
         return Figures()
@@ -332,6 +368,10 @@ def dashboard_classes(
 
 def errors_by_category(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
     """How many mistakes of each category, most frequent first."""
+    return _cached("errors_by_category", grades, lambda: _errors_by_category(grades))
+
+
+def _errors_by_category(grades: QuerySet[Grade]) -> list[tuple[str, int]]:
     labels = dict(ErrorCategory.choices)
     rows = (
         grades.filter(correct=False)
@@ -345,6 +385,10 @@ def errors_by_category(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
 
 def errors_by_skill(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
     """How many mistakes in rounds exercising each skill (a round may have several)."""
+    return _cached("errors_by_skill", grades, lambda: _errors_by_skill(grades))
+
+
+def _errors_by_skill(grades: QuerySet[Grade]) -> list[tuple[str, int]]:
     labels = dict(Skill.choices)
     counts: Counter[str] = Counter()
     for skills in grades.filter(correct=False).values_list("item__document__skills", flat=True):
@@ -354,6 +398,10 @@ def errors_by_skill(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
 
 def accuracy_trend(*, grades: QuerySet[Grade]) -> list[TrendPoint]:
     """Accuracy per graded attempt, oldest first (the latest few)."""
+    return _cached("accuracy_trend", grades, lambda: _accuracy_trend(grades))
+
+
+def _accuracy_trend(grades: QuerySet[Grade]) -> list[TrendPoint]:
     rows = (
         grades.order_by()
         .values("run__attempt_id")
@@ -379,6 +427,10 @@ def accuracy_trend(*, grades: QuerySet[Grade]) -> list[TrendPoint]:
 
 def speed_histogram(*, grades: QuerySet[Grade]) -> list[tuple[int, int]]:
     """(whole seconds, answers) for each second up to the last bucket, which holds the rest."""
+    return _cached("speed_histogram", grades, lambda: _speed_histogram(grades))
+
+
+def _speed_histogram(grades: QuerySet[Grade]) -> list[tuple[int, int]]:
     rows = (
         grades.filter(response_ms__isnull=False)
         .order_by()
@@ -484,9 +536,22 @@ def certification_ready(
 ) -> dict[int, int]:
     """For each trainee with an exam that meets the certification rule, that attempt's id
     (the newest such). Two queries, whatever the number of trainees."""
+    ids = sorted(set(trainee_ids))
+    text = f"ready|{_grading_version()}|{ids}|{pass_mark}|{min_scenarios}|{max_mean_ms}"
+    key = "pit-stats:" + hashlib.sha256(text.encode()).hexdigest()
+    found: dict[int, int] | None = cache.get(key)
+    if found is None:
+        found = _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms)
+        cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def _certification_ready(
+    trainee_ids: list[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
+) -> dict[int, int]:
     candidates = (
         Attempt.objects.filter(
-            trainee_id__in=list(trainee_ids),
+            trainee_id__in=trainee_ids,
             mode=Mode.EXAM,
             grading_status=GradingStatus.GRADED,
             passed=True,
