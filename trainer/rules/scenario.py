@@ -252,15 +252,18 @@ def _parse_stakes(value: object, i: int, box: int, profile: Profile) -> dict[str
             message = f"boxes[{i}].stakes is missing"
             raise ScenarioError(f"boxes[{i}].stakes", "missing_field", message, box)
         items = _list(value, f"boxes[{i}].stakes", box)
-    path = f"boxes[{i}]"
     if not items:
         message = "stakes is empty; a box needs at least one player"
-        raise ScenarioError(f"{path}.stakes", "no_stakes", message, box)
+        raise ScenarioError(f"boxes[{i}].stakes", "no_stakes", message, box)
     stakes: dict[str, Decimal] = {}
     total = ZERO
+    min_bet = profile.min_bet
     for j, stake in enumerate(items):
-        player = stake.get("player") if type(stake) is dict else None
-        amount = quick_amount(stake.get("amount")) if type(stake) is dict else None
+        if type(stake) is dict:
+            player = stake.get("player")
+            amount = quick_amount(stake.get("amount"))
+        else:
+            player = amount = None
         if (
             amount is None
             or not isinstance(player, str)
@@ -268,9 +271,10 @@ def _parse_stakes(value: object, i: int, box: int, profile: Profile) -> dict[str
             or not 0 < len(player) <= 100
             or not stake.keys() <= _STAKE_FIELDS
         ):
-            _stake_error(stake, f"{path}.stakes[{j}]", box, stakes)
+            _stake_error(stake, f"boxes[{i}].stakes[{j}]", box, stakes)
             raise AssertionError("unreachable")  # pragma: no cover
-        if amount < profile.min_bet:
+        if amount < min_bet:
+            path = f"boxes[{i}]"
             message = (
                 f"{player}'s stake {amount} is below the minimum {profile.min_bet} "
                 f"of {profile.name}"
@@ -279,6 +283,7 @@ def _parse_stakes(value: object, i: int, box: int, profile: Profile) -> dict[str
         stakes[player] = amount
         total += amount
     if total > profile.max_bet:
+        path = f"boxes[{i}]"
         message = (
             f"the box's stakes total {total}, over the box maximum {profile.max_bet} "
             f"of {profile.name}"

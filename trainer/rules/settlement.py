@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ScenarioError
-from .money import fmt
+from .money import _TEXT, fmt
 from .play import play_scenario
 from .results import Round
 from .scenario import parse
@@ -26,9 +26,12 @@ def settlement_dict(result: Round) -> dict[str, Any]:
     """The JSON-ready settlement of a played round."""
     doc = result.doc
     out: dict[str, Any] = {"format": SETTLEMENT_FORMAT}
-    for key in ("id", "title", "skills"):
-        if key in doc:
-            out[key] = doc[key]
+    if "id" in doc:
+        out["id"] = doc["id"]
+    if "title" in doc:
+        out["title"] = doc["title"]
+    if "skills" in doc:
+        out["skills"] = doc["skills"]
     out["rules"] = doc["rules"]
     dealer = result.dealer
     out["dealer"] = {
@@ -38,35 +41,41 @@ def settlement_dict(result: Round) -> dict[str, Any]:
         "blackjack": dealer.blackjack,
         "bust": dealer.bust,
     }
-    out["boxes"] = [
-        {
-            "box": box.box,
-            "hands": [
+    # Amount texts come from fmt's table; fmt itself only for an amount not seen before.
+    text = _TEXT.get
+    boxes = []
+    for box in result.boxes:
+        hands = []
+        for hand in box.hands:
+            stakes = {}
+            for player, stake in hand.stakes.items():
+                stakes[player] = text(stake) or fmt(stake)
+            hands.append(
                 {
                     "cards": list(hand.cards),
                     "total": hand.total,
                     "soft": hand.soft,
                     "outcome": hand.outcome,
-                    "stakes": {p: fmt(s) for p, s in hand.stakes.items()},
+                    "stakes": stakes,
                     "doubled": hand.doubled,
                     "split": hand.split,
                 }
-                for hand in box.hands
-            ],
-            "players": [
+            )
+        players = []
+        for p in box.players:
+            net, main, insurance, bonus = p.net, p.main, p.insurance, p.bonus
+            players.append(
                 {
                     "player": p.player,
-                    "net": fmt(p.net),
-                    "main": fmt(p.main),
-                    "insurance": fmt(p.insurance),
+                    "net": text(net) or fmt(net),
+                    "main": text(main) or fmt(main),
+                    "insurance": text(insurance) or fmt(insurance),
                     "even_money": p.even_money,
-                    "bonus": fmt(p.bonus),
+                    "bonus": text(bonus) or fmt(bonus),
                 }
-                for p in box.players
-            ],
-        }
-        for box in result.boxes
-    ]
+            )
+        boxes.append({"box": box.box, "hands": hands, "players": players})
+    out["boxes"] = boxes
     out["cards_used"] = result.cards_used
     out["reshuffle"] = result.reshuffle
     return out
