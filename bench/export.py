@@ -255,8 +255,12 @@ def _plain(value: Any) -> Any:
 
 
 def measure(label: str, command: list[str]) -> None:
-    """Run a manage.py command as a child and print its wall time and peak memory."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    """Run a manage.py command as a child; print its wall time, CPU time and peak memory.
+
+    The CPU time (user + system) is the fairer figure on a shared machine, where the wall
+    time also counts waiting for a core.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     result = subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *command],
@@ -266,10 +270,12 @@ def measure(label: str, command: list[str]) -> None:
         check=False,
     )
     elapsed = time.perf_counter() - started
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    note = "" if peak > before else " (peak no higher than an earlier child's)"
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    note = "" if after.ru_maxrss > before.ru_maxrss else " (no higher than an earlier child's)"
     print(
-        f"{label}: {elapsed:.1f} s, peak RSS {peak / 1024:.0f} MB{note}, exit {result.returncode}"
+        f"{label}: {elapsed:.1f} s wall, {cpu:.1f} s CPU, "
+        f"peak RSS {after.ru_maxrss / 1024:.0f} MB{note}, exit {result.returncode}"
     )
     for line in result.stdout.strip().splitlines()[:3]:
         print(f"    {line}")

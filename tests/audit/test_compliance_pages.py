@@ -222,7 +222,7 @@ def test_a_page_with_every_report_finished_does_not_refresh(officer, ready_repor
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_an_officer_requests_a_pdf_downloads_it_and_verifies_the_log(
     live_server, compliance_officer, trainee, media
 ):

@@ -349,7 +349,7 @@ def test_a_download_is_logged_and_a_changed_file_is_refused(period_data, complia
 
 
 @pytest.mark.worker
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
 def test_a_large_request_is_produced_by_the_celery_task_and_logged(
     settings, compliance_officer, media, celery_worker
 ):
