@@ -267,3 +267,16 @@ def test_the_table_page_does_not_query_per_answer_given(
     client.get(url)
     with django_assert_num_queries(before_any_answer):
         client.get(url)
+
+
+def test_practice_results_show_every_rounds_verdict_while_grading_waits(trainee, attempt):
+    client = client_for(trainee)
+    client.get(reverse("train:table", args=[attempt.pk]))
+    post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
+    client.post(reverse("train:submit", args=[attempt.pk]))
+    html = client.get(reverse("train:results", args=[attempt.pk])).content.decode()
+    assert "Submitted — grading…" in html
+    assert "Round 1" in html
+    assert "Round 2" in html
+    assert html.count("✔ right") == 1
+    assert html.count("✘ wrong") == 5

@@ -8,7 +8,7 @@ practice feedback after the round, or in the grades of a graded run.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -202,7 +202,11 @@ def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
             + ("the round is answered" if attempt.mode == Mode.PRACTICE else "the attempt ends"),
             code="no_feedback",
         )
-    given = {d.question: d.answer for d in item.decisions.all()}
+    return _feedback_rows(item, item.decisions.all())
+
+
+def _feedback_rows(item: AttemptItem, decisions: Iterable[Decision]) -> list[FeedbackRow]:
+    given = {d.question: d.answer for d in decisions}
     rows = []
     for key in item.answer_key:
         answer = given.get(key["n"])
@@ -221,6 +225,17 @@ def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
             )
         )
     return rows
+
+
+def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]:
+    """Every round's feedback of a submitted practice or speed attempt, in two queries."""
+    if attempt.mode == Mode.EXAM or attempt.status == AttemptStatus.IN_PROGRESS:
+        raise ConflictError(
+            "feedback on the whole attempt comes after a practice or speed attempt ends",
+            code="no_feedback",
+        )
+    items = attempt.items.order_by("position").prefetch_related("decisions")
+    return [(item.position, _feedback_rows(item, item.decisions.all())) for item in items]
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from trainer.roles import Role, has_role
 from trainer.selectors.attempts import (
     assignments_for_trainee,
     attempt_current_question,
+    attempt_feedback,
     attempt_get_for_user,
     attempt_results,
     round_decisions,
@@ -232,10 +233,10 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     # Before grading, practice and speed already show the engine's verdicts; an exam nothing.
     engine_rounds = []
     if not outcome.graded and attempt.mode != Mode.EXAM:
-        for item in sorted(items.values(), key=lambda i: i.position):
-            rows = round_feedback(attempt=attempt, position=item.position)
-            labelled = [(r, answer_label(r.given), answer_label(r.expected)) for r in rows]
-            engine_rounds.append((item.position, labelled))
+        engine_rounds = [
+            (position, [(r, answer_label(r.given), answer_label(r.expected)) for r in rows])
+            for position, rows in attempt_feedback(attempt=attempt)
+        ]
     context = {
         "attempt": attempt,
         "outcome": outcome,
