@@ -280,3 +280,16 @@ def test_practice_results_show_every_rounds_verdict_while_grading_waits(trainee,
     assert "Round 2" in html
     assert html.count("✔ right") == 1
     assert html.count("✘ wrong") == 5
+
+
+def test_starting_a_retired_drill_is_not_found(trainee):
+    drill = DrillFactory(documents=[simple_document()], is_active=False)
+    response = client_for(trainee).post(reverse("train:start"), {"drill": drill.pk})
+    assert response.status_code == 404
+    assert not Attempt.objects.exists()
+
+
+def test_starting_with_a_malformed_drill_id_says_so(trainee):
+    response = client_for(trainee).post(reverse("train:start"), {"drill": "abc"})
+    assert response.status_code == 400
+    assert "drill must be a number" in response.content.decode()

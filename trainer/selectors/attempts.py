@@ -25,6 +25,7 @@ from trainer.models import (
     AttemptItem,
     AttemptStatus,
     Decision,
+    Drill,
     Grade,
     GradingRun,
     Mode,
@@ -74,6 +75,19 @@ def attempts_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Attempt]:
         .select_related("drill", "assignment")
         .order_by("-started_at", "-id")
     )
+
+
+def practice_drills(*, limit: int = 50) -> QuerySet[Drill]:
+    """Active drills any trainee may practise, by title."""
+    return Drill.objects.filter(is_active=True).order_by("title")[:limit]
+
+
+def drill_get_active(*, drill_id: int) -> Drill:
+    """An active drill; NotFoundError for a missing or retired one."""
+    drill = Drill.objects.filter(pk=drill_id, is_active=True).first()
+    if drill is None:
+        raise NotFoundError("no such drill", field="drill")
+    return drill
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from trainer.errors import NotFoundError, TrainerError
-from trainer.models import AttemptStatus, Drill, Mode
+from trainer.models import AttemptStatus, Mode
 from trainer.roles import Role, has_role
 from trainer.selectors.attempts import (
     assignments_for_trainee,
@@ -27,6 +27,8 @@ from trainer.selectors.attempts import (
     attempt_feedback,
     attempt_get_for_user,
     attempt_results,
+    drill_get_active,
+    practice_drills,
     round_decisions,
     round_feedback,
     seconds_left,
@@ -84,7 +86,7 @@ def trainee_page(view: View) -> View:
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "home": trainee_home(user=_me(request)),
-        "practice_drills": Drill.objects.filter(is_active=True).order_by("title")[:50],
+        "practice_drills": practice_drills(),
     }
     return render(request, "trainer/home.html", context)
 
@@ -99,9 +101,7 @@ def _int(value: str | None, field: str) -> int:
 @require_POST
 @trainee_page
 def start(request: HttpRequest) -> HttpResponse:
-    drill = Drill.objects.filter(pk=_int(request.POST.get("drill"), "drill")).first()
-    if drill is None:
-        raise NotFoundError("no such drill", field="drill")
+    drill = drill_get_active(drill_id=_int(request.POST.get("drill"), "drill"))
     assignment = None
     if request.POST.get("assignment"):
         assignment_id = _int(request.POST.get("assignment"), "assignment")
