@@ -5,7 +5,8 @@ usage: python bench/engine.py [--rounds 20000] [--seed 7] [--keep PATH]
 Builds a corpus of legal rounds from the seed (every run with the same seed and rounds gets
 the same corpus), writes it as JSON Lines to a temporary file, then prints rounds per second
 through `settle`, through `json_line`, and end to end through `manage.py play_scenario` run
-as a subprocess pinned to one core, with and without Django's start-up time.
+as a subprocess pinned to one core, with and without Django's start-up time. It says whether
+the engine ran compiled (scripts/build-engine) or as pure Python; the command runs the same.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from trainer.rules import (  # noqa: E402 - the repository root goes on the path first
+    COMPILED,
     PROFILES,
     DecisionPoint,
     Profile,
@@ -394,6 +396,12 @@ def report(
     net = (command[0] - startup[0], command[1] - startup[1])
 
     print(f"Engine benchmark: {rounds:,} rounds, seed {args.seed}, Python {sys.version.split()[0]}")
+    mode = (
+        "compiled with mypyc (scripts/build-engine)"
+        if COMPILED
+        else "pure Python (scripts/build-engine compiles it)"
+    )
+    print(f"engine: {mode}")
     print(
         f"corpus: {corpus.stat().st_size / 1e6:.1f} MB of JSON Lines, built in "
         f"{build_seconds:.1f} s ({builder.redrawn} rounds redrawn for a longer shoe); "

@@ -2,7 +2,15 @@
 
 Nothing here imports Django or any third-party package, so it can be used (and tested)
 anywhere: the web app, the Celery tasks, the command line and outside tools.
+
+`scripts/build-engine` may compile the modules with mypyc (a .so next to each .py, which
+Python prefers); `COMPILED` says whether this process runs the compiled engine. This file
+stays Python, so it can warn when a compiled module is older than its source.
 """
+
+import sys
+import warnings
+from pathlib import Path
 
 from .answer_key import Verdict, answer_key, compare, questions
 from .errors import ScenarioError
@@ -13,7 +21,30 @@ from .results import BoxResult, DealerResult, HandResult, PlayerResult, Round
 from .scenario import FORMAT as SCENARIO_FORMAT
 from .settlement import SETTLEMENT_FORMAT, json_line, play, settle, settlement_dict
 
+
+def _compiled() -> bool:
+    """Whether the modules run compiled (imported from a .so), warning when one is stale."""
+    module = sys.modules[__name__ + ".settlement"]
+    compiled = not str(getattr(module, "__file__", "")).endswith(".py")
+    if compiled:
+        folder = Path(__file__).parent
+        for source in folder.glob("*.py"):
+            built = list(folder.glob(source.stem + ".*.so"))
+            if built and source.stat().st_mtime > built[0].stat().st_mtime:
+                warnings.warn(
+                    f"the compiled rules engine is older than {source.name}, which Python "
+                    "ignores: run scripts/build-engine (or --clean for pure Python)",
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+                break
+    return compiled
+
+
+COMPILED: bool = _compiled()
+
 __all__ = [
+    "COMPILED",
     "PROFILES",
     "SCENARIO_FORMAT",
     "SETTLEMENT_FORMAT",
