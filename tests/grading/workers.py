@@ -14,7 +14,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_database_url() -> str:
+def database_url_of_this_test() -> str:
     """The URL of the database this test runs on (pytest-django's test_<name>)."""
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
@@ -24,12 +24,14 @@ def test_database_url() -> str:
 class Worker:
     """`celery -A config worker` on one process, logging to a file the test can read."""
 
-    def __init__(self, log: Path, *, database_url: str | None = None, **env: str) -> None:
+    def __init__(
+        self, log: Path, *, database_url: str | None = None, queues: str = "celery", **env: str
+    ) -> None:
         self.log = log
         environment = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": database_url or test_database_url(),
+            "DATABASE_URL": database_url or database_url_of_this_test(),
             "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
             **env,
         }
@@ -49,6 +51,8 @@ class Worker:
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
+                "--queues",
+                queues,
             ],
             cwd=ROOT,
             env=environment,
