@@ -81,7 +81,12 @@ def speed_svg(buckets: Sequence[tuple[int, int]], *, last: int) -> SafeString:
 
 @lru_cache(maxsize=512)
 def _speed(buckets: tuple[tuple[int, int], ...], last: int) -> SafeString:
-    chart = _chart(pygal.Bar, "Response time (answers per second band)", x_label_rotation=0)
+    chart = _chart(
+        pygal.Bar,
+        "Response time (answers per second band)",
+        x_labels_major_every=5,
+        show_minor_x_labels=False,
+    )
     chart.x_labels = [f"{s}+" if s == last else str(s) for s, _ in buckets]
     chart.add("Answers", [n for _, n in buckets])
     return _svg(chart)
