@@ -476,3 +476,53 @@ class Grade(models.Model):
 
     def __str__(self) -> str:
         return f"grade of round {self.item_id} question {self.question}"
+
+
+class GradingRunSummary(models.Model):
+    """A graded run's figures, written with its grades, so dashboards sum runs, not grades.
+
+    The columns are the run's totals; ``facets`` holds the same figures for the grades of
+    one profile (``p:<name>``), of rounds exercising one skill (``s:<skill>``) or both
+    (``p:<name>|s:<skill>``), so a filtered dashboard is a sum over runs too. Response
+    times are kept as a histogram of ``HISTOGRAM_MS``-wide buckets (sparse, by bucket
+    index), which gives the exact per-second speed chart and an approximate p90.
+    """
+
+    HISTOGRAM_MS = 250
+    # Answers slower than this land in the last bucket.
+    HISTOGRAM_LAST = 240
+
+    run = models.OneToOneField(
+        GradingRun, primary_key=True, on_delete=models.PROTECT, related_name="summary"
+    )
+    attempt = models.ForeignKey(Attempt, on_delete=models.PROTECT, related_name="+")
+    number = models.PositiveIntegerField()
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    drill = models.ForeignKey(Drill, on_delete=models.PROTECT, related_name="+")
+    mode = models.CharField(max_length=16, choices=Mode.choices)
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    profiles = models.JSONField(default=list)
+    questions = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    # Answered questions: those with a response time (a missed question has none).
+    answered = models.PositiveIntegerField(default=0)
+    response_ms_sum = models.BigIntegerField(default=0)
+    overpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    underpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    histogram = models.JSONField(default=dict)
+    categories = models.JSONField(default=dict)
+    skills = models.JSONField(default=dict)
+    facets = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["trainee", "submitted_at"]),
+            models.Index(fields=["attempt", "number"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"summary of {self.run}"
