@@ -9,6 +9,44 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def restore_migrated_reference_data() -> None:
+    """Put back what the data migrations load: the role groups and the built-in profiles.
+
+    A transactional test empties every table when it ends, so the tests after it would
+    otherwise meet a database without roles or rule profiles.
+    """
+    from django.contrib.auth.models import Group
+
+    from trainer import rules
+    from trainer.models import RuleProfile, RuleProfileVersion
+    from trainer.roles import Role
+
+    if Group.objects.count() < len(Role) or not RuleProfileVersion.objects.exists():
+        for role in Role:
+            Group.objects.get_or_create(name=role.value)
+        for name, engine in rules.PROFILES.items():
+            profile, _ = RuleProfile.objects.get_or_create(name=name, defaults={"title": name})
+            if not profile.versions.exists():
+                RuleProfileVersion.objects.create(
+                    profile=profile,
+                    version=1,
+                    parameters=rules.profile_to_dict(engine),
+                    source=engine.source,
+                    assumed=list(engine.assumed),
+                    notes="As published in rule-profiles.md.",
+                )
+
+
+@pytest.fixture(autouse=True)
+def _migrated_reference_data(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("django_db") is None and not (
+        {"db", "transactional_db", "live_server"} & set(request.fixturenames)
+    ):
+        return
+    request.getfixturevalue("_django_db_helper")
+    restore_migrated_reference_data()
+
+
 @pytest.fixture
 def trainee(db):
     from tests.factories import UserFactory
