@@ -99,6 +99,11 @@ CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")
 # How long decisions, grades and the audit ledger are kept (years). The application has
 # no path that deletes them; this records the policy the operator must honour.
 RETENTION_YEARS = env.int("SHOESCHOOL_RETENTION_YEARS", default=5)
+# The certification rule a pit boss signs against (audit.services.reviews.CertificationRule):
+# an exam of at least this many scenarios, at or above this score, answered this fast.
+SHOESCHOOL_CERT_PASS_MARK = env.str("SHOESCHOOL_CERT_PASS_MARK", default="95")
+SHOESCHOOL_CERT_MIN_SCENARIOS = env.int("SHOESCHOOL_CERT_MIN_SCENARIOS", default=50)
+SHOESCHOOL_CERT_MAX_MEAN_SECONDS = env.str("SHOESCHOOL_CERT_MAX_MEAN_SECONDS", default="10")
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
