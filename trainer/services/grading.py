@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -266,7 +266,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     }
     cache = _BasisCache()
     now = timezone.now()
-    grades: list[Grade] = []
+    grades: list[_Row] = []
     entries: list[PendingEntry] = []
     for run in runs:
         try:
@@ -303,30 +303,36 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     ledger_append_many(entries=entries)
 
 
-_GRADE_COLUMNS = [
-    "run_id",
-    "item_id",
-    "question",
-    "decision_id",
-    "kind",
-    "correct",
-    "expected",
-    "given",
-    "money_diff",
-    "category",
-    "rule",
-    "response_ms",
-]
+class _Row(NamedTuple):
+    """A grade before it is written: cheaper to build by the thousand than a model instance."""
+
+    run_id: int
+    item_id: int
+    question: int
+    decision_id: int | None
+    kind: str
+    correct: bool
+    expected: Any
+    given: Any
+    money_diff: Decimal
+    category: str
+    rule: str
+    response_ms: int | None
 
 
-def _insert_grades(grades: Sequence[Grade]) -> None:
+_GRADE_COLUMNS = _Row._fields
+
+
+def _insert_grades(grades: Sequence[_Row]) -> None:
     """Write the grades: COPY on PostgreSQL (several times faster than INSERT), else bulk.
 
     The runs are locked and have no grades yet, so a conflict cannot arise; the unique
     constraint would still refuse a second grade of a question and roll the batch back.
     """
     if connection.vendor != "postgresql":
-        Grade.objects.bulk_create(grades, batch_size=CHUNK, ignore_conflicts=True)
+        Grade.objects.bulk_create(
+            (Grade(**row._asdict()) for row in grades), batch_size=CHUNK, ignore_conflicts=True
+        )
         return
     table = Grade._meta.db_table
     with connection.cursor() as cursor:
@@ -335,18 +341,10 @@ def _insert_grades(grades: Sequence[Grade]) -> None:
             for g in grades:
                 copy.write_row(
                     (
-                        g.run_id,
-                        g.item_id,
-                        g.question,
-                        g.decision_id,
-                        g.kind,
-                        g.correct,
+                        *g[:6],
                         json.dumps(g.expected),
                         None if g.given is None else json.dumps(g.given),
-                        g.money_diff,
-                        g.category,
-                        g.rule,
-                        g.response_ms,
+                        *g[8:],
                     )
                 )
 
@@ -370,11 +368,11 @@ def _grade_run(
     items: Sequence[AttemptItem],
     answers: Mapping[tuple[int, int], tuple[int, str, Any, int]],
     cache: _BasisCache,
-) -> list[Grade]:
+) -> list[_Row]:
     regrade = run.trigger == RunTrigger.REGRADE
     bases = {item.pk: cache.basis(item, regrade=regrade) for item in items}
     run.basis = {str(pk): basis.record for pk, basis in bases.items()}
-    grades: list[Grade] = []
+    grades: list[_Row] = []
     for item in items:
         basis = bases[item.pk]
         if basis.asked is basis.key:
@@ -392,7 +390,7 @@ def _grade_run(
     return grades
 
 
-def _set_result(run: GradingRun, grades: Sequence[Grade], now: Any) -> None:
+def _set_result(run: GradingRun, grades: Sequence[_Row], now: Any) -> None:
     questions = len(grades)
     correct = sum(g.correct for g in grades)
     score = (
@@ -469,7 +467,7 @@ def _grade(
     item: AttemptItem,
     expected: Mapping[str, Any],
     answer: tuple[int, str, Any, int] | None,
-) -> Grade:
+) -> _Row:
     n = expected["n"]
     kind = expected["kind"]
     # A decision made for a different kind of question (the key changed under a regrade)
@@ -484,9 +482,9 @@ def _grade(
         # (or kept), a procedure counts none.
         verdict = rules.compare(expected, {})
         right = False
-    return Grade(
-        run=run,
-        item=item,
+    return _Row(
+        run_id=run.pk,
+        item_id=item.pk,
         question=n,
         decision_id=decision_id,
         kind=kind,
@@ -500,7 +498,7 @@ def _grade(
     )
 
 
-def _grades_hash(grades: Sequence[Grade]) -> str:
+def _grades_hash(grades: Sequence[_Row]) -> str:
     rows = [
         [g.item_id, g.question, g.correct, str(g.money_diff), g.category, g.given] for g in grades
     ]
