@@ -16,13 +16,9 @@ ensure_venv() {
     .venv/bin/pip install --quiet --disable-pip-version-check -r "$requirements"
     echo "$digest" > "$stamp"
   fi
-  # The compiled rules engine is optional: build-engine warns and leaves pure Python in place
-  # on any failure, and does nothing when the engine's sources are unchanged since the last build.
-  if [ "${SHOE_PURE_ENGINE:-}" = 1 ]; then
-    :
-  elif command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1; then
+  # The compiled rules engine is opt-in (SHOESCHOOL_COMPILE_ENGINE=1): about 1.4 times
+  # faster, but a compiled module shadows its source, so day-to-day work stays pure Python.
+  if [ "${SHOESCHOOL_COMPILE_ENGINE:-}" = 1 ]; then
     scripts/build-engine || echo "warning: could not compile the rules engine; using pure Python" >&2
-  else
-    echo "warning: no C compiler; the rules engine runs as pure Python" >&2
   fi
 }
