@@ -40,6 +40,7 @@ from trainer.models import (
     RunTrigger,
     Scenario,
 )
+from trainer.services.run_summaries import run_summaries_save
 
 logger = logging.getLogger(__name__)
 
@@ -299,6 +300,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
         GradingRun.objects.filter(pk=run.pk).update(
             **{field: getattr(run, field) for field in _RESULT_FIELDS}
         )
+    run_summaries_save(runs=runs, grades=grades, items_of=items_of)
     _copy_to_attempts(runs, now)
     ledger_append_many(entries=entries)
 

@@ -1,0 +1,317 @@
+"""Per-run summaries: a graded run's figures, so dashboards add up runs instead of grades.
+
+A summary is computed from the run's grades and written in the transaction that marks the
+run graded (`run_summaries_save`, called by the grading service), so a graded run always
+has one. Runs graded some other way (a bulk load, data from before summaries existed)
+get theirs from `run_summaries_backfill` (``manage.py build_run_summaries``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Protocol
+
+from django.db import transaction
+
+from trainer.models import AttemptItem, Grade, GradingRun, GradingRunSummary, RunStatus
+
+ZERO = Decimal("0.00")
+NO_SKILL = "(none)"
+BUCKET_MS = GradingRunSummary.HISTOGRAM_MS
+LAST_BUCKET = GradingRunSummary.HISTOGRAM_LAST
+
+
+def bucket_of(response_ms: int) -> int:
+    """The histogram bucket of a response time (the last one gathers every slower one)."""
+    return min(response_ms // BUCKET_MS, LAST_BUCKET)
+
+
+def profile_key(profile: str) -> str:
+    return f"p:{profile}"
+
+
+def skill_key(skill: str) -> str:
+    return f"s:{skill}"
+
+
+def facet_key(*, profile: str | None, skill: str | None) -> str | None:
+    """The key of the facet holding the figures for this profile and/or skill filter."""
+    if profile and skill:
+        return f"{profile_key(profile)}|{skill_key(skill)}"
+    if profile:
+        return profile_key(profile)
+    if skill:
+        return skill_key(skill)
+    return None
+
+
+@dataclass(frozen=True)
+class GradeFacts:
+    """What a summary needs of one grade: its verdict and its round's profile and skills."""
+
+    correct: bool
+    response_ms: int | None
+    money_diff: Decimal
+    category: str
+    profile: str
+    skills: tuple[str, ...]
+
+
+@dataclass
+class Tally:
+    """Figures of a set of grades that add up: two tallies of disjoint sets sum."""
+
+    questions: int = 0
+    correct: int = 0
+    answered: int = 0
+    response_ms_sum: int = 0
+    overpaid: Decimal = ZERO
+    underpaid: Decimal = ZERO
+    histogram: Counter[int] = field(default_factory=Counter)
+    categories: Counter[str] = field(default_factory=Counter)
+    skills: Counter[str] = field(default_factory=Counter)
+
+    def add_grade(self, grade: GradeFacts) -> None:
+        self.questions += 1
+        if grade.correct:
+            self.correct += 1
+        else:
+            self.categories[grade.category] += 1
+            self.skills.update(grade.skills or (NO_SKILL,))
+        if grade.response_ms is not None:
+            self.answered += 1
+            self.response_ms_sum += grade.response_ms
+            self.histogram[bucket_of(grade.response_ms)] += 1
+        if grade.money_diff > 0:
+            self.overpaid += grade.money_diff
+        elif grade.money_diff < 0:
+            self.underpaid -= grade.money_diff
+
+    def add(self, other: Tally) -> None:
+        self.questions += other.questions
+        self.correct += other.correct
+        self.answered += other.answered
+        self.response_ms_sum += other.response_ms_sum
+        self.overpaid += other.overpaid
+        self.underpaid += other.underpaid
+        self.histogram.update(other.histogram)
+        self.categories.update(other.categories)
+        self.skills.update(other.skills)
+
+    def as_json(self) -> dict[str, Any]:
+        """The facet form stored in a summary's JSON (short keys: there are many)."""
+        return {
+            "q": self.questions,
+            "c": self.correct,
+            "a": self.answered,
+            "ms": self.response_ms_sum,
+            "over": str(self.overpaid),
+            "under": str(self.underpaid),
+            "h": {str(k): n for k, n in sorted(self.histogram.items())},
+            "cat": dict(self.categories),
+            "sk": dict(self.skills),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        return cls(
+            questions=data["q"],
+            correct=data["c"],
+            answered=data["a"],
+            response_ms_sum=data["ms"],
+            overpaid=Decimal(data["over"]),
+            underpaid=Decimal(data["under"]),
+            histogram=Counter({int(k): n for k, n in data["h"].items()}),
+            categories=Counter(data["cat"]),
+            skills=Counter(data["sk"]),
+        )
+
+    @classmethod
+    def from_summary_values(
+        cls,
+        *,
+        questions: int,
+        correct: int,
+        answered: int,
+        response_ms_sum: int,
+        overpaid: Decimal,
+        underpaid: Decimal,
+        histogram: Mapping[str, int],
+        categories: Mapping[str, int],
+        skills: Mapping[str, int],
+    ) -> Tally:
+        return cls(
+            questions=questions,
+            correct=correct,
+            answered=answered,
+            response_ms_sum=response_ms_sum,
+            overpaid=Decimal(overpaid),
+            underpaid=Decimal(underpaid),
+            histogram=Counter({int(k): n for k, n in histogram.items()}),
+            categories=Counter(categories),
+            skills=Counter(skills),
+        )
+
+
+def summarize(grades: Iterable[GradeFacts]) -> tuple[Tally, dict[str, Tally], list[str]]:
+    """The totals, the facets by key, and the profiles met, of one run's grades."""
+    total = Tally()
+    facets: dict[str, Tally] = defaultdict(Tally)
+    profiles: set[str] = set()
+    for grade in grades:
+        total.add_grade(grade)
+        profiles.add(grade.profile)
+        by_profile = profile_key(grade.profile)
+        facets[by_profile].add_grade(grade)
+        for skill in set(grade.skills):
+            facets[skill_key(skill)].add_grade(grade)
+            facets[f"{by_profile}|{skill_key(skill)}"].add_grade(grade)
+    return total, dict(facets), sorted(profiles)
+
+
+def _summary(run: GradingRun, grades: Iterable[GradeFacts]) -> GradingRunSummary:
+    total, facets, profiles = summarize(grades)
+    attempt = run.attempt
+    return GradingRunSummary(
+        run=run,
+        attempt_id=run.attempt_id,
+        number=run.number,
+        trainee_id=attempt.trainee_id,
+        drill_id=attempt.drill_id,
+        mode=attempt.mode,
+        submitted_at=attempt.submitted_at,
+        finished_at=run.finished_at,
+        profiles=profiles,
+        questions=total.questions,
+        correct=total.correct,
+        answered=total.answered,
+        response_ms_sum=total.response_ms_sum,
+        overpaid=total.overpaid,
+        underpaid=total.underpaid,
+        histogram=total.as_json()["h"],
+        categories=dict(total.categories),
+        skills=dict(total.skills),
+        facets={key: tally.as_json() for key, tally in sorted(facets.items())},
+    )
+
+
+def _skills_of(document: Any) -> tuple[str, ...]:
+    skills = document.get("skills") if isinstance(document, Mapping) else None
+    return tuple(s for s in skills if isinstance(s, str)) if isinstance(skills, list) else ()
+
+
+class GradeLike(Protocol):
+    """What a summary reads of a grade: a Grade, or the grading service's row before it is
+    written."""
+
+    @property
+    def run_id(self) -> int: ...
+    @property
+    def item_id(self) -> int: ...
+    @property
+    def correct(self) -> bool: ...
+    @property
+    def response_ms(self) -> int | None: ...
+    @property
+    def money_diff(self) -> Decimal: ...
+    @property
+    def category(self) -> str: ...
+
+
+def _facts(grade: GradeLike, item: AttemptItem) -> GradeFacts:
+    return GradeFacts(
+        correct=grade.correct,
+        response_ms=grade.response_ms,
+        money_diff=Decimal(grade.money_diff),
+        category=grade.category,
+        profile=item.profile_version.profile.name,
+        skills=_skills_of(item.document),
+    )
+
+
+def run_summary_build(
+    *,
+    run: GradingRun,
+    grades: Iterable[GradeLike] | None = None,
+    items: Mapping[int, AttemptItem] | None = None,
+) -> GradingRunSummary:
+    """The (unsaved) summary of a graded run, from its grades: the given ones with their
+    rounds by id, or else the run's grades and rounds read from the database."""
+    if grades is None or items is None:
+        rows = list(Grade.objects.filter(run=run).select_related("item__profile_version__profile"))
+        grades, items = rows, {g.item_id: g.item for g in rows}
+    found = items
+    return _summary(run, (_facts(g, found[g.item_id]) for g in grades))
+
+
+def run_summaries_save(
+    *,
+    runs: Iterable[GradingRun],
+    grades: Iterable[GradeLike],
+    items_of: Mapping[int, Iterable[AttemptItem]],
+) -> int:
+    """Write the summary of each graded run among ``runs`` from its grades in memory and
+    its attempt's rounds (``items_of``, by attempt id, with their profiles loaded); call it
+    in the transaction that marks the runs graded. Returns how many were written."""
+    by_run: dict[int, list[GradeLike]] = defaultdict(list)
+    for grade in grades:
+        by_run[grade.run_id].append(grade)
+    summaries = [
+        run_summary_build(
+            run=run,
+            grades=by_run[run.pk],
+            items={item.pk: item for item in items_of.get(run.attempt_id, ())},
+        )
+        for run in runs
+        if run.status == RunStatus.GRADED
+    ]
+    GradingRunSummary.objects.bulk_create(summaries)
+    return len(summaries)
+
+
+def run_summaries_backfill(*, batch: int = 500) -> int:
+    """Summarize every graded run that has no summary yet; returns how many were written.
+
+    Idempotent: a run already summarized is skipped, and a summary written meanwhile by
+    the grading service wins (the insert ignores it).
+    """
+    written = 0
+    last = 0
+    while True:
+        ids = list(
+            GradingRun.objects.filter(status=RunStatus.GRADED, summary__isnull=True, pk__gt=last)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:batch]
+        )
+        if not ids:
+            return written
+        last = ids[-1]
+        with transaction.atomic():
+            written += _backfill(ids)
+
+
+def _backfill(run_ids: list[int]) -> int:
+    runs = list(GradingRun.objects.filter(pk__in=run_ids).select_related("attempt"))
+    rows = list(
+        Grade.objects.filter(run_id__in=run_ids)
+        .order_by()
+        .values_list("run_id", "item_id", "correct", "response_ms", "money_diff", "category")
+    )
+    items = {
+        pk: (profile, _skills_of({"skills": skills}))
+        for pk, profile, skills in AttemptItem.objects.filter(pk__in={row[1] for row in rows})
+        .order_by()
+        .values_list("pk", "profile_version__profile__name", "document__skills")
+    }
+    facts: dict[int, list[GradeFacts]] = defaultdict(list)
+    for run_id, item_id, correct, response_ms, money_diff, category in rows:
+        profile, skills = items[item_id]
+        facts[run_id].append(
+            GradeFacts(correct, response_ms, Decimal(money_diff), category, profile, skills)
+        )
+    summaries = [_summary(run, facts[run.pk]) for run in runs]
+    GradingRunSummary.objects.bulk_create(summaries, ignore_conflicts=True)
+    return len(summaries)
