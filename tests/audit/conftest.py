@@ -29,6 +29,7 @@ from trainer.models import (
     RunStatus,
     RunTrigger,
 )
+from trainer.services.run_summaries import run_summary_build
 
 # A two-box round under casino-shoe: box 1 a natural (pays 15.00 on 10), box 2 loses 25.
 ROUND = {
@@ -148,6 +149,8 @@ def make_attempt(
             )
             for item, decision, answer in zip(items, decisions, graded, strict=True)
         )
+        # Graded outside the grading service: write the summary it would have written.
+        run_summary_build(run=run).save()
         Attempt.objects.filter(pk=attempt.pk).update(score=score, passed=run.passed)
     attempt.refresh_from_db()
     return attempt

@@ -31,6 +31,7 @@ from trainer.models import (
     RunTrigger,
     TrainingClass,
 )
+from trainer.services.run_summaries import run_summary_build
 
 
 def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
@@ -188,5 +189,7 @@ def graded_attempt(
             )
             for n, spec in enumerate(grades, start=1)
         )
+        # Graded outside the grading service: write the summary it would have written.
+        run_summary_build(run=run).save()
     attempt.refresh_from_db()
     return attempt

@@ -17,7 +17,7 @@ from audit.services.reviews import certification_sign, review_create
 from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import PASSWORD, UserFactory
-from trainer.models import Grade, Mode, RuleProfile
+from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile
 from trainer.selectors import stats
 
 # Pure figures: no database.
@@ -65,7 +65,8 @@ def test_a_trainees_figures_add_up(history, trainee, pit_boss):
     assert figures.accuracy == Decimal("57.1")
     # Six answered questions: 3000, 1000, 2000, 9000, 3000, 3000 ms; the missed one has none.
     assert figures.mean_ms == pytest.approx(3500)
-    assert figures.p90_ms == pytest.approx(6000)
+    # p90 comes from the summed response-time histogram: exact to within one bucket.
+    assert figures.p90_ms == pytest.approx(6000, abs=GradingRunSummary.HISTOGRAM_MS)
     assert figures.overpaid == Decimal("5.00")
     assert figures.underpaid == Decimal("2.50")
 
@@ -208,11 +209,12 @@ def test_the_dashboards_query_count_does_not_grow_with_trainees_or_classes(pit, 
     assert html.count('data-trainee="student') == 8
 
 
-def test_the_dashboards_figures_are_kept_until_a_run_is_graded(pit, trainee, pit_boss):
+def test_the_dashboard_shows_a_newly_graded_run_at_once(pit, trainee, pit_boss):
+    # Nothing is cached between requests: the figures are sums over run summaries.
     client = client_for(pit_boss)
     make_attempt(trainee=trainee, answers=[RIGHT])
     first = _dashboard_queries(client)
-    assert _dashboard_queries(client) < first
+    assert _dashboard_queries(client) == first
     make_attempt(trainee=trainee, answers=[wrong("3.00")])
     assert "50.0 %" in client.get(reverse("pit:dashboard")).content.decode()
 

@@ -1,41 +1,30 @@
-"""Dashboard figures over graded work: computed in the database, scoped to the viewer.
+"""Dashboard figures over graded work, scoped to the viewer.
 
 Only the grades of each attempt's *current* run count (the newest graded run): a regrade
 replaces the figures of the run it corrects, as it replaces the attempt's score.
 
-Aggregating a million grades takes seconds, and the figures change only when a grading
-run finishes, so each aggregate is cached under its query and the newest finished run:
-the next finished run changes the key, and the page shows fresh figures at once.
+The figures are sums over the current runs' summaries (trainer.models.GradingRunSummary,
+written with each run's grades), not over the grades themselves: a dashboard over a
+million grades reads a few thousand run rows. Nothing is cached between requests, so a
+newly graded run shows at once in every process. The 90th percentile of response times
+comes from the summed histogram and is approximate (within one histogram bucket).
 """
 
 from __future__ import annotations
 
-import hashlib
+import json
 import math
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import connection
-from django.db.models import (
-    Aggregate,
-    Avg,
-    Count,
-    Exists,
-    F,
-    FloatField,
-    Max,
-    OuterRef,
-    Q,
-    QuerySet,
-    Sum,
-    Value,
-)
+from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 from trainer.errors import NotFoundError
@@ -44,6 +33,7 @@ from trainer.models import (
     ErrorCategory,
     Grade,
     GradingRun,
+    GradingRunSummary,
     GradingStatus,
     Mode,
     RunStatus,
@@ -51,6 +41,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.roles import Role, roles_of
+from trainer.services.run_summaries import BUCKET_MS, Tally, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -59,20 +50,6 @@ ZERO = Decimal("0.00")
 # The speed histogram's last bucket gathers every answer slower than this.
 SPEED_BUCKETS_SECONDS = 20
 TREND_ATTEMPTS = 30
-CACHE_SECONDS = 600
-T = TypeVar("T")
-
-
-class _Percentile(Aggregate):
-    """PostgreSQL's ordered-set aggregate: the interpolated percentile of a column."""
-
-    function = "PERCENTILE_CONT"
-    name = "Percentile"
-    template = "%(function)s(%(fraction)s) WITHIN GROUP (ORDER BY %(expressions)s)"
-    output_field = FloatField()
-
-    def __init__(self, expression: str, fraction: float) -> None:
-        super().__init__(expression, fraction=fraction)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float | None:
@@ -227,14 +204,140 @@ def current_run_of(*, attempt: Attempt) -> GradingRun | None:
     return current_runs().filter(attempt=attempt).first()
 
 
-def current_grades(*, trainees: QuerySet[Any, Any] | Iterable[int]) -> QuerySet[Grade]:
+def current_summaries() -> QuerySet[GradingRunSummary]:
+    """The summaries of each attempt's newest graded run."""
+    newer = GradingRun.objects.filter(
+        attempt=OuterRef("attempt_id"), status=RunStatus.GRADED, number__gt=OuterRef("number")
+    )
+    return GradingRunSummary.objects.exclude(Exists(newer))
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One current run's figures within a grade set (all its grades, or a facet's)."""
+
+    trainee_id: int
+    attempt_id: int
+    submitted_at: datetime | None
+    mode: str
+    tally: Tally
+
+
+_META = ("trainee_id", "attempt_id", "submitted_at", "mode")
+_TOTALS = (
+    "questions",
+    "correct",
+    "answered",
+    "response_ms_sum",
+    "overpaid",
+    "underpaid",
+    "histogram",
+    "categories",
+    "skills",
+)
+
+
+class GradeSet:
+    """The current grades of some trainees, narrowed by a filter: what a page's figures
+    are over. The figures are read from the runs' summaries; `grades()` gives the rows.
+
+    It stands in for a queryset of grades where the pages and the filter form use one
+    (``all``, ``count``, ``exists``, ``filter``, ``model``).
+    """
+
+    model = Grade
+
+    def __init__(
+        self, *, trainees: QuerySet[Any, Any] | Iterable[int], filters: StatsFilter | None = None
+    ) -> None:
+        self.trainees = trainees if isinstance(trainees, QuerySet) else list(trainees)
+        self.filters = filters or StatsFilter()
+        self._parts: list[_Part] | None = None
+
+    def all(self) -> GradeSet:
+        return self
+
+    def narrowed(self, filters: StatsFilter) -> GradeSet:
+        """This set further narrowed: the filter's fields that are set replace these."""
+        given = {k: v for k, v in vars(filters).items() if v is not None}
+        return GradeSet(trainees=self.trainees, filters=replace(self.filters, **given))
+
+    def grades(self) -> QuerySet[Grade]:
+        """The grade rows themselves."""
+        runs = current_runs().filter(attempt__trainee__in=self.trainees)
+        return _grades_filter(Grade.objects.filter(run__in=runs.values("id")), self.filters)
+
+    def count(self) -> int:
+        return self.grades().count()
+
+    def exists(self) -> bool:
+        return self.grades().exists()
+
+    def filter(self, *args: Any, **kwargs: Any) -> QuerySet[Grade]:
+        return self.grades().filter(*args, **kwargs)
+
+    def summaries(self) -> QuerySet[GradingRunSummary]:
+        """The current runs' summaries with at least one grade in the set."""
+        f = self.filters
+        summaries = current_summaries().filter(trainee_id__in=self.trainees)
+        tz = timezone.get_current_timezone()
+        if f.date_from:
+            start = datetime.combine(f.date_from, time.min, tzinfo=tz)
+            summaries = summaries.filter(submitted_at__gte=start)
+        if f.date_to:
+            end = datetime.combine(f.date_to, time.max, tzinfo=tz)
+            summaries = summaries.filter(submitted_at__lte=end)
+        if f.trainee_id:
+            summaries = summaries.filter(trainee_id=f.trainee_id)
+        key = facet_key(profile=f.profile, skill=f.skill)
+        if key is not None:
+            summaries = summaries.filter(facets__has_key=key)
+        return summaries
+
+    def parts(self) -> list[_Part]:
+        """Each current run's figures within the set: one query, kept for this object."""
+        if self._parts is None:
+            self._parts = self._read_parts()
+        return self._parts
+
+    def _read_parts(self) -> list[_Part]:
+        summaries = self.summaries().order_by()
+        key = facet_key(profile=self.filters.profile, skill=self.filters.skill)
+        if key is None:
+            return [
+                _part(row, Tally.from_summary_values(**dict(zip(_TOTALS, row[4:], strict=True))))
+                for row in summaries.values_list(*_META, *_TOTALS)
+            ]
+        rows = summaries.annotate(facet=KeyTransform(key, "facets")).values_list(*_META, "facet")
+        return [_part(row, Tally.from_json(_json(row[4]))) for row in rows]
+
+
+def _part(row: Sequence[Any], tally: Tally) -> _Part:
+    return _Part(
+        trainee_id=row[0], attempt_id=row[1], submitted_at=row[2], mode=row[3], tally=tally
+    )
+
+
+def _json(value: Any) -> Mapping[str, Any]:
+    # A key transform comes back decoded on PostgreSQL, and as JSON text on some SQLites.
+    decoded: Mapping[str, Any] = json.loads(value) if isinstance(value, str) else value
+    return decoded
+
+
+def current_grades(*, trainees: QuerySet[Any, Any] | Iterable[int]) -> GradeSet:
     """The grades of the current runs of these trainees' attempts."""
-    runs = current_runs().filter(attempt__trainee__in=trainees)
-    return Grade.objects.filter(run__in=runs.values("id"))
+    return GradeSet(trainees=trainees)
 
 
-def grades_filter(*, grades: QuerySet[Grade], filters: StatsFilter) -> QuerySet[Grade]:
-    """Narrow grades to the filter's date range (of submission), profile, skill, trainee."""
+def grades_filter(*, grades: GradeSet | QuerySet[Grade], filters: StatsFilter) -> Any:
+    """Narrow grades to the filter's date range (of submission), profile, skill, trainee:
+    a grade set stays a grade set, a queryset of grades stays a queryset."""
+    if isinstance(grades, GradeSet):
+        return grades.narrowed(filters)
+    return _grades_filter(grades, filters)
+
+
+def _grades_filter(grades: QuerySet[Grade], filters: StatsFilter) -> QuerySet[Grade]:
     tz = timezone.get_current_timezone()
     if filters.date_from:
         start = datetime.combine(filters.date_from, time.min, tzinfo=tz)
@@ -260,92 +363,70 @@ def _has_skill(skill: str) -> Q:
 
 def grades_for_viewer(
     *, user: AbstractBaseUser | AnonymousUser, filters: StatsFilter | None = None
-) -> QuerySet[Grade]:
-    grades = current_grades(trainees=trainees_visible_to(user=user).values("pk"))
-    return grades_filter(grades=grades, filters=filters or StatsFilter())
+) -> GradeSet:
+    return GradeSet(trainees=trainees_visible_to(user=user).values("pk"), filters=filters)
 
 
 # Figures.
 
 
-def _grading_version() -> str:
-    """Changes whenever a grading run finishes (a new grade set, or a regrade)."""
-    row = GradingRun.objects.filter(status=RunStatus.GRADED).aggregate(
-        last=Max("finished_at"), n=Count("id")
-    )
-    return f"{row['last']}/{row['n']}"
+def histogram_percentile(histogram: Mapping[int, int], fraction: float) -> float | None:
+    """The percentile of response times known only by bucket counts: each bucket's answers
+    are taken as spread evenly across it, then interpolated as percentile_cont does."""
+    total = sum(histogram.values())
+    if not total:
+        return None
+    position = fraction * (total - 1)
+    wanted = sorted({math.floor(position), math.ceil(position)})
+    values: dict[int, float] = {}
+    seen = 0
+    for bucket in sorted(histogram):
+        count = histogram[bucket]
+        for rank in wanted:
+            if seen <= rank < seen + count and rank not in values:
+                values[rank] = BUCKET_MS * (bucket + (rank - seen + 0.5) / count)
+        seen += count
+    low, high = values[wanted[0]], values[wanted[-1]]
+    return low + (high - low) * (position - math.floor(position))
 
 
-def _cached(name: str, grades: QuerySet[Grade], compute: Callable[[], T]) -> T:
-    sql, params = grades.query.sql_with_params()
-    text = f"{name}|{_grading_version()}|{sql}|{params!r}"
-    key = "pit-stats:" + hashlib.sha256(text.encode()).hexdigest()
-    found = cache.get(key)
-    if found is None:
-        found = compute()
-        cache.set(key, found, CACHE_SECONDS)
-    return found
-
-
-def _annotations() -> dict[str, Any]:
-    annotations: dict[str, Any] = {
-        "attempts": Count("run__attempt", distinct=True),
-        "questions": Count("id"),
-        "correct": Count("id", filter=Q(correct=True)),
-        "mean_ms": Avg("response_ms"),
-        "overpaid": Sum("money_diff", filter=Q(money_diff__gt=0), default=Value(ZERO)),
-        "underpaid": Sum("money_diff", filter=Q(money_diff__lt=0), default=Value(ZERO)),
-    }
-    if connection.vendor == "postgresql":
-        annotations["p90_ms"] = _Percentile("response_ms", 0.9)
-    return annotations
-
-
-def _figures(row: dict[str, Any], p90: float | None = None) -> Figures:
-    return Figures(
-        attempts=row["attempts"],
-        questions=row["questions"],
-        correct=row["correct"],
-        mean_ms=float(row["mean_ms"]) if row["mean_ms"] is not None else None,
-        p90_ms=row.get("p90_ms", p90),
-        overpaid=Decimal(row["overpaid"]).quantize(ZERO),
-        underpaid=-Decimal(row["underpaid"]).quantize(ZERO),
-    )
-
-
-def _p90_by(grades: QuerySet[Grade], key: str | None) -> dict[Any, float | None]:
-    """The Python fallback for databases without percentile_cont: one ordered query."""
-    times: dict[Any, list[float]] = defaultdict(list)
-    fields = [key, "response_ms"] if key else ["response_ms"]
-    rows = grades.filter(response_ms__isnull=False).order_by(*fields).values_list(*fields)
-    for row in rows:
-        times[row[0] if key else None].append(float(row[-1]))
-    return {k: percentile(v, 0.9) for k, v in times.items()}
-
-
-def figures_by_trainee(*, grades: QuerySet[Grade]) -> dict[int, Figures]:
-    """Each trainee's figures over these grades, in one grouped query (two on SQLite)."""
-    return _cached("figures_by_trainee", grades, lambda: _figures_by_trainee(grades))
-
-
-def _figures_by_trainee(grades: QuerySet[Grade]) -> dict[int, Figures]:
-    key = "run__attempt__trainee_id"
-    rows = grades.order_by().values(key).annotate(**_annotations())
-    p90s = {} if connection.vendor == "postgresql" else _p90_by(grades, key)
-    return {row[key]: _figures(row, p90s.get(row[key])) for row in rows}
-
-
-def figures_total(*, grades: QuerySet[Grade]) -> Figures:
-    """The figures of all these grades together."""
-    return _cached("figures_total", grades, lambda: _figures_total(grades))
-
-
-def _figures_total(grades: QuerySet[Grade]) -> Figures:
-    row = grades.order_by().aggregate(**_annotations())
-    if not row["questions"]:
+def _figures(tally: Tally, attempts: int) -> Figures:
+    if not tally.questions:
         return Figures()
-    p90 = None if connection.vendor == "postgresql" else _p90_by(grades, None).get(None)
-    return _figures(row, p90)
+    return Figures(
+        attempts=attempts,
+        questions=tally.questions,
+        correct=tally.correct,
+        mean_ms=tally.response_ms_sum / tally.answered if tally.answered else None,
+        p90_ms=histogram_percentile(tally.histogram, 0.9),
+        overpaid=tally.overpaid.quantize(ZERO),
+        underpaid=tally.underpaid.quantize(ZERO),
+    )
+
+
+def _as_set(grades: GradeSet | QuerySet[Grade]) -> GradeSet:
+    if isinstance(grades, GradeSet):
+        return grades
+    raise TypeError("dashboard figures are read from a GradeSet (see current_grades)")
+
+
+def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
+    """Each trainee's figures over these grades (one query)."""
+    tallies: dict[int, Tally] = {}
+    attempts: Counter[int] = Counter()
+    for part in _as_set(grades).parts():
+        tallies.setdefault(part.trainee_id, Tally()).add(part.tally)
+        attempts[part.trainee_id] += 1
+    return {pk: _figures(tally, attempts[pk]) for pk, tally in tallies.items() if tally.questions}
+
+
+def figures_total(*, grades: GradeSet) -> Figures:
+    """The figures of all these grades together."""
+    total = Tally()
+    parts = _as_set(grades).parts()
+    for part in parts:
+        total.add(part.tally)
+    return _figures(total, len(parts))
 
 
 def dashboard_classes(
@@ -366,88 +447,67 @@ def dashboard_classes(
     return result
 
 
-def errors_by_category(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
+def _total(grades: GradeSet) -> Tally:
+    total = Tally()
+    for part in _as_set(grades).parts():
+        total.add(part.tally)
+    return total
+
+
+def errors_by_category(*, grades: GradeSet) -> list[tuple[str, int]]:
     """How many mistakes of each category, most frequent first."""
-    return _cached("errors_by_category", grades, lambda: _errors_by_category(grades))
-
-
-def _errors_by_category(grades: QuerySet[Grade]) -> list[tuple[str, int]]:
     labels = dict(ErrorCategory.choices)
-    rows = (
-        grades.filter(correct=False)
-        .order_by()
-        .values("category")
-        .annotate(n=Count("id"))
-        .order_by("-n", "category")
-    )
-    return [(labels.get(row["category"], row["category"] or "Missed"), row["n"]) for row in rows]
-
-
-def errors_by_skill(*, grades: QuerySet[Grade]) -> list[tuple[str, int]]:
-    """How many mistakes in rounds exercising each skill (a round may have several)."""
-    return _cached("errors_by_skill", grades, lambda: _errors_by_skill(grades))
-
-
-def _errors_by_skill(grades: QuerySet[Grade]) -> list[tuple[str, int]]:
-    labels = dict(Skill.choices)
-    counts: Counter[str] = Counter()
-    for skills in grades.filter(correct=False).values_list("item__document__skills", flat=True):
-        counts.update(skills or ["(none)"])
-    return [(labels.get(name, name), n) for name, n in counts.most_common()]
-
-
-def accuracy_trend(*, grades: QuerySet[Grade]) -> list[TrendPoint]:
-    """Accuracy per graded attempt, oldest first (the latest few)."""
-    return _cached("accuracy_trend", grades, lambda: _accuracy_trend(grades))
-
-
-def _accuracy_trend(grades: QuerySet[Grade]) -> list[TrendPoint]:
-    rows = (
-        grades.order_by()
-        .values("run__attempt_id")
-        .annotate(
-            when=Max("run__attempt__submitted_at"),
-            mode=Max("run__attempt__mode"),
-            questions=Count("id"),
-            correct=Count("id", filter=Q(correct=True)),
-        )
-        .order_by("-when", "-run__attempt_id")[:TREND_ATTEMPTS]
-    )
-    points = [
-        TrendPoint(
-            attempt_id=row["run__attempt_id"],
-            when=row["when"],
-            mode=row["mode"],
-            accuracy=(Decimal(100) * row["correct"] / row["questions"]).quantize(Decimal("0.1")),
-        )
-        for row in rows
+    counts = _total(grades).categories
+    return [
+        (labels.get(name, name or "Missed"), n)
+        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if n
     ]
-    return points[::-1]
 
 
-def speed_histogram(*, grades: QuerySet[Grade]) -> list[tuple[int, int]]:
+def errors_by_skill(*, grades: GradeSet) -> list[tuple[str, int]]:
+    """How many mistakes in rounds exercising each skill (a round may have several)."""
+    labels = dict(Skill.choices)
+    counts = _total(grades).skills
+    return [
+        (labels.get(name, name), n)
+        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if n
+    ]
+
+
+def accuracy_trend(*, grades: GradeSet) -> list[TrendPoint]:
+    """Accuracy per graded attempt, oldest first (the latest few)."""
+    earliest = datetime.min.replace(tzinfo=timezone.get_current_timezone())
+    parts = sorted(
+        (p for p in _as_set(grades).parts() if p.tally.questions),
+        key=lambda p: (p.submitted_at or earliest, p.attempt_id),
+        reverse=True,
+    )[:TREND_ATTEMPTS]
+    return [
+        TrendPoint(
+            attempt_id=p.attempt_id,
+            when=p.submitted_at,
+            mode=p.mode,
+            accuracy=(Decimal(100) * p.tally.correct / p.tally.questions).quantize(Decimal("0.1")),
+        )
+        for p in reversed(parts)
+    ]
+
+
+def speed_histogram(*, grades: GradeSet) -> list[tuple[int, int]]:
     """(whole seconds, answers) for each second up to the last bucket, which holds the rest."""
-    return _cached("speed_histogram", grades, lambda: _speed_histogram(grades))
+    seconds = [0] * (SPEED_BUCKETS_SECONDS + 1)
+    for bucket, n in _total(grades).histogram.items():
+        seconds[min(bucket * BUCKET_MS // 1000, SPEED_BUCKETS_SECONDS)] += n
+    return list(enumerate(seconds))
 
 
-def _speed_histogram(grades: QuerySet[Grade]) -> list[tuple[int, int]]:
-    rows = (
-        grades.filter(response_ms__isnull=False)
-        .order_by()
-        .annotate(second=F("response_ms") / 1000)
-        .values("second")
-        .annotate(n=Count("id"))
-    )
-    buckets = [0] * (SPEED_BUCKETS_SECONDS + 1)
-    for row in rows:
-        buckets[min(int(row["second"]), SPEED_BUCKETS_SECONDS)] += row["n"]
-    return list(enumerate(buckets))
-
-
-def mistakes(*, grades: QuerySet[Grade], limit: int = 100) -> list[Grade]:
+def mistakes(*, grades: GradeSet | QuerySet[Grade], limit: int = 100) -> list[Grade]:
     """The latest mistakes, with what a list shows loaded alongside (not the rounds' JSON)."""
+    rows = grades.grades() if isinstance(grades, GradeSet) else grades
     return list(
-        grades.filter(correct=False)
+        rows.filter(correct=False)
         .select_related("run__attempt__drill", "item")
         .only(
             "id",
@@ -536,22 +596,9 @@ def certification_ready(
 ) -> dict[int, int]:
     """For each trainee with an exam that meets the certification rule, that attempt's id
     (the newest such). Two queries, whatever the number of trainees."""
-    ids = sorted(set(trainee_ids))
-    text = f"ready|{_grading_version()}|{ids}|{pass_mark}|{min_scenarios}|{max_mean_ms}"
-    key = "pit-stats:" + hashlib.sha256(text.encode()).hexdigest()
-    found: dict[int, int] | None = cache.get(key)
-    if found is None:
-        found = _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms)
-        cache.set(key, found, CACHE_SECONDS)
-    return found
-
-
-def _certification_ready(
-    trainee_ids: list[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
-) -> dict[int, int]:
     candidates = (
         Attempt.objects.filter(
-            trainee_id__in=trainee_ids,
+            trainee_id__in=sorted(set(trainee_ids)),
             mode=Mode.EXAM,
             grading_status=GradingStatus.GRADED,
             passed=True,
@@ -564,16 +611,14 @@ def _certification_ready(
     owners = {pk: (trainee_id, graded_at) for pk, trainee_id, graded_at in candidates}
     if not owners:
         return {}
-    fast = (
-        Grade.objects.filter(run__in=current_runs().filter(attempt_id__in=owners).values("id"))
-        .order_by()
-        .values("run__attempt_id")
-        .annotate(mean=Avg("response_ms"))
-        .filter(mean__lt=max_mean_ms)
-        .values_list("run__attempt_id", flat=True)
-    )
+    # The mean response time of the attempt's current run: its summary's sum over count.
+    means = current_summaries().filter(attempt_id__in=owners, answered__gt=0)
     ready: dict[int, tuple[Any, int]] = {}
-    for attempt_id in fast:
+    for attempt_id, total_ms, answered in means.values_list(
+        "attempt_id", "response_ms_sum", "answered"
+    ):
+        if Decimal(total_ms) / answered >= max_mean_ms:
+            continue
         trainee_id, graded_at = owners[attempt_id]
         best = ready.get(trainee_id)
         key = (graded_at, attempt_id)
