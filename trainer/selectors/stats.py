@@ -253,6 +253,7 @@ class GradeSet:
         self.trainees = trainees if isinstance(trainees, QuerySet) else list(trainees)
         self.filters = filters or StatsFilter()
         self._parts: list[_Part] | None = None
+        self._total: Tally | None = None
 
     def all(self) -> GradeSet:
         return self
@@ -299,6 +300,14 @@ class GradeSet:
         if self._parts is None:
             self._parts = self._read_parts()
         return self._parts
+
+    def total(self) -> Tally:
+        """All the set's figures added up (kept for this object)."""
+        if self._total is None:
+            self._total = Tally()
+            for part in self.parts():
+                self._total.add(part.tally)
+        return self._total
 
     def _read_parts(self) -> list[_Part]:
         summaries = self.summaries().order_by()
@@ -370,7 +379,7 @@ def grades_for_viewer(
 # Figures.
 
 
-def histogram_percentile(histogram: Mapping[int, int], fraction: float) -> float | None:
+def histogram_percentile(histogram: Mapping[str, int], fraction: float) -> float | None:
     """The percentile of response times known only by bucket counts: each bucket's answers
     are taken as spread evenly across it, then interpolated as percentile_cont does."""
     total = sum(histogram.values())
@@ -380,8 +389,7 @@ def histogram_percentile(histogram: Mapping[int, int], fraction: float) -> float
     wanted = sorted({math.floor(position), math.ceil(position)})
     values: dict[int, float] = {}
     seen = 0
-    for bucket in sorted(histogram):
-        count = histogram[bucket]
+    for bucket, count in sorted((int(k), n) for k, n in histogram.items()):
         for rank in wanted:
             if seen <= rank < seen + count and rank not in values:
                 values[rank] = BUCKET_MS * (bucket + (rank - seen + 0.5) / count)
@@ -415,26 +423,25 @@ def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
     tallies: dict[int, Tally] = {}
     attempts: Counter[int] = Counter()
     for part in _as_set(grades).parts():
-        tallies.setdefault(part.trainee_id, Tally()).add(part.tally)
+        tallies.setdefault(part.trainee_id, Tally()).add(part.tally, counts=False)
         attempts[part.trainee_id] += 1
     return {pk: _figures(tally, attempts[pk]) for pk, tally in tallies.items() if tally.questions}
 
 
 def figures_total(*, grades: GradeSet) -> Figures:
     """The figures of all these grades together."""
-    total = Tally()
-    parts = _as_set(grades).parts()
-    for part in parts:
-        total.add(part.tally)
-    return _figures(total, len(parts))
+    grade_set = _as_set(grades)
+    return _figures(grade_set.total(), len(grade_set.parts()))
 
 
 def dashboard_classes(
-    *, user: AbstractBaseUser | AnonymousUser, filters: StatsFilter
+    *, user: AbstractBaseUser | AnonymousUser, filters: StatsFilter, grades: GradeSet | None = None
 ) -> list[ClassFigures]:
     """Per class the viewer may see: its trainees (narrowed by the trainee filter), each
-    with their figures over the filtered grades. A constant number of queries."""
-    by_trainee = figures_by_trainee(grades=grades_for_viewer(user=user, filters=filters))
+    with their figures over the filtered grades (``grades``, when the caller already has
+    them as grades_for_viewer gives them). A constant number of queries."""
+    scope = grades if grades is not None else grades_for_viewer(user=user, filters=filters)
+    by_trainee = figures_by_trainee(grades=scope)
     classes = classes_visible_to(user=user).prefetch_related("trainees")
     result = []
     for training_class in classes:
@@ -448,10 +455,7 @@ def dashboard_classes(
 
 
 def _total(grades: GradeSet) -> Tally:
-    total = Tally()
-    for part in _as_set(grades).parts():
-        total.add(part.tally)
-    return total
+    return _as_set(grades).total()
 
 
 def errors_by_category(*, grades: GradeSet) -> list[tuple[str, int]]:
@@ -499,7 +503,7 @@ def speed_histogram(*, grades: GradeSet) -> list[tuple[int, int]]:
     """(whole seconds, answers) for each second up to the last bucket, which holds the rest."""
     seconds = [0] * (SPEED_BUCKETS_SECONDS + 1)
     for bucket, n in _total(grades).histogram.items():
-        seconds[min(bucket * BUCKET_MS // 1000, SPEED_BUCKETS_SECONDS)] += n
+        seconds[min(int(bucket) * BUCKET_MS // 1000, SPEED_BUCKETS_SECONDS)] += n
     return list(enumerate(seconds))
 
 

@@ -8,7 +8,7 @@ get theirs from `run_summaries_backfill` (``manage.py build_run_summaries``).
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -60,9 +60,18 @@ class GradeFacts:
     skills: tuple[str, ...]
 
 
+def _merge(into: dict[str, int], counts: Mapping[str, int]) -> None:
+    for key, n in counts.items():
+        into[key] = into.get(key, 0) + n
+
+
 @dataclass
 class Tally:
-    """Figures of a set of grades that add up: two tallies of disjoint sets sum."""
+    """Figures of a set of grades that add up: two tallies of disjoint sets sum.
+
+    The histogram counts answers by bucket index, kept as text as in the stored JSON.
+    A tally read from a summary shares the summary's dicts: add to a fresh Tally.
+    """
 
     questions: int = 0
     correct: int = 0
@@ -70,36 +79,40 @@ class Tally:
     response_ms_sum: int = 0
     overpaid: Decimal = ZERO
     underpaid: Decimal = ZERO
-    histogram: Counter[int] = field(default_factory=Counter)
-    categories: Counter[str] = field(default_factory=Counter)
-    skills: Counter[str] = field(default_factory=Counter)
+    histogram: dict[str, int] = field(default_factory=dict)
+    categories: dict[str, int] = field(default_factory=dict)
+    skills: dict[str, int] = field(default_factory=dict)
 
     def add_grade(self, grade: GradeFacts) -> None:
         self.questions += 1
         if grade.correct:
             self.correct += 1
         else:
-            self.categories[grade.category] += 1
-            self.skills.update(grade.skills or (NO_SKILL,))
+            self.categories[grade.category] = self.categories.get(grade.category, 0) + 1
+            for skill in grade.skills or (NO_SKILL,):
+                self.skills[skill] = self.skills.get(skill, 0) + 1
         if grade.response_ms is not None:
             self.answered += 1
             self.response_ms_sum += grade.response_ms
-            self.histogram[bucket_of(grade.response_ms)] += 1
+            bucket = str(bucket_of(grade.response_ms))
+            self.histogram[bucket] = self.histogram.get(bucket, 0) + 1
         if grade.money_diff > 0:
             self.overpaid += grade.money_diff
         elif grade.money_diff < 0:
             self.underpaid -= grade.money_diff
 
-    def add(self, other: Tally) -> None:
+    def add(self, other: Tally, *, counts: bool = True) -> None:
+        """Add another tally's figures (``counts=False``: not its categories and skills)."""
         self.questions += other.questions
         self.correct += other.correct
         self.answered += other.answered
         self.response_ms_sum += other.response_ms_sum
         self.overpaid += other.overpaid
         self.underpaid += other.underpaid
-        self.histogram.update(other.histogram)
-        self.categories.update(other.categories)
-        self.skills.update(other.skills)
+        _merge(self.histogram, other.histogram)
+        if counts:
+            _merge(self.categories, other.categories)
+            _merge(self.skills, other.skills)
 
     def as_json(self) -> dict[str, Any]:
         """The facet form stored in a summary's JSON (short keys: there are many)."""
@@ -110,7 +123,7 @@ class Tally:
             "ms": self.response_ms_sum,
             "over": str(self.overpaid),
             "under": str(self.underpaid),
-            "h": {str(k): n for k, n in sorted(self.histogram.items())},
+            "h": dict(sorted(self.histogram.items(), key=lambda kv: int(kv[0]))),
             "cat": dict(self.categories),
             "sk": dict(self.skills),
         }
@@ -124,9 +137,9 @@ class Tally:
             response_ms_sum=data["ms"],
             overpaid=Decimal(data["over"]),
             underpaid=Decimal(data["under"]),
-            histogram=Counter({int(k): n for k, n in data["h"].items()}),
-            categories=Counter(data["cat"]),
-            skills=Counter(data["sk"]),
+            histogram=data["h"],
+            categories=data["cat"],
+            skills=data["sk"],
         )
 
     @classmethod
@@ -139,20 +152,20 @@ class Tally:
         response_ms_sum: int,
         overpaid: Decimal,
         underpaid: Decimal,
-        histogram: Mapping[str, int],
-        categories: Mapping[str, int],
-        skills: Mapping[str, int],
+        histogram: dict[str, int],
+        categories: dict[str, int],
+        skills: dict[str, int],
     ) -> Tally:
         return cls(
-            questions=questions,
-            correct=correct,
-            answered=answered,
-            response_ms_sum=response_ms_sum,
-            overpaid=Decimal(overpaid),
-            underpaid=Decimal(underpaid),
-            histogram=Counter({int(k): n for k, n in histogram.items()}),
-            categories=Counter(categories),
-            skills=Counter(skills),
+            questions,
+            correct,
+            answered,
+            response_ms_sum,
+            overpaid,
+            underpaid,
+            histogram,
+            categories,
+            skills,
         )
 
 
