@@ -349,12 +349,7 @@ def test_a_download_is_logged_and_a_changed_file_is_refused(period_data, complia
 
 
 @pytest.mark.worker
-@pytest.mark.xfail(
-    reason="open issue: run after this file's other tests, the worker thread does not find the "
-    "report (NotFoundError, report left pending); passes when run alone",
-    strict=False,
-)
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_a_large_request_is_produced_by_the_celery_task_and_logged(
     settings, compliance_officer, media, celery_worker
 ):
