@@ -3,6 +3,7 @@ compliance reports. All are append-only: a correction is a new row pointing at t
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -23,6 +24,30 @@ class AppendOnly(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValidationError(f"{self.__class__.__name__} is append-only and is never deleted")
+
+
+def entry_content(
+    *,
+    sequence: int,
+    recorded_at: datetime,
+    event: str,
+    actor_id: int | None,
+    actor_name: str,
+    subject_type: str,
+    subject_id: str,
+    payload: Any,
+) -> dict[str, Any]:
+    """What a ledger entry's hash covers: everything but the hashes themselves."""
+    return {
+        "sequence": sequence,
+        "recorded_at": recorded_at.isoformat(),
+        "event": event,
+        "actor_id": actor_id,
+        "actor_name": actor_name,
+        "subject_type": subject_type,
+        "subject_id": subject_id,
+        "payload": payload,
+    }
 
 
 class LedgerEntry(AppendOnly):
@@ -54,16 +79,16 @@ class LedgerEntry(AppendOnly):
 
     def content(self) -> dict[str, Any]:
         """What the hash covers: everything but the hashes themselves."""
-        return {
-            "sequence": self.sequence,
-            "recorded_at": self.recorded_at.isoformat(),
-            "event": self.event,
-            "actor_id": self.actor_id,
-            "actor_name": self.actor_name,
-            "subject_type": self.subject_type,
-            "subject_id": self.subject_id,
-            "payload": self.payload,
-        }
+        return entry_content(
+            sequence=self.sequence,
+            recorded_at=self.recorded_at,
+            event=self.event,
+            actor_id=self.actor_id,
+            actor_name=self.actor_name,
+            subject_type=self.subject_type,
+            subject_id=self.subject_id,
+            payload=self.payload,
+        )
 
 
 class LedgerHead(models.Model):
