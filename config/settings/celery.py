@@ -34,4 +34,14 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
 CELERY_BEAT_SCHEDULE = {
     "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
+    # Compliance reports left pending (a lost task) are produced again.
+    "compliance-report-sweep": {
+        "task": "audit.tasks.sweep_compliance_reports",
+        "schedule": 600.0,
+    },
 }
+# A compliance report over more graded questions than this is produced by a Celery task
+# instead of during the request.
+COMPLIANCE_REPORT_SYNC_MAX_QUESTIONS = env.int(
+    "SHOESCHOOL_REPORT_SYNC_MAX_QUESTIONS", default=20000
+)
