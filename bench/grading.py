@@ -2,14 +2,17 @@
 
 usage: DATABASE_URL=postgres://... [CELERY_BROKER_URL=redis://...] \
        python bench/grading.py [--decisions 100000] [--rounds 10] [--in-process] [--profile]
+                               [--reuse] [--limit N]
 
 The database named by DATABASE_URL is migrated and filled with attempts made of the
 scenario library's casino-shoe rounds (each round's answer key stored, as dealing does),
 about one answer in ten wrong and one question in fifty skipped. Then one `celery worker`
 process is started, every attempt is submitted as one batch, and the time from the
 request to the last run graded is measured. --in-process grades in this process instead
-(no broker, no worker) and --profile prints where that time goes. Use a scratch database:
-the bench adds rows and deletes none.
+(no broker, no worker) and --profile prints where that time goes. --reuse skips the load
+and submits again the attempts of the newest bench drill (a new run each, graded the
+same way), so two builds of the code are compared on the same data; --limit takes only
+the first N attempts. Use a scratch database: the bench adds rows and deletes none.
 """
 
 from __future__ import annotations
@@ -145,6 +148,12 @@ def start_worker(log: Path) -> subprocess.Popen[bytes]:
     return worker
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=100_000)
@@ -152,13 +161,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--in-process", action="store_true", help="no worker, no broker")
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process run")
+    parser.add_argument("--reuse", action="store_true", help="grade the loaded attempts again")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N attempts")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a scratch PostgreSQL database")
     call_command("migrate", verbosity=0)
 
     started = time.perf_counter()
-    attempts = load(args.decisions, args.rounds, args.seed)
+    if args.reuse:
+        drill = Drill.objects.filter(title="Grading bench").latest("pk")
+        attempts = list(Attempt.objects.filter(drill=drill).order_by("pk"))
+    else:
+        attempts = load(args.decisions, args.rounds, args.seed)
+    if args.limit:
+        attempts = attempts[: args.limit]
     ids = [a.pk for a in attempts]
     decisions = Decision.objects.filter(item__attempt_id__in=ids).count()
     print(
@@ -171,8 +188,10 @@ def main() -> None:
         log = Path(os.environ.get("BENCH_WORKER_LOG", ROOT / "var" / "bench-grading.log"))
         log.parent.mkdir(parents=True, exist_ok=True)
         worker = start_worker(log)
+    cpu = 0.0
     try:
         started = time.perf_counter()
+        cpu_started = time.process_time()
         with transaction.atomic():
             runs = grading_request_batch(attempts=attempts)
         requested = time.perf_counter() - started
@@ -192,6 +211,9 @@ def main() -> None:
             ):
                 time.sleep(0.25)
         elapsed = time.perf_counter() - started
+        cpu = time.process_time() - cpu_started
+        if worker is not None:
+            cpu += cpu_seconds(worker.pid)  # includes its start-up, a second or two
     finally:
         if worker is not None:
             worker.send_signal(signal.SIGTERM)
@@ -204,6 +226,10 @@ def main() -> None:
         f"graded {graded:,} runs, {grades:,} questions ({decisions:,} decisions) {where} "
         f"in {elapsed:.2f} s: {decisions / elapsed:,.0f} decisions/s, "
         f"{graded / elapsed:,.1f} runs/s"
+    )
+    print(
+        f"CPU of this process{' and the worker' if worker else ''}: {cpu:.1f} s "
+        f"(wall {elapsed:.1f} s)"
     )
 
 
