@@ -1,9 +1,11 @@
 """Fixtures shared by every test: one user per role, and a real Celery worker."""
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
+from django.db import OperationalError
 
 # Playwright's sync API runs an event loop in the test thread that also uses the ORM.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -44,7 +46,17 @@ def _migrated_reference_data(request: pytest.FixtureRequest) -> None:
     ):
         return
     request.getfixturevalue("_django_db_helper")
-    restore_migrated_reference_data()
+    # SQLite's shared in-memory test database answers "table is locked" at once, instead of
+    # waiting, while the worker thread starting up holds it: try again for a while.
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            restore_migrated_reference_data()
+            return
+        except OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 @pytest.fixture

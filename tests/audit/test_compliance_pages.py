@@ -222,52 +222,37 @@ def test_a_page_with_every_report_finished_does_not_refresh(officer, ready_repor
 
 
 @pytest.mark.browser
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_an_officer_requests_a_pdf_downloads_it_and_verifies_the_log(
     live_server, compliance_officer, trainee, media
 ):
-    import os
+    from playwright.sync_api import expect
 
-    from playwright.sync_api import expect, sync_playwright
+    from tests.browser import artifacts_dir, chromium_page
 
     graded_attempt(trainee=trainee, grades=[RIGHT, overpay("5.00")], submitted_at=NOON)
-    artifacts = Path(os.environ.get("SHOESCHOOL_TEST_ARTIFACTS", "test-artifacts")) / "compliance"
-    artifacts.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=[
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-dev-shm-usage",
-                "--disable-background-networking",
-            ],
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900}, accept_downloads=True)
-            page.goto(f"{live_server.url}/accounts/login/?next=/compliance/")
-            page.fill("#id_username", "carla")
-            page.fill("#id_password", PASSWORD)
-            page.keyboard.press("Enter")
-            expect(page.locator("h1")).to_have_text("Compliance")
-            page.fill("#id_start", "2026-03-01")
-            page.fill("#id_end", "2026-03-31")
-            page.get_by_label("PDF").check()
-            page.get_by_role("button", name="Produce the report").click()
-            expect(page.locator(".messages")).to_contain_text("ready to download")
-            row = page.locator("tr[data-report]")
-            expect(row).to_contain_text("2026-03-01 – 2026-03-31")
-            expect(row).to_contain_text("Ready")
-            with page.expect_download() as info:
-                row.get_by_role("link", name="Download").click()
-            download = info.value
-            assert download.suggested_filename.endswith(".pdf")
-            report = ComplianceReport.objects.get()
-            assert hashlib.sha256(Path(download.path()).read_bytes()).hexdigest() == report.sha256
-            page.get_by_role("button", name="Verify the log now").click()
-            expect(page.locator("[data-verdict=ok]")).to_contain_text("The chain holds")
-            expect(page.locator("[data-hash]")).to_have_text(ledger_verify().head_hash)
-            page.screenshot(path=str(artifacts / "compliance.png"), full_page=True)
-        finally:
-            browser.close()
+    artifacts = artifacts_dir("compliance")
+    with chromium_page(viewport={"width": 1200, "height": 900}, accept_downloads=True) as page:
+        page.goto(f"{live_server.url}/accounts/login/?next=/compliance/")
+        page.fill("#id_username", "carla")
+        page.fill("#id_password", PASSWORD)
+        page.keyboard.press("Enter")
+        expect(page.locator("h1")).to_have_text("Compliance")
+        page.fill("#id_start", "2026-03-01")
+        page.fill("#id_end", "2026-03-31")
+        page.get_by_label("PDF").check()
+        page.get_by_role("button", name="Produce the report").click()
+        expect(page.locator(".messages")).to_contain_text("ready to download")
+        row = page.locator("tr[data-report]")
+        expect(row).to_contain_text("2026-03-01 – 2026-03-31")
+        expect(row).to_contain_text("Ready")
+        with page.expect_download() as info:
+            row.get_by_role("link", name="Download").click()
+        download = info.value
+        assert download.suggested_filename.endswith(".pdf")
+        report = ComplianceReport.objects.get()
+        assert hashlib.sha256(Path(download.path()).read_bytes()).hexdigest() == report.sha256
+        page.get_by_role("button", name="Verify the log now").click()
+        expect(page.locator("[data-verdict=ok]")).to_contain_text("The chain holds")
+        expect(page.locator("[data-hash]")).to_have_text(ledger_verify().head_hash)
+        page.screenshot(path=str(artifacts / "compliance.png"), full_page=True)

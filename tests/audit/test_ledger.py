@@ -139,7 +139,7 @@ def test_an_append_in_a_rolled_back_transaction_leaves_nothing():
 
 
 @postgresql_only
-@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+@pytest.mark.django_db(transaction=True)
 def test_concurrent_appends_keep_one_unbroken_chain():
     errors: list[BaseException] = []
 

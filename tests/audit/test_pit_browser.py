@@ -3,44 +3,30 @@ certification, re-entering the password (a wrong one first)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
 from audit.models import Certification, Review
 from tests.audit.conftest import RIGHT, make_attempt, wrong
+from tests.browser import artifacts_dir, chromium_page
 from tests.factories import PASSWORD
 from trainer.models import Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
-
 
 @pytest.fixture
 def artifacts() -> Path:
-    folder = Path(os.environ.get("SHOESCHOOL_TEST_ARTIFACTS", "test-artifacts")) / "pit"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return artifacts_dir("pit")
 
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 900})
-        finally:
-            browser.close()
+    with chromium_page(viewport={"width": 1280, "height": 900}) as page:
+        yield page
 
 
 def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(

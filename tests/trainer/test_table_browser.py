@@ -3,81 +3,37 @@ table, by mouse (chips) and by keyboard, and the decisions land in the database 
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 from django.db import OperationalError
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
 
+from tests.browser import artifacts_dir, chromium_page
 from tests.factories import PASSWORD
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
     insurance_document,
     natural_document,
-    profile_version,
 )
 from trainer.models import Attempt, AttemptStatus, Decision, GradingStatus, Mode
-from trainer.roles import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
-
-
-def retried(write: Callable[[], object], *, seconds: float = 30) -> None:
-    """Run a write, again while SQLite's shared in-memory test database says "locked"
-    (it does not wait while the worker thread starting up holds it)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            write()
-            return
-        except OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
-
-
-@pytest.fixture(autouse=True)
-def migrated_data(transactional_db) -> None:
-    """The role groups and the profile the migrations load: a transactional test empties
-    every table when it ends, so a later one records them again."""
-
-    def write() -> None:
-        for role in Role:
-            Group.objects.get_or_create(name=role.value)
-        profile_version("casino-shoe")
-
-    retried(write)
 
 
 @pytest.fixture
 def artifacts() -> Path:
-    folder = Path(os.environ.get("SHOESCHOOL_TEST_ARTIFACTS", "test-artifacts")) / "table"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return artifacts_dir("table")
 
 
 @pytest.fixture
 def page() -> Iterator[Page]:
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        try:
-            # A tablet's viewport: the table must be usable there.
-            yield browser.new_page(viewport={"width": 1024, "height": 900})
-        finally:
-            browser.close()
+    # A tablet's viewport: the table must be usable there.
+    with chromium_page(viewport={"width": 1024, "height": 900}) as page:
+        yield page
 
 
 def log_in(page: Page, base: str, username: str) -> None:

@@ -1,0 +1,38 @@
+"""Driving Debian's chromium with Playwright, shared by the browser tests."""
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+# Headless as root on a machine with no network but loopback: without the background
+# networking switch Chromium keeps trying to reach Google's hosts.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+]
+
+
+def artifacts_dir(name: str) -> Path:
+    """The folder a browser test saves its screenshots in (SHOESCHOOL_TEST_ARTIFACTS/name)."""
+    folder = Path(os.environ.get("SHOESCHOOL_TEST_ARTIFACTS", "test-artifacts")) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@contextmanager
+def chromium_page(**page_options: Any) -> Iterator[Page]:
+    """A new page in a fresh headless Chromium, closed afterwards."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(**page_options)
+        finally:
+            browser.close()
