@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
@@ -254,6 +253,7 @@ class GradeSet:
         self.filters = filters or StatsFilter()
         self._parts: list[_Part] | None = None
         self._total: Tally | None = None
+        self._by_trainee: dict[int, tuple[Tally, int]] | None = None
 
     def all(self) -> GradeSet:
         return self
@@ -277,8 +277,9 @@ class GradeSet:
     def filter(self, *args: Any, **kwargs: Any) -> QuerySet[Grade]:
         return self.grades().filter(*args, **kwargs)
 
-    def summaries(self) -> QuerySet[GradingRunSummary]:
-        """The current runs' summaries with at least one grade in the set."""
+    def summaries(self, *, with_facet: bool = True) -> QuerySet[GradingRunSummary]:
+        """The current runs' summaries with at least one grade in the set (``with_facet``
+        False: not narrowed to the profile and skill, whose figures are in the facets)."""
         f = self.filters
         summaries = current_summaries().filter(trainee_id__in=self.trainees)
         tz = timezone.get_current_timezone()
@@ -291,7 +292,7 @@ class GradeSet:
         if f.trainee_id:
             summaries = summaries.filter(trainee_id=f.trainee_id)
         key = facet_key(profile=f.profile, skill=f.skill)
-        if key is not None:
+        if key is not None and with_facet:
             summaries = summaries.filter(facets__has_key=key)
         return summaries
 
@@ -301,12 +302,23 @@ class GradeSet:
             self._parts = self._read_parts()
         return self._parts
 
+    def by_trainee(self) -> dict[int, tuple[Tally, int]]:
+        """Each trainee's figures added up, with their attempts (kept for this object)."""
+        if self._by_trainee is None:
+            found: dict[int, tuple[Tally, int]] = {}
+            for part in self.parts():
+                tally, attempts = found.get(part.trainee_id) or (Tally(), 0)
+                tally.add(part.tally)
+                found[part.trainee_id] = (tally, attempts + 1)
+            self._by_trainee = found
+        return self._by_trainee
+
     def total(self) -> Tally:
-        """All the set's figures added up (kept for this object)."""
+        """All the set's figures added up (kept for this object): the trainees' sums."""
         if self._total is None:
             self._total = Tally()
-            for part in self.parts():
-                self._total.add(part.tally)
+            for tally, _ in self.by_trainee().values():
+                self._total.add(tally)
         return self._total
 
     def _read_parts(self) -> list[_Part]:
@@ -317,8 +329,14 @@ class GradeSet:
                 _part(row, Tally.from_summary_values(**dict(zip(_TOTALS, row[4:], strict=True))))
                 for row in summaries.values_list(*_META, *_TOTALS)
             ]
-        rows = summaries.annotate(facet=KeyTransform(key, "facets")).values_list(*_META, "facet")
-        return [_part(row, Tally.from_json(_json(row[4]))) for row in rows]
+        # Not narrowed by has_key as well: that would read each row's facets twice.
+        rows = (
+            self.summaries(with_facet=False)
+            .order_by()
+            .annotate(facet=KeyTransform(key, "facets"))
+            .values_list(*_META, "facet")
+        )
+        return [_part(row, Tally.from_json(_json(row[4]))) for row in rows if row[4] is not None]
 
 
 def _part(row: Sequence[Any], tally: Tally) -> _Part:
@@ -420,12 +438,11 @@ def _as_set(grades: GradeSet | QuerySet[Grade]) -> GradeSet:
 
 def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
     """Each trainee's figures over these grades (one query)."""
-    tallies: dict[int, Tally] = {}
-    attempts: Counter[int] = Counter()
-    for part in _as_set(grades).parts():
-        tallies.setdefault(part.trainee_id, Tally()).add(part.tally, counts=False)
-        attempts[part.trainee_id] += 1
-    return {pk: _figures(tally, attempts[pk]) for pk, tally in tallies.items() if tally.questions}
+    return {
+        pk: _figures(tally, attempts)
+        for pk, (tally, attempts) in _as_set(grades).by_trainee().items()
+        if tally.questions
+    }
 
 
 def figures_total(*, grades: GradeSet) -> Figures:
