@@ -8,7 +8,10 @@ Fills the database (migrated first) with graded work: `--decisions` decisions, e
 its grade, across `--trainees` trainees in `--classes` classes, loaded with COPY. Then
 starts the app under gunicorn on 127.0.0.1, logs in as a pit boss (one class) and as a
 compliance officer (every class), and requests each pit page from a thread pool: at most
-`--requests` requests or `--seconds` seconds per page. Prints p50/p95/p99 latency per page.
+`--requests` requests or `--seconds` seconds per page. Prints p50/p95/p99 latency per page,
+the gunicorn workers' CPU per request, and, one request at a time in this process, each
+page's SQL time and query count. The grades are loaded directly, not through the grading
+service, so their run summaries are built after the fill (`build_run_summaries`, timed).
 The database must be a throwaway one: the fill refuses to run if it already holds grades.
 """
 
@@ -236,6 +239,60 @@ def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
     )
 
 
+def summarize() -> None:
+    """Migrate, then build the summaries of runs that have none (the COPY skipped them)."""
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    cpu = time.process_time()
+    message = call_command("build_run_summaries")
+    print(
+        f"build_run_summaries: {message} (wall {time.perf_counter() - started:.1f} s, "
+        f"this process's CPU {time.process_time() - cpu:.1f} s)"
+    )
+
+
+def in_process(username: str, path: str, *, repeat: int = 3) -> str:
+    """One request at a time through Django's test client: the last of ``repeat``
+    requests' wall time, SQL time and query count (the SQL timed by Django)."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    client.force_login(User.objects.get(username=username))
+    for _ in range(repeat):
+        started = time.perf_counter()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(path, HTTP_HOST="127.0.0.1")
+        wall = (time.perf_counter() - started) * 1000
+    sql = sum(float(q["time"]) for q in queries.captured_queries) * 1000
+    return (
+        f"one at a time: {wall:.0f} ms, SQL {sql:.0f} ms in "
+        f"{len(queries.captured_queries)} queries ({response.status_code})"
+    )
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU of these processes so far, from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def _workers(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children")
+    return [int(pid) for pid in children.read_text().split()] if children.exists() else []
+
+
 class Session:
     """A logged-in browser session on loopback: the session cookie, nothing else."""
 
@@ -287,9 +344,18 @@ def _cookies(response: http.client.HTTPResponse) -> dict[str, str]:
     return found
 
 
-def measure(session: Session, path: str, *, concurrency: int, count: int, seconds: float) -> None:
+def measure(
+    session: Session,
+    path: str,
+    *,
+    concurrency: int,
+    count: int,
+    seconds: float,
+    workers: list[int] | None = None,
+) -> None:
     deadline = time.monotonic() + seconds
-    session.get(path)  # warm the worker's connection and caches once
+    session.get(path)  # warm the worker's connection once
+    cpu_before = _cpu_seconds(workers or [])
 
     def one(_: int) -> tuple[int, float] | None:
         if time.monotonic() > deadline:
@@ -298,6 +364,7 @@ def measure(session: Session, path: str, *, concurrency: int, count: int, second
 
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         results = [r for r in pool.map(one, range(count)) if r is not None]
+    cpu_ms = (_cpu_seconds(workers or []) - cpu_before) * 1000 / max(1, len(results))
     times = sorted(ms for _, ms in results)
     if not times:
         print(f"{path:<44} no request finished within {seconds:.0f} s")
@@ -306,7 +373,7 @@ def measure(session: Session, path: str, *, concurrency: int, count: int, second
     q = statistics.quantiles(times, n=100, method="inclusive") if len(times) > 1 else times * 99
     print(
         f"{path:<44} n={len(times):<4} p50={q[49]:7.0f} ms  p95={q[94]:7.0f} ms  "
-        f"p99={q[98]:7.0f} ms  non-200={bad}"
+        f"p99={q[98]:7.0f} ms  non-200={bad}  server CPU {cpu_ms:5.0f} ms/request"
     )
 
 
@@ -328,6 +395,7 @@ def main() -> None:
     django_setup()
     if not args.skip_fill:
         fill(trainees=args.trainees, classes=args.classes, decisions=args.decisions, seed=args.seed)
+    summarize()
 
     from django.contrib.auth.models import User
 
@@ -358,9 +426,11 @@ def main() -> None:
     )
     try:
         _wait_for(args.port)
+        workers = _workers(server.pid)
         print(
             f"gunicorn: {args.workers} workers x 4 threads; {args.concurrency} concurrent "
-            f"clients; up to {args.requests} requests or {args.seconds:.0f} s per page"
+            f"clients; up to {args.requests} requests or {args.seconds:.0f} s per page; "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
         pages = {
             "bench-boss": [
@@ -381,7 +451,10 @@ def main() -> None:
                     concurrency=args.concurrency,
                     count=args.requests,
                     seconds=args.seconds,
+                    workers=workers,
                 )
+                print(f"{'':<44} {in_process(username, path)}")
+        print(f"load average {os.getloadavg()[0]:.1f}")
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
