@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import io
 import json
 import os
 import random
@@ -246,7 +247,7 @@ def summarize() -> None:
     call_command("migrate", verbosity=0)
     started = time.perf_counter()
     cpu = time.process_time()
-    message = call_command("build_run_summaries")
+    message = call_command("build_run_summaries", stdout=io.StringIO())
     print(
         f"build_run_summaries: {message} (wall {time.perf_counter() - started:.1f} s, "
         f"this process's CPU {time.process_time() - cpu:.1f} s)"
