@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Model, QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from audit.services.ledger import Event, PendingEntry, ledger_append_many
@@ -97,7 +98,11 @@ def grading_request_batch(
     with transaction.atomic():
         ids = [a.pk for a in given]
         locked = {
-            a.pk: a for a in Attempt.objects.select_for_update().filter(pk__in=ids).order_by("pk")
+            a.pk: a
+            for a in Attempt.objects.select_for_update(of=("self",))
+            .select_related("trainee")
+            .filter(pk__in=ids)
+            .order_by("pk")
         }
         missing = [pk for pk in ids if pk not in locked]
         if missing:
@@ -126,9 +131,13 @@ def grading_request_batch(
             )
             for pk in ids
         ]
-        # One at a time: the ids are needed for the ledger and the queue on every database.
-        for run in runs:
-            run.save()
+        # The ids are needed for the ledger and the queue: one INSERT returning them where the
+        # database can, else one at a time.
+        if connection.features.can_return_rows_from_bulk_insert:
+            GradingRun.objects.bulk_create(runs)
+        else:
+            for run in runs:
+                run.save()
         Attempt.objects.filter(pk__in=ids).update(
             grading_status=GradingStatus.PENDING, grading_queued_at=now, grading_error=""
         )
@@ -253,19 +262,28 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
         return
     attempt_ids = {run.attempt_id for run in runs}
     items_of: dict[int, list[AttemptItem]] = {pk: [] for pk in attempt_ids}
+    cache = _BasisCache()
+    # The rounds' documents and keys, and the answers, come as JSON text and are decoded
+    # once per distinct text: rounds dealt from the same scenario share them.
     for item in (
         AttemptItem.objects.filter(attempt_id__in=attempt_ids)
         .select_related("profile_version__profile", "scenario")
+        .defer("document", "answer_key")
+        .annotate(document_text=_as_text("document"), answer_key_text=_as_text("answer_key"))
         .order_by("attempt_id", "position")
     ):
+        item.document = cache.json.load(item.document_text)
+        item.answer_key = cache.json.load(item.answer_key_text)
         items_of[item.attempt_id].append(item)
+    load = cache.json.load
     answers = {
-        (item_id, question): (decision_id, kind, answer, response_ms)
+        (item_id, question): (decision_id, kind, load(answer), response_ms)
         for decision_id, item_id, question, kind, answer, response_ms in Decision.objects.filter(
             item_id__in=[item.pk for items in items_of.values() for item in items]
-        ).values_list("id", "item_id", "question", "kind", "answer", "response_ms")
+        )
+        .annotate(answer_text=_as_text("answer"))
+        .values_list("id", "item_id", "question", "kind", "answer_text", "response_ms")
     }
-    cache = _BasisCache()
     now = timezone.now()
     grades: list[_Row] = []
     entries: list[PendingEntry] = []
@@ -294,12 +312,8 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
                 )
             )
         entries.append(_finished_entry(run))
-    _insert_grades(grades)
-    # One plain UPDATE a run: bulk_update's CASE expressions cost more to build than they save.
-    for run in runs:
-        GradingRun.objects.filter(pk=run.pk).update(
-            **{field: getattr(run, field) for field in _RESULT_FIELDS}
-        )
+    _insert_grades(grades, cache.json)
+    _update_runs(runs)
     run_summaries_save(runs=runs, grades=grades, items_of=items_of)
     _copy_to_attempts(runs, now)
     ledger_append_many(entries=entries)
@@ -325,7 +339,82 @@ class _Row(NamedTuple):
 _GRADE_COLUMNS = _Row._fields
 
 
-def _insert_grades(grades: Sequence[_Row]) -> None:
+def _as_text(field: str) -> Cast:
+    """A JSON column read as its text (decoded by `_JsonTexts`, not by the driver)."""
+    return Cast(field, TextField())
+
+
+class _JsonTexts:
+    """JSON decoded once per distinct text, and the text of each decoded value kept.
+
+    The values are shared by every row that had the same text, so nobody may change them;
+    the grader only reads them.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = {}
+        # id of a value -> (the value, kept alive so its id is not reused; its text)
+        self._texts: dict[int, tuple[Any, str]] = {}
+
+    def load(self, text: str | None) -> Any:
+        if text is None:
+            return None
+        try:
+            return self._values[text]
+        except KeyError:
+            value = self._values[text] = json.loads(text)
+            self._texts[id(value)] = (value, text)
+            return value
+
+    def dump(self, value: Any) -> str:
+        """The JSON text of a value (the text it was read from, for one read here)."""
+        known = self._texts.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        text = json.dumps(value)
+        if isinstance(value, dict | list):
+            self._texts[id(value)] = (value, text)
+        return text
+
+
+def _update_runs(runs: Sequence[GradingRun]) -> None:
+    """Write the runs' results."""
+    _update_rows(
+        GradingRun, [(run.pk, {f: getattr(run, f) for f in _RESULT_FIELDS}) for run in runs]
+    )
+
+
+def _update_rows(model: type[Model], changes: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """One UPDATE a row by primary key, pipelined in one round trip on PostgreSQL.
+
+    (bulk_update's CASE expressions cost more to build than they save.)
+    """
+    if connection.vendor != "postgresql":
+        for pk, change in changes:
+            model._default_manager.filter(pk=pk).update(**change)
+        return
+    meta = model._meta
+    groups: dict[tuple[str, ...], list[list[Any]]] = {}
+    for pk, change in changes:
+        fields = tuple(change)
+        groups.setdefault(fields, []).append(
+            [
+                *(meta.get_field(f).get_db_prep_save(change[f], connection) for f in fields),  # type: ignore[union-attr]
+                pk,
+            ]
+        )
+    with connection.cursor() as cursor:
+        for fields, params in groups.items():
+            if not fields:
+                continue
+            assignments = ", ".join(f"{meta.get_field(f).column} = %s" for f in fields)  # type: ignore[union-attr]
+            cursor.executemany(
+                f"UPDATE {meta.db_table} SET {assignments} WHERE id = %s",  # noqa: S608 - our own columns
+                params,
+            )
+
+
+def _insert_grades(grades: Sequence[_Row], texts: _JsonTexts | None = None) -> None:
     """Write the grades: COPY on PostgreSQL (several times faster than INSERT), else bulk.
 
     The runs are locked and have no grades yet, so a conflict cannot arise; the unique
@@ -337,6 +426,7 @@ def _insert_grades(grades: Sequence[_Row]) -> None:
         )
         return
     table = Grade._meta.db_table
+    dump = (texts or _JsonTexts()).dump
     with connection.cursor() as cursor:
         raw = cursor.cursor
         with raw.copy(f"COPY {table} ({', '.join(_GRADE_COLUMNS)}) FROM STDIN") as copy:
@@ -344,8 +434,8 @@ def _insert_grades(grades: Sequence[_Row]) -> None:
                 copy.write_row(
                     (
                         *g[:6],
-                        json.dumps(g.expected),
-                        None if g.given is None else json.dumps(g.given),
+                        dump(g.expected),
+                        None if g.given is None else dump(g.given),
                         *g[8:],
                     )
                 )
@@ -379,7 +469,9 @@ def _grade_run(
         basis = bases[item.pk]
         if basis.asked is basis.key:
             for expected in basis.key:
-                grades.append(_grade(run, item, expected, answers.get((item.pk, expected["n"]))))
+                grades.append(
+                    _grade(run, item, expected, answers.get((item.pk, expected["n"])), cache)
+                )
             continue
         # The key changed: a decision answers the question of the same kind, box, hand
         # and player (and the same turn among them) in the new key.
@@ -388,7 +480,7 @@ def _grade_run(
             for asked, ident in zip(basis.asked, _identities(basis.asked), strict=True)
         }
         for expected, ident in zip(basis.key, _identities(basis.key), strict=True):
-            grades.append(_grade(run, item, expected, by_identity.get(ident)))
+            grades.append(_grade(run, item, expected, by_identity.get(ident), cache))
     return grades
 
 
@@ -459,9 +551,7 @@ def _copy_to_attempts(runs: Sequence[GradingRun], now: Any) -> None:
             change.update(score=run.score, passed=run.passed, graded_at=now)
         if run.number == latest.get(run.attempt_id):
             change.update(grading_status=run.status, grading_error=run.error)
-    for attempt_id, change in changes.items():
-        if change:
-            Attempt.objects.filter(pk=attempt_id).update(**change)
+    _update_rows(Attempt, [(pk, change) for pk, change in changes.items() if change])
 
 
 def _grade(
@@ -469,35 +559,44 @@ def _grade(
     item: AttemptItem,
     expected: Mapping[str, Any],
     answer: tuple[int, str, Any, int] | None,
+    cache: _BasisCache,
 ) -> _Row:
-    n = expected["n"]
     kind = expected["kind"]
     # A decision made for a different kind of question (the key changed under a regrade)
     # is no answer to this one.
     if answer is not None and answer[1] == kind:
         decision_id, _, given, response_ms = answer
-        verdict = rules.compare(expected, given)
-        right = verdict.right
     else:
         decision_id, given, response_ms = None, None, None
+    right, money_diff, category = cache.verdict(expected, given, missed=decision_id is None)
+    return _Row(
+        run.pk,
+        item.pk,
+        expected["n"],
+        decision_id,
+        kind,
+        right,
+        expected["expected"],
+        given,
+        money_diff,
+        category,
+        expected.get("rule", ""),
+        response_ms,
+    )
+
+
+def _verdict(expected: Mapping[str, Any], given: Any, missed: bool) -> tuple[bool, Decimal, str]:
+    """Whether an answer is right, the money it moves wrongly, and its category."""
+    if missed:
         # A missed question: money questions count the whole amount the player was owed
         # (or kept), a procedure counts none.
         verdict = rules.compare(expected, {})
         right = False
-    return _Row(
-        run_id=run.pk,
-        item_id=item.pk,
-        question=n,
-        decision_id=decision_id,
-        kind=kind,
-        correct=right,
-        expected=expected["expected"],
-        given=given,
-        money_diff=verdict.money_diff.quantize(CENT),
-        category=(verdict.category or "procedure_error") if not right else "",
-        rule=expected.get("rule", ""),
-        response_ms=response_ms,
-    )
+    else:
+        verdict = rules.compare(expected, given)
+        right = verdict.right
+    category = (verdict.category or "procedure_error") if not right else ""
+    return right, verdict.money_diff.quantize(CENT), category
 
 
 def _grades_hash(grades: Sequence[_Row]) -> str:
@@ -517,8 +616,48 @@ class _BasisCache:
     def __init__(self) -> None:
         self._versions: dict[int, RuleProfileVersion] = {}
         self._scenarios: dict[int, Scenario] = {}
+        self.json = _JsonTexts()
+        # Keyed by the ids of shared values (from `json`, which keeps them alive).
+        self._verdicts: dict[tuple[int, int, bool], tuple[bool, Decimal, str]] = {}
+        self._bases: dict[tuple[Any, ...], _ItemBasis] = {}
+        self._hashes: dict[int, tuple[Any, str]] = {}
+
+    def verdict(
+        self, expected: Mapping[str, Any], given: Any, *, missed: bool
+    ) -> tuple[bool, Decimal, str]:
+        """`_verdict`, computed once per question and answer value in the batch."""
+        key = (id(expected), id(given), missed)
+        found = self._verdicts.get(key)
+        if found is None:
+            found = self._verdicts[key] = _verdict(expected, given, missed)
+            # Keep both alive so their ids stay theirs.
+            self._hashes.setdefault(id(expected), (expected, ""))
+            self._hashes.setdefault(id(given), (given, ""))
+        return found
+
+    def document_hash(self, document: Any) -> str:
+        known = self._hashes.get(id(document))
+        if known is None or known[0] is not document or not known[1]:
+            known = self._hashes[id(document)] = (document, _document_hash(document))
+        return known[1]
 
     def basis(self, item: AttemptItem, *, regrade: bool) -> _ItemBasis:
+        """`_basis`, once per document, key, version and scenario in the batch (the rounds
+        of one scenario share their decoded document and key, so the ids are theirs)."""
+        key = (
+            id(item.document),
+            id(item.answer_key),
+            item.profile_version_id,
+            item.scenario_id,
+            regrade,
+        )
+        found = self._bases.get(key)
+        if found is None:
+            found = self._bases[key] = self._basis(item, regrade=regrade)
+            self._hashes.setdefault(id(item.answer_key), (item.answer_key, ""))
+        return found
+
+    def _basis(self, item: AttemptItem, *, regrade: bool) -> _ItemBasis:
         """A submit is graded against the key stored when the round was dealt (the engine's
         key for the same document and profile version); a regrade recomputes it from the
         newest revision of the scenario under the newest version of the profile."""
@@ -536,7 +675,7 @@ class _BasisCache:
             "profile_version": version.pk,
             "version": version.version,
             "scenario": scenario_id,
-            "document_sha256": _document_hash(document),
+            "document_sha256": self.document_hash(document),
         }
         asked = item.answer_key or rules.answer_key(
             document_under(item.document, item.profile_version)
