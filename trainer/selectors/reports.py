@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.db.models import (
     Count,
     DecimalField,
@@ -285,15 +286,7 @@ DECISION_COLUMNS = (
 )
 
 
-def report_decisions(
-    *, start: dt.date, end: dt.date, chunk_size: int = 5000
-) -> Iterator[tuple[Any, ...]]:
-    """Every graded question of the period, in DECISION_COLUMNS order, streamed from the DB.
-
-    `given` and `expected` come as their JSON text, as the database holds it (decoding and
-    re-encoding a million of them would double the export's time); `answered_at` and
-    `given` are None for a question never answered.
-    """
+def _decisions(*, start: dt.date, end: dt.date) -> QuerySet[Grade, tuple[Any, ...]]:
     return (
         graded_questions(start=start, end=end)
         .order_by("run__attempt_id", "item__position", "question")
@@ -316,5 +309,87 @@ def report_decisions(
             "given_text",
             "expected_text",
         )
-        .iterator(chunk_size=chunk_size)
     )
+
+
+def report_decisions(
+    *, start: dt.date, end: dt.date, chunk_size: int = 5000
+) -> Iterator[tuple[Any, ...]]:
+    """Every graded question of the period, in DECISION_COLUMNS order, streamed from the DB.
+
+    `given` and `expected` come as their JSON text, as the database holds it (decoding and
+    re-encoding a million of them would double the export's time); `answered_at` and
+    `given` are None for a question never answered.
+    """
+    return _decisions(start=start, end=end).iterator(chunk_size=chunk_size)
+
+
+def _csv_text(column: str, special: str) -> str:
+    # A text cell as csv.writer (QUOTE_MINIMAL) writes it: quoted, with quotes doubled, when
+    # it holds one of `special`; NULL as an empty cell.
+    pattern = "[" + "".join("\\" + c if c in "]\\^-" else c for c in special) + "]"
+    quoted = "'\"' || replace({0}, '\"', '\"\"') || '\"'"
+    return (
+        f"COALESCE(CASE WHEN {column} ~ {_literal(pattern)} "
+        f"THEN {quoted.format(column)} ELSE {column} END, '')"
+    )
+
+
+def _literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _utc_iso(column: str) -> str:
+    # datetime.isoformat() of the UTC instant: microseconds only when not zero.
+    utc = f"({column} AT TIME ZONE 'UTC')"
+    return (
+        f"COALESCE(to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || CASE WHEN "
+        f"mod(date_part('microseconds', {utc})::bigint, 1000000) = 0 THEN '' "
+        f"ELSE to_char({utc}, '.US') END || '+00:00', '')"
+    )
+
+
+def report_decisions_csv(
+    *, start: dt.date, end: dt.date, special: str, chunk_size: int = 20_000
+) -> Iterator[str] | None:
+    """The decision rows already written as CSV lines by PostgreSQL, in blocks of lines.
+
+    Each line is "decisions," and the DECISION_COLUMNS cells, as `csv.writer` with "\\n" line
+    ends would write `report_decisions`' rows (the report's formatting of each value; a cell
+    is quoted when it holds a character of `special`, the ones that writer quotes). Formatting
+    a million rows in the database costs a fraction of doing it in Python. None on another
+    database: use `report_decisions`.
+    """
+    if connection.vendor != "postgresql":
+        return None
+    inner, params = _decisions(start=start, end=end).query.sql_with_params()
+    c = [f"d.c{n}" for n in range(1, len(DECISION_COLUMNS) + 1)]
+    cells = [
+        f"{c[0]}::text",
+        _csv_text(c[1], special),
+        _csv_text(c[2], special),
+        f"{c[3]}::text",
+        f"{c[4]}::text",
+        f"{c[5]}::text",
+        _csv_text(c[6], special),
+        _utc_iso(c[7]),
+        f"COALESCE({c[8]}::text, '')",
+        f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
+        _csv_text(c[10], special),
+        f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
+        _csv_text(c[12], special),
+        _csv_text(c[13], special),
+    ]
+    line = " || ',' || ".join(["'decisions'", *cells]) + " || E'\\n'"
+    sql = (
+        f"SELECT {line} FROM ({inner}) AS d({', '.join(n[2:] for n in c)}) "  # noqa: S608 - built from our own expressions
+        f"ORDER BY d.c1, d.c5, d.c6"
+    )
+    return _blocks(sql, params, chunk_size)
+
+
+def _blocks(sql: str, params: Any, chunk_size: int) -> Iterator[str]:
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(sql, params)
+        while rows := cursor.fetchmany(chunk_size):
+            yield "".join([row[0] for row in rows])
