@@ -171,17 +171,26 @@ class Tally:
 
 def summarize(grades: Iterable[GradeFacts]) -> tuple[Tally, dict[str, Tally], list[str]]:
     """The totals, the facets by key, and the profiles met, of one run's grades."""
+    # Grades of the same profile and skills fall in the same facets: tally each such group
+    # once, then add the group's tally to its facets (tallies of disjoint sets sum).
+    groups: dict[tuple[str, tuple[str, ...]], Tally] = {}
+    for grade in grades:
+        key = (grade.profile, grade.skills)
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = Tally()
+        group.add_grade(grade)
     total = Tally()
     facets: dict[str, Tally] = defaultdict(Tally)
     profiles: set[str] = set()
-    for grade in grades:
-        total.add_grade(grade)
-        profiles.add(grade.profile)
-        by_profile = profile_key(grade.profile)
-        facets[by_profile].add_grade(grade)
-        for skill in set(grade.skills):
-            facets[skill_key(skill)].add_grade(grade)
-            facets[f"{by_profile}|{skill_key(skill)}"].add_grade(grade)
+    for (profile, skills), group in groups.items():
+        total.add(group)
+        profiles.add(profile)
+        by_profile = profile_key(profile)
+        facets[by_profile].add(group)
+        for skill in set(skills):
+            facets[skill_key(skill)].add(group)
+            facets[f"{by_profile}|{skill_key(skill)}"].add(group)
     return total, dict(facets), sorted(profiles)
 
 
@@ -234,17 +243,6 @@ class GradeLike(Protocol):
     def category(self) -> str: ...
 
 
-def _facts(grade: GradeLike, item: AttemptItem) -> GradeFacts:
-    return GradeFacts(
-        correct=grade.correct,
-        response_ms=grade.response_ms,
-        money_diff=Decimal(grade.money_diff),
-        category=grade.category,
-        profile=item.profile_version.profile.name,
-        skills=_skills_of(item.document),
-    )
-
-
 def run_summary_build(
     *,
     run: GradingRun,
@@ -257,7 +255,22 @@ def run_summary_build(
         rows = list(Grade.objects.filter(run=run).select_related("item__profile_version__profile"))
         grades, items = rows, {g.item_id: g.item for g in rows}
     found = items
-    return _summary(run, (_facts(g, found[g.item_id]) for g in grades))
+    # A round's profile and skills, looked up once for all its grades.
+    rounds: dict[int, tuple[str, tuple[str, ...]]] = {}
+
+    def facts(grade: GradeLike) -> GradeFacts:
+        known = rounds.get(grade.item_id)
+        if known is None:
+            item = found[grade.item_id]
+            known = rounds[grade.item_id] = (
+                item.profile_version.profile.name,
+                _skills_of(item.document),
+            )
+        return GradeFacts(
+            grade.correct, grade.response_ms, Decimal(grade.money_diff), grade.category, *known
+        )
+
+    return _summary(run, (facts(g) for g in grades))
 
 
 def run_summaries_save(
