@@ -1,13 +1,13 @@
 """Appending to the tamper-evident ledger, and verifying it."""
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.chain import GENESIS_HASH, ChainBreak, entry_hash, verify_chain
@@ -104,8 +104,62 @@ class LedgerVerification:
         return self.first_break is None
 
 
+# The rows ledger_verify reads on PostgreSQL: `recorded_at` already as datetime.isoformat()
+# gives it for the UTC instant (microseconds only when not zero) and the payload as its JSON
+# text, so Python neither parses nor re-formats a timestamp per entry (half the CPU of a
+# verification went there and to Django's per-row converters).
+_RECORDED_AT = "(recorded_at AT TIME ZONE 'UTC')"
+_VERIFY_SQL = (
+    "SELECT sequence, "  # noqa: S608 - our own table name, no input
+    f"to_char({_RECORDED_AT}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
+    f"CASE WHEN mod(date_part('microseconds', {_RECORDED_AT})::bigint, 1000000) = 0 "
+    f"THEN '' ELSE to_char({_RECORDED_AT}, '.US') END || '+00:00', "
+    "event, actor_id, actor_name, subject_type, subject_id, payload::text, previous_hash, hash "
+    f"FROM {LedgerEntry._meta.db_table} ORDER BY sequence"
+)
+VERIFY_CHUNK = 10_000
+
+
+def _entries_postgresql() -> Iterator[tuple[int, dict[str, Any], str, str]]:
+    loads = json.loads
+    with connection.chunked_cursor() as cursor:
+        cursor.execute(_VERIFY_SQL)
+        while rows := cursor.fetchmany(VERIFY_CHUNK):
+            for (
+                sequence,
+                recorded_at,
+                event,
+                actor_id,
+                actor_name,
+                subject_type,
+                subject_id,
+                payload,
+                previous_hash,
+                stored_hash,
+            ) in rows:
+                # The keys and values of entry_content, without its call.
+                yield (
+                    sequence,
+                    {
+                        "sequence": sequence,
+                        "recorded_at": recorded_at,
+                        "event": event,
+                        "actor_id": actor_id,
+                        "actor_name": actor_name,
+                        "subject_type": subject_type,
+                        "subject_id": subject_id,
+                        "payload": loads(payload),
+                    },
+                    previous_hash,
+                    stored_hash,
+                )
+
+
 def ledger_verify() -> LedgerVerification:
     """Recompute the whole chain from the stored rows, in constant memory."""
+    if connection.vendor == "postgresql":
+        checked, head, first_break = verify_chain(_entries_postgresql())
+        return LedgerVerification(checked, head, first_break)
     # Plain tuples rather than model instances: a million entries verify in ~40% less CPU.
     rows = LedgerEntry.objects.order_by("sequence").values_list(
         "sequence",
