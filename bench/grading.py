@@ -133,11 +133,13 @@ def load(decisions: int, rounds: int, seed: int) -> list[Attempt]:
     return attempts
 
 
-def start_worker(log: Path) -> subprocess.Popen[bytes]:
+def start_worker(log: Path, concurrency: int = 1) -> subprocess.Popen[bytes]:
+    """One `celery worker`: the solo pool, or prefork with that many child processes."""
     out = log.open("wb")
+    pool = ("--pool", "solo") if concurrency == 1 else ("--concurrency", str(concurrency))
     worker = subprocess.Popen(
         [
-            *(sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"),
+            *(sys.executable, "-m", "celery", "-A", "config", "worker", *pool),
             *("--loglevel", "WARNING", "--without-gossip", "--without-mingle"),
         ],
         cwd=ROOT,
@@ -163,6 +165,9 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile the in-process run")
     parser.add_argument("--reuse", action="store_true", help="grade the loaded attempts again")
     parser.add_argument("--limit", type=int, default=0, help="only the first N attempts")
+    parser.add_argument(
+        "--concurrency", type=int, default=1, help="worker processes (1: the solo pool)"
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a scratch PostgreSQL database")
@@ -187,7 +192,7 @@ def main() -> None:
     if not args.in_process:
         log = Path(os.environ.get("BENCH_WORKER_LOG", ROOT / "var" / "bench-grading.log"))
         log.parent.mkdir(parents=True, exist_ok=True)
-        worker = start_worker(log)
+        worker = start_worker(log, args.concurrency)
     cpu = 0.0
     try:
         started = time.perf_counter()
@@ -213,7 +218,13 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         cpu = time.process_time() - cpu_started
         if worker is not None:
-            cpu += cpu_seconds(worker.pid)  # includes its start-up, a second or two
+            # Includes its start-up, a second or two; prefork children are still running.
+            cpu += cpu_seconds(worker.pid) + sum(
+                cpu_seconds(int(pid))
+                for pid in Path(f"/proc/{worker.pid}/task/{worker.pid}/children")
+                .read_text()
+                .split()
+            )
     finally:
         if worker is not None:
             worker.send_signal(signal.SIGTERM)
