@@ -25,13 +25,8 @@ from trainer.models import (
 )
 from trainer.selectors import stats
 from trainer.services.grading import grading_request, grading_run_execute, regrade_request
-from trainer.services.run_summaries import (
-    GradeFacts,
-    bucket_of,
-    run_summaries_backfill,
-    run_summary_build,
-    summarize,
-)
+from trainer.services.run_summaries import run_summaries_backfill, run_summary_build
+from trainer.tallies import GradeFacts, bucket_of, summarize
 
 # Pure: no database.
 

@@ -40,7 +40,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.roles import Role, roles_of
-from trainer.services.run_summaries import BUCKET_MS, Tally, facet_key
+from trainer.tallies import BUCKET_MS, Tally, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
