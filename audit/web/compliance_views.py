@@ -6,14 +6,11 @@ Compliance officers and administrators only; everyone else gets 403.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -28,7 +25,8 @@ from audit.services.reports import (
     stored_report_path,
 )
 from trainer.errors import TrainerError
-from trainer.roles import Role, has_role
+from trainer.roles import Role
+from trainer.web.access import role_required
 
 P = ParamSpec("P")
 View = Callable[Concatenate[HttpRequest, P], HttpResponseBase]
@@ -55,24 +53,11 @@ class ReportRequestForm(forms.Form):
         return cleaned
 
 
-def compliance_view(view: View[P]) -> View[P]:
-    """Log-in and role checks; a missing report is a 404."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponseBase:
-        if not has_role(request.user, Role.COMPLIANCE, Role.ADMIN):
-            raise PermissionDenied("the compliance pages are for compliance officers and admins")
-        try:
-            return view(request, *args, **kwargs)
-        except TrainerError as error:
-            if error.status == 404:
-                raise Http404(error.message) from error
-            if error.status == 403:
-                raise PermissionDenied(error.message) from error
-            raise
-
-    return wrapper
+compliance_view = role_required(
+    Role.COMPLIANCE,
+    Role.ADMIN,
+    refusal="the compliance pages are for compliance officers and admins",
+)
 
 
 def _page(

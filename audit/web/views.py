@@ -5,12 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from functools import wraps
 from typing import Any, Concatenate, ParamSpec
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -29,8 +26,9 @@ from audit.services import reviews
 from audit.web import charts
 from trainer.errors import TrainerError
 from trainer.models import Grade
-from trainer.roles import Role, has_role
+from trainer.roles import Role
 from trainer.selectors import stats
+from trainer.web.access import role_required
 
 P = ParamSpec("P")
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
@@ -40,26 +38,11 @@ WRITERS = (Role.PIT_BOSS, Role.ADMIN)
 
 
 def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
-    """Log-in and role checks, and the domain error mapped to 404/403 in one place."""
-
-    def decorate(view: View[P]) -> View[P]:
-        @login_required
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args: P.args, **kwargs: P.kwargs) -> HttpResponse:
-            if not has_role(request.user, *(WRITERS if write else READERS)):
-                raise PermissionDenied("the pit's pages are for pit bosses and compliance")
-            try:
-                return view(request, *args, **kwargs)
-            except TrainerError as error:
-                if error.status == 404:
-                    raise Http404(error.message) from error
-                if error.status == 403:
-                    raise PermissionDenied(error.message) from error
-                raise
-
-        return wrapper
-
-    return decorate
+    """Pit bosses and admins act; compliance officers also read."""
+    return role_required(
+        *(WRITERS if write else READERS),
+        refusal="the pit's pages are for pit bosses and compliance",
+    )
 
 
 def _rule() -> reviews.CertificationRule:

@@ -12,15 +12,13 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from trainer.errors import NotFoundError, TrainerError
 from trainer.models import AttemptStatus, Mode
-from trainer.roles import Role, has_role
+from trainer.roles import Role
 from trainer.selectors.attempts import (
     assignments_for_trainee,
     attempt_current_question,
@@ -40,6 +38,7 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
+from trainer.web.access import role_required
 from trainer.web.display import (
     CHIPS,
     SETTLEMENT_CHOICES,
@@ -61,18 +60,14 @@ def _me(request: HttpRequest) -> AbstractBaseUser:
 def trainee_page(view: View) -> View:
     """Trainees only; TrainerError becomes a 404, a 403, or the page with its message."""
 
-    @login_required
+    @role_required(Role.TRAINEE, refusal="the training pages are for trainees")
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.TRAINEE):
-            raise PermissionDenied("the training pages are for trainees")
         try:
             return view(request, *args, **kwargs)
         except TrainerError as exc:
-            if exc.status == 404:
-                raise Http404(exc.message) from exc
-            if exc.status == 403:
-                raise PermissionDenied(exc.message) from exc
+            if exc.status in (403, 404):
+                raise
             attempt_id = kwargs.get("attempt_id")
             if attempt_id is not None:
                 return _table(request, attempt_id, error=exc, posted=request.POST)
