@@ -184,10 +184,11 @@ class AttemptAnswerView(TraineeView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         """Answer the question being asked. Sending the same answer again changes nothing."""
+        # Ownership first: someone else's attempt answers 404 whatever the body holds.
+        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
         body = s.AnswerInput(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
         decision, created = decision_record(
             attempt=attempt,
             user=_user(request),
