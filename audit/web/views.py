@@ -97,6 +97,21 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     return render(request, "audit/pit/dashboard.html", context)
 
 
+MISTAKES_PER_PAGE = 25
+
+
+def _page_number(request: HttpRequest) -> int:
+    """The mistakes list's page from ?page=N; anything else is the first page."""
+    raw = request.GET.get("page", "1")
+    return int(raw) if raw.isdigit() and 0 < int(raw) < 100_000 else 1
+
+
+def _query_with_page(request: HttpRequest, page: int) -> str:
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return query.urlencode()
+
+
 def _trainee_page(
     request: HttpRequest,
     trainee_id: int,
@@ -112,7 +127,13 @@ def _trainee_page(
         trainees=stats.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
     )
     filtered = filterset.qs
-    mistakes = stats.mistakes(grades=filtered)
+    page = _page_number(request)
+    # One more than a page: its presence says whether older mistakes follow.
+    mistakes = stats.mistakes(
+        grades=filtered, limit=MISTAKES_PER_PAGE + 1, offset=(page - 1) * MISTAKES_PER_PAGE
+    )
+    older = len(mistakes) > MISTAKES_PER_PAGE
+    mistakes = mistakes[:MISTAKES_PER_PAGE]
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
     attempts = stats.exam_attempts_for(trainee=trainee)
     can_act = stats.viewer_may_act_for(user=request.user, trainee=trainee)
@@ -127,6 +148,9 @@ def _trainee_page(
             stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
         ),
         "mistakes": [(grade, grade.pk in reviewed) for grade in mistakes],
+        "mistakes_page": page,
+        "mistakes_newer_query": _query_with_page(request, page - 1) if page > 1 else None,
+        "mistakes_older_query": _query_with_page(request, page + 1) if older else None,
         "flags_in_force": audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(
             trainee.pk, []
         ),

@@ -373,3 +373,27 @@ def test_another_classes_grade_is_not_found(history, other_trainee, pit_boss):
     grade = Grade.objects.filter(run__attempt__trainee=other_trainee).first()
     response = client_for(pit_boss).get(reverse("pit:grade", args=[grade.pk]))
     assert response.status_code == 404
+
+
+def test_a_trainees_mistakes_are_listed_25_to_a_page_keeping_the_filter(pit, trainee, pit_boss):
+    make_attempt(trainee=trainee, answers=[wrong("1.00")] * 30, mode=Mode.PRACTICE)
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee", args=[trainee.pk])
+
+    first = client.get(url, {"profile": ""}).content.decode()
+    assert first.count("to review") == 25
+    assert "Older →" in first
+    assert "← Newer" not in first
+
+    second = client.get(url, {"profile": "", "page": "2"}).content.decode()
+    assert second.count("to review") == 5
+    assert "← Newer" in second
+    assert "Older →" not in second
+    assert "profile=&amp;page=1" in second
+
+
+def test_a_nonsense_mistakes_page_is_the_first_page(pit, trainee, pit_boss):
+    make_attempt(trainee=trainee, answers=[wrong("1.00")] * 2, mode=Mode.PRACTICE)
+    response = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk]), {"page": "-3"})
+    assert response.status_code == 200
+    assert response.content.decode().count("to review") == 2

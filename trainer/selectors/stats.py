@@ -524,8 +524,11 @@ def speed_histogram(*, grades: GradeSet) -> list[tuple[int, int]]:
     return list(enumerate(seconds))
 
 
-def mistakes(*, grades: GradeSet | QuerySet[Grade], limit: int = 100) -> list[Grade]:
-    """The latest mistakes, with what a list shows loaded alongside (not the rounds' JSON)."""
+def mistakes(
+    *, grades: GradeSet | QuerySet[Grade], limit: int = 100, offset: int = 0
+) -> list[Grade]:
+    """The latest mistakes (from ``offset`` on), with what a list shows loaded alongside
+    (not the rounds' JSON)."""
     rows = grades.grades() if isinstance(grades, GradeSet) else grades
     return list(
         rows.filter(correct=False)
@@ -546,7 +549,7 @@ def mistakes(*, grades: GradeSet | QuerySet[Grade], limit: int = 100) -> list[Gr
             "item__position",
         )
         .order_by("-run__attempt__submitted_at", "-run__attempt_id", "item__position", "question")[
-            :limit
+            offset : offset + limit
         ]
     )
 
