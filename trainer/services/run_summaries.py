@@ -15,7 +15,14 @@ from typing import Any, Protocol
 
 from django.db import connection, transaction
 
-from trainer.models import AttemptItem, Grade, GradingRun, GradingRunSummary, RunStatus
+from trainer.models import (
+    AttemptItem,
+    Grade,
+    GradingRun,
+    GradingRunSummary,
+    RuleProfileVersion,
+    RunStatus,
+)
 from trainer.tallies import GradeFacts, summarize
 
 
@@ -50,6 +57,17 @@ def _skills_of(document: Any) -> tuple[str, ...]:
     return tuple(s for s in skills if isinstance(s, str)) if isinstance(skills, list) else ()
 
 
+class RoundLike(Protocol):
+    """What a summary reads of a round: an AttemptItem, or the grading service's values."""
+
+    @property
+    def pk(self) -> Any: ...
+    @property
+    def document(self) -> Any: ...
+    @property
+    def profile_version(self) -> RuleProfileVersion: ...
+
+
 class GradeLike(Protocol):
     """What a summary reads of a grade: a Grade, or the grading service's row before it is
     written."""
@@ -72,7 +90,7 @@ def run_summary_build(
     *,
     run: GradingRun,
     grades: Iterable[GradeLike] | None = None,
-    items: Mapping[int, AttemptItem] | None = None,
+    items: Mapping[int, RoundLike] | None = None,
 ) -> GradingRunSummary:
     """The (unsaved) summary of a graded run, from its grades: the given ones with their
     rounds by id, or else the run's grades and rounds read from the database."""
@@ -102,7 +120,7 @@ def run_summaries_save(
     *,
     runs: Iterable[GradingRun],
     grades: Iterable[GradeLike],
-    items_of: Mapping[int, Iterable[AttemptItem]],
+    items_of: Mapping[int, Iterable[RoundLike]],
 ) -> int:
     """Write the summary of each graded run among ``runs`` from its grades in memory and
     its attempt's rounds (``items_of``, by attempt id, with their profiles loaded); call it
