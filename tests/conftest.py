@@ -102,14 +102,25 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
     use it must be marked ``django_db(transaction=True)``.
     """
     from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+    from django.db import connections
 
     from config.celery import app
 
-    with (
-        django_db_blocker.unblock(),
-        start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker,
-    ):
-        yield worker
+    def close_worker_connections(**_: object) -> None:
+        # Runs in the worker's thread: its connection would otherwise stay open past the
+        # session and keep PostgreSQL from dropping the test database.
+        connections.close_all()
+
+    task_postrun.connect(close_worker_connections, weak=False)
+    try:
+        with (
+            django_db_blocker.unblock(),
+            start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker,
+        ):
+            yield worker
+    finally:
+        task_postrun.disconnect(close_worker_connections)
 
 
 @pytest.fixture
