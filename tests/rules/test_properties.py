@@ -73,7 +73,14 @@ def test_s17_and_h17_differ_only_when_the_dealer_reached_soft_17(doc: dict[str, 
     stands = play_or_skip(with_overrides(doc, dealer_hits_soft_17=False))
     hits = play_or_skip(with_overrides(doc, dealer_hits_soft_17=True))
     dealer = stands.dealer
-    reached_soft_17 = len(dealer.cards) >= 2 and dealer.total == 17 and dealer.soft
+    # A dealer who draws nothing (every hand busted, surrendered or paid) never decides
+    # at soft 17, even holding it: the spec's step 5.
+    reached_soft_17 = (
+        stands.dealer_draw == "full"
+        and len(dealer.cards) >= 2
+        and dealer.total == 17
+        and dealer.soft
+    )
     if not reached_soft_17:
         s17 = settle(with_overrides(doc, dealer_hits_soft_17=False))
         h17 = settle(with_overrides(doc, dealer_hits_soft_17=True))
