@@ -4,6 +4,8 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
+from trainer.models import RuleProfileVersion
+
 PASSWORD = "correct-horse-battery"
 
 
@@ -24,3 +26,12 @@ class UserFactory(factory.django.DjangoModelFactory):
             self.groups.add(*Group.objects.filter(name__in=extracted))
         if create:
             self.save()
+
+
+def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
+    """The newest recorded version of a built-in profile.
+
+    The data migration loads them, and tests/conftest.py puts them back after a
+    transactional test's flush, so every database test finds them.
+    """
+    return RuleProfileVersion.objects.filter(profile__name=name).latest("version")

@@ -14,7 +14,7 @@ from decimal import Decimal
 import factory
 from django.utils import timezone
 
-from trainer import rules
+from tests.factories import profile_version
 from trainer.models import (
     Attempt,
     AttemptItem,
@@ -25,31 +25,11 @@ from trainer.models import (
     GradingRun,
     GradingStatus,
     Mode,
-    RuleProfile,
-    RuleProfileVersion,
     RunStatus,
     RunTrigger,
     TrainingClass,
 )
 from trainer.services.run_summaries import run_summary_build
-
-
-def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
-    """A built-in profile's version 1, as trainer migration 0003 loads it.
-
-    Made again when missing: a transactional test empties every table, the migration's
-    rows included.
-    """
-    found = RuleProfileVersion.objects.filter(profile__name=name, version=1).first()
-    if found is not None:
-        return found
-    profile, _ = RuleProfile.objects.get_or_create(name=name, defaults={"title": name})
-    return RuleProfileVersion.objects.create(
-        profile=profile,
-        version=1,
-        parameters=rules.profile_to_dict(rules.PROFILES[name]),
-        source=rules.PROFILES[name].source,
-    )
 
 
 class DrillFactory(factory.django.DjangoModelFactory):

@@ -11,15 +11,13 @@ from typing import Any, cast
 
 import factory
 
-from trainer import rules
+from tests.factories import profile_version
 from trainer.models import (
     Assignment,
     Drill,
     DrillKind,
     DrillScenario,
     Mode,
-    RuleProfile,
-    RuleProfileVersion,
     Scenario,
     TrainingClass,
 )
@@ -75,26 +73,6 @@ def natural_document(doc_id: str = "natural-pays-3-to-2") -> dict[str, Any]:
         "shoe": ["As", "9h", "Kd", "8c", "5s"],
         "cut_card_at": 60,
     }
-
-
-def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
-    """The newest recorded version of a built-in profile.
-
-    Migration 0003 loads them, but a transactional test flushes every table after it runs,
-    so the next one may have to record version 1 again.
-    """
-    version = RuleProfileVersion.objects.filter(profile__name=name).order_by("-version").first()
-    if version is not None:
-        return version
-    engine = rules.PROFILES[name]
-    profile, _ = RuleProfile.objects.get_or_create(name=name, defaults={"title": name})
-    return RuleProfileVersion.objects.create(
-        profile=profile,
-        version=1,
-        parameters=rules.profile_to_dict(engine),
-        source=engine.source,
-        assumed=list(engine.assumed),
-    )
 
 
 class ScenarioFactory(factory.django.DjangoModelFactory):
