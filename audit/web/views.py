@@ -180,7 +180,10 @@ def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
 def _refused(
     request: HttpRequest, form: Any, error: TrainerError, page: Callable[..., HttpResponse]
 ) -> HttpResponse:
-    """Show the form again with the service's reason, at the error's status."""
+    """Show the form again with the service's reason, at the error's status; not-found and
+    not-allowed go on to the page decorator's 404 and 403."""
+    if error.status in (403, 404):
+        raise error
     form.add_error(error.field if error.field in form.fields else None, error.message)
     messages.error(request, error.message)
     return page(status=error.status)
@@ -202,8 +205,6 @@ def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
             skills=form.cleaned_data["skills"],
         )
     except TrainerError as error:
-        if error.status in (403, 404):
-            raise
         return _refused(request, form, error, page)
     messages.success(request, f"{trainee.get_full_name()} is flagged for retraining.")
     return redirect("pit:trainee", trainee_id=trainee.pk)
@@ -227,8 +228,6 @@ def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
             corrects=flag,
         )
     except TrainerError as error:
-        if error.status in (403, 404):
-            raise
         return _refused(request, form, error, page)
     messages.success(request, "The retraining flag is lifted.")
     return redirect("pit:trainee", trainee_id=flag.trainee_id)
@@ -265,8 +264,6 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
             statement=data["statement"],
         )
     except TrainerError as error:
-        if error.status in (403, 404):
-            raise
         return _refused(request, form, error, page)
     messages.success(
         request,
@@ -299,8 +296,6 @@ def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpR
             statement=form.cleaned_data["statement"],
         )
     except TrainerError as error:
-        if error.status in (403, 404):
-            raise
         return _refused(request, form, error, page)
     messages.success(request, "The certification is withdrawn.")
     return redirect("pit:trainee", trainee_id=certification.trainee_id)
