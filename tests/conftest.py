@@ -40,6 +40,15 @@ def restore_migrated_reference_data() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with no cached figures: a rolled-back test's keys may come back
+    (SQLite hands out the same primary keys again) with other data behind them."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _migrated_reference_data(request: pytest.FixtureRequest) -> None:
     if request.node.get_closest_marker("django_db") is None and not (
         {"db", "transactional_db", "live_server"} & set(request.fixturenames)

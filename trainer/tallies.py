@@ -53,7 +53,8 @@ class GradeFacts:
     skills: tuple[str, ...]
 
 
-def _merge(into: dict[str, int], counts: Mapping[str, int]) -> None:
+def merge_counts(into: dict[str, int], counts: Mapping[str, int]) -> None:
+    """Add counts by key into another such mapping."""
     for key, n in counts.items():
         into[key] = into.get(key, 0) + n
 
@@ -102,10 +103,10 @@ class Tally:
         self.response_ms_sum += other.response_ms_sum
         self.overpaid += other.overpaid
         self.underpaid += other.underpaid
-        _merge(self.histogram, other.histogram)
+        merge_counts(self.histogram, other.histogram)
         if counts:
-            _merge(self.categories, other.categories)
-            _merge(self.skills, other.skills)
+            merge_counts(self.categories, other.categories)
+            merge_counts(self.skills, other.skills)
 
     def as_json(self) -> dict[str, Any]:
         """The facet form stored in a summary's JSON (short keys: there are many)."""
@@ -133,32 +134,6 @@ class Tally:
             histogram=data["h"],
             categories=data["cat"],
             skills=data["sk"],
-        )
-
-    @classmethod
-    def from_summary_values(
-        cls,
-        *,
-        questions: int,
-        correct: int,
-        answered: int,
-        response_ms_sum: int,
-        overpaid: Decimal,
-        underpaid: Decimal,
-        histogram: dict[str, int],
-        categories: dict[str, int],
-        skills: dict[str, int],
-    ) -> Tally:
-        return cls(
-            questions,
-            correct,
-            answered,
-            response_ms_sum,
-            overpaid,
-            underpaid,
-            histogram,
-            categories,
-            skills,
         )
 
 

@@ -12,17 +12,19 @@ comes from the summed histogram and is approximate (within one histogram bucket)
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
-from django.db.models import Avg, Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
@@ -40,7 +42,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.roles import Role, roles_of
-from trainer.tallies import BUCKET_MS, Tally, facet_key
+from trainer.tallies import BUCKET_MS, Tally, facet_key, merge_counts
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -211,29 +213,40 @@ def current_summaries() -> QuerySet[GradingRunSummary]:
     return GradingRunSummary.objects.exclude(Exists(newer))
 
 
-@dataclass(frozen=True)
-class _Part:
-    """One current run's figures within a grade set (all its grades, or a facet's)."""
+@dataclass
+class _Aggregate:
+    """What a grade set's figures are computed from: each trainee's tally (without the
+    mistake counts, which only the whole set shows) and attempts, the whole set's tally and
+    attempts, and its accuracy trend. Small, so the cache keeps it."""
 
-    trainee_id: int
-    attempt_id: int
-    submitted_at: datetime | None
-    mode: str
-    tally: Tally
+    by_trainee: dict[int, tuple[Tally, int]]
+    total: Tally
+    attempts: int
+    trend: list[TrendPoint]
 
 
-_META = ("trainee_id", "attempt_id", "submitted_at", "mode")
-_TOTALS = (
-    "questions",
-    "correct",
-    "answered",
-    "response_ms_sum",
-    "overpaid",
-    "underpaid",
-    "histogram",
-    "categories",
-    "skills",
-)
+# Keys carry the version of the graded data, so a newly graded run makes new keys at once;
+# the timeout only bounds how long figures nobody asks for again stay in memory.
+FIGURES_CACHE_SECONDS = 6 * 3600
+_T = TypeVar("_T")
+
+
+def _graded_data_version() -> str:
+    """Changes whenever a run is graded: summaries are only ever inserted, never changed or
+    deleted, so their count and newest key tell every version apart."""
+    row = GradingRunSummary.objects.aggregate(n=Count("pk"), last=Max("pk"))
+    return f"{row['n']}.{row['last']}"
+
+
+def _cached(name: str, key: object, compute: Callable[[], _T]) -> _T:
+    """``compute()``, or what it gave for the same key and the same graded data."""
+    digest = hashlib.sha256(repr(key).encode()).hexdigest()
+    cache_key = f"shoeschool:stats:{name}:{_graded_data_version()}:{digest}"
+    found: _T | None = cache.get(cache_key)
+    if found is None:
+        found = compute()
+        cache.set(cache_key, found, FIGURES_CACHE_SECONDS)
+    return found
 
 
 class GradeSet:
@@ -251,9 +264,7 @@ class GradeSet:
     ) -> None:
         self.trainees = trainees if isinstance(trainees, QuerySet) else list(trainees)
         self.filters = filters or StatsFilter()
-        self._parts: list[_Part] | None = None
-        self._total: Tally | None = None
-        self._by_trainee: dict[int, tuple[Tally, int]] | None = None
+        self._aggregate: _Aggregate | None = None
 
     def all(self) -> GradeSet:
         return self
@@ -277,11 +288,13 @@ class GradeSet:
     def filter(self, *args: Any, **kwargs: Any) -> QuerySet[Grade]:
         return self.grades().filter(*args, **kwargs)
 
-    def summaries(self, *, with_facet: bool = True) -> QuerySet[GradingRunSummary]:
-        """The current runs' summaries with at least one grade in the set (``with_facet``
-        False: not narrowed to the profile and skill, whose figures are in the facets)."""
+    def summaries(self, *, trainee_ids: Iterable[int] | None = None) -> QuerySet[GradingRunSummary]:
+        """The current runs' summaries of the set's trainees in the set's dates (not
+        narrowed to the profile and skill, whose figures are in each summary's facets)."""
         f = self.filters
-        summaries = current_summaries().filter(trainee_id__in=self.trainees)
+        summaries = current_summaries().filter(
+            trainee_id__in=self.trainees if trainee_ids is None else list(trainee_ids)
+        )
         tz = timezone.get_current_timezone()
         if f.date_from:
             start = datetime.combine(f.date_from, time.min, tzinfo=tz)
@@ -291,62 +304,139 @@ class GradeSet:
             summaries = summaries.filter(submitted_at__lte=end)
         if f.trainee_id:
             summaries = summaries.filter(trainee_id=f.trainee_id)
-        key = facet_key(profile=f.profile, skill=f.skill)
-        if key is not None and with_facet:
-            summaries = summaries.filter(facets__has_key=key)
         return summaries
 
-    def parts(self) -> list[_Part]:
-        """Each current run's figures within the set: one query, kept for this object."""
-        if self._parts is None:
-            self._parts = self._read_parts()
-        return self._parts
-
     def by_trainee(self) -> dict[int, tuple[Tally, int]]:
-        """Each trainee's figures added up, with their attempts (kept for this object)."""
-        if self._by_trainee is None:
-            found: dict[int, tuple[Tally, int]] = {}
-            for part in self.parts():
-                tally, attempts = found.get(part.trainee_id) or (Tally(), 0)
-                tally.add(part.tally)
-                found[part.trainee_id] = (tally, attempts + 1)
-            self._by_trainee = found
-        return self._by_trainee
+        """Each trainee's figures added up, with their attempts."""
+        return self.aggregate().by_trainee
 
     def total(self) -> Tally:
-        """All the set's figures added up (kept for this object): the trainees' sums."""
-        if self._total is None:
-            self._total = Tally()
-            for tally, _ in self.by_trainee().values():
-                self._total.add(tally)
-        return self._total
+        """All the set's figures added up."""
+        return self.aggregate().total
 
-    def _read_parts(self) -> list[_Part]:
-        summaries = self.summaries().order_by()
+    def aggregate(self) -> _Aggregate:
+        """The set's figures: kept for this object, and in the cache until a run is graded."""
+        if self._aggregate is None:
+            trainee_ids = sorted(_ids(self.trainees))
+            self._aggregate = _cached(
+                "grade-set",
+                (trainee_ids, self.filters),
+                lambda: self._compute(trainee_ids),
+            )
+        return self._aggregate
+
+    def _compute(self, trainee_ids: list[int]) -> _Aggregate:
+        # Newest first, so the trend is the first rows; read through a plain cursor, as
+        # converting thousands of rows' JSON and times through the ORM costs more than the
+        # query (the trend's few submission times are read afterwards).
+        summaries = self.summaries(trainee_ids=trainee_ids).order_by(
+            F("submitted_at").desc(nulls_last=True), "-attempt_id"
+        )
         key = facet_key(profile=self.filters.profile, skill=self.filters.skill)
         if key is None:
-            return [
-                _part(row, Tally.from_summary_values(**dict(zip(_TOTALS, row[4:], strict=True))))
-                for row in summaries.values_list(*_META, *_TOTALS)
-            ]
-        # Not narrowed by has_key as well: that would read each row's facets twice.
-        rows = (
-            self.summaries(with_facet=False)
-            .order_by()
-            .annotate(facet=KeyTransform(key, "facets"))
-            .values_list(*_META, "facet")
-        )
-        return [_part(row, Tally.from_json(_json(row[4]))) for row in rows if row[4] is not None]
+            rows = _fetch(summaries.values_list("trainee_id", "attempt_id", "mode", *_TOTALS))
+            tallies = (
+                (row[0], row[1], row[2], _tally(row[3:9], row[9], row[10], row[11])) for row in rows
+            )
+        else:
+            # Only the facet: reading each row's facets once (not has_key as well) is what
+            # keeps a filtered page's query short.
+            rows = _fetch(
+                summaries.annotate(facet=KeyTransform(key, "facets")).values_list(
+                    "trainee_id", "attempt_id", "mode", "facet"
+                )
+            )
+            tallies = (
+                (row[0], row[1], row[2], Tally.from_json(_json(row[3])))
+                for row in rows
+                if row[3] is not None
+            )
+        by_trainee: dict[int, tuple[Tally, int]] = {}
+        total = Tally()
+        attempts = 0
+        newest: list[tuple[int, str, Tally]] = []
+        for trainee_id, attempt_id, mode, tally in tallies:
+            attempts += 1
+            own, count = by_trainee.get(trainee_id) or (Tally(), 0)
+            own.add(tally, counts=False)
+            by_trainee[trainee_id] = (own, count + 1)
+            merge_counts(total.categories, tally.categories)
+            merge_counts(total.skills, tally.skills)
+            if tally.questions and len(newest) < TREND_ATTEMPTS:
+                newest.append((attempt_id, mode, tally))
+        for own, _ in by_trainee.values():
+            total.add(own, counts=False)
+        return _Aggregate(by_trainee, total, attempts, _trend(newest))
 
 
-def _part(row: Sequence[Any], tally: Tally) -> _Part:
-    return _Part(
-        trainee_id=row[0], attempt_id=row[1], submitted_at=row[2], mode=row[3], tally=tally
+_TOTALS = (
+    "questions",
+    "correct",
+    "answered",
+    "response_ms_sum",
+    "overpaid",
+    "underpaid",
+    "histogram",
+    "categories",
+    "skills",
+)
+
+
+def _ids(trainees: QuerySet[Any, Any] | Iterable[int]) -> set[int]:
+    if isinstance(trainees, QuerySet):
+        return set(trainees.values_list("pk", flat=True))
+    return set(trainees)
+
+
+def _fetch(values: QuerySet[Any, Any]) -> list[tuple[Any, ...]]:
+    """The rows of a values_list query as the database driver gives them."""
+    sql, params = values.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _money(value: Any) -> Decimal:
+    # PostgreSQL gives Decimal; SQLite keeps two-place decimals as floats, which print back
+    # exactly (str of a float is its shortest round-trip form).
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
+def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any) -> Tally:
+    questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
+    return Tally(
+        questions=questions,
+        correct=correct,
+        answered=answered,
+        response_ms_sum=response_ms_sum,
+        overpaid=_money(overpaid),
+        underpaid=_money(underpaid),
+        histogram=dict(_json(histogram)),
+        categories=dict(_json(categories)),
+        skills=dict(_json(skills)),
     )
 
 
+def _trend(newest: list[tuple[int, str, Tally]]) -> list[TrendPoint]:
+    """Trend points, oldest first, for the newest attempts given newest first."""
+    submitted = dict(
+        Attempt.objects.filter(pk__in=[attempt_id for attempt_id, _, _ in newest]).values_list(
+            "pk", "submitted_at"
+        )
+    )
+    return [
+        TrendPoint(
+            attempt_id=attempt_id,
+            when=submitted.get(attempt_id),
+            mode=mode,
+            accuracy=(Decimal(100) * tally.correct / tally.questions).quantize(Decimal("0.1")),
+        )
+        for attempt_id, mode, tally in reversed(newest)
+    ]
+
+
 def _json(value: Any) -> Mapping[str, Any]:
-    # A key transform comes back decoded on PostgreSQL, and as JSON text on some SQLites.
+    # JSON comes back from a plain cursor as text (or decoded, by some drivers).
     decoded: Mapping[str, Any] = json.loads(value) if isinstance(value, str) else value
     return decoded
 
@@ -448,7 +538,7 @@ def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
 def figures_total(*, grades: GradeSet) -> Figures:
     """The figures of all these grades together."""
     grade_set = _as_set(grades)
-    return _figures(grade_set.total(), len(grade_set.parts()))
+    return _figures(grade_set.total(), grade_set.aggregate().attempts)
 
 
 def dashboard_classes(
@@ -499,21 +589,7 @@ def errors_by_skill(*, grades: GradeSet) -> list[tuple[str, int]]:
 
 def accuracy_trend(*, grades: GradeSet) -> list[TrendPoint]:
     """Accuracy per graded attempt, oldest first (the latest few)."""
-    earliest = datetime.min.replace(tzinfo=timezone.get_current_timezone())
-    parts = sorted(
-        (p for p in _as_set(grades).parts() if p.tally.questions),
-        key=lambda p: (p.submitted_at or earliest, p.attempt_id),
-        reverse=True,
-    )[:TREND_ATTEMPTS]
-    return [
-        TrendPoint(
-            attempt_id=p.attempt_id,
-            when=p.submitted_at,
-            mode=p.mode,
-            accuracy=(Decimal(100) * p.tally.correct / p.tally.questions).quantize(Decimal("0.1")),
-        )
-        for p in reversed(parts)
-    ]
+    return _as_set(grades).aggregate().trend
 
 
 def speed_histogram(*, grades: GradeSet) -> list[tuple[int, int]]:
@@ -619,10 +695,22 @@ def certification_ready(
     *, trainee_ids: Iterable[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
 ) -> dict[int, int]:
     """For each trainee with an exam that meets the certification rule, that attempt's id
-    (the newest such). Two queries, whatever the number of trainees."""
+    (the newest such). Two queries, whatever the number of trainees, kept in the cache
+    until a run is graded."""
+    ids = sorted(set(trainee_ids))
+    return _cached(
+        "certification-ready",
+        (ids, pass_mark, min_scenarios, max_mean_ms),
+        lambda: _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms),
+    )
+
+
+def _certification_ready(
+    trainee_ids: list[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
+) -> dict[int, int]:
     candidates = (
         Attempt.objects.filter(
-            trainee_id__in=sorted(set(trainee_ids)),
+            trainee_id__in=trainee_ids,
             mode=Mode.EXAM,
             grading_status=GradingStatus.GRADED,
             passed=True,
