@@ -10,11 +10,48 @@ from typing import Any
 import django_filters
 from django import forms
 from django.db.models import QuerySet
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import stats
 
 TEXT_MAX = 4000
+
+
+class QuickSelect(forms.Select):
+    """A select whose options are written out here, not through a template each: drawn
+    that way, the list of two hundred trainees took longer than the rest of the dashboard."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        options = format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (option["value"], " selected" if option["selected"] else "", option["label"])
+                for _, group, _ in widget["optgroups"]
+                for option in group
+            ),
+        )
+        return format_html(
+            '<select name="{}"{}>{}</select>', widget["name"], flatatt(widget["attrs"]), options
+        )
+
+
+class TraineeChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        name = obj.get_full_name()
+        return f"{name} ({obj.username})" if name else obj.username
+
+
+class TraineeFilter(django_filters.ModelChoiceFilter):
+    """A trainee, listed by name and username."""
+
+    field_class = TraineeChoiceField
 
 
 class DashboardFilter(django_filters.FilterSet):
@@ -29,12 +66,13 @@ class DashboardFilter(django_filters.FilterSet):
         to_field_name="name",
         empty_label="Any profile",
         label="Rule profile",
+        widget=QuickSelect,
     )
     skill = django_filters.ChoiceFilter(
-        choices=Skill.choices, empty_label="Any skill", label="Skill"
+        choices=Skill.choices, empty_label="Any skill", label="Skill", widget=QuickSelect
     )
-    trainee = django_filters.ModelChoiceFilter(
-        queryset=None, empty_label="Every trainee", label="Trainee"
+    trainee = TraineeFilter(
+        queryset=None, empty_label="Every trainee", label="Trainee", widget=QuickSelect
     )
 
     class Meta:

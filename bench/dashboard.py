@@ -2,7 +2,7 @@
 
 usage: DATABASE_URL=postgres://... python bench/dashboard.py
            [--trainees 200] [--classes 10] [--decisions 1000000] [--skip-fill]
-           [--concurrency 8] [--requests 200] [--seconds 60] [--port 8765]
+           [--concurrency 8] [--requests 200] [--seconds 60] [--port 8765] [--no-cache]
 
 Fills the database (migrated first) with graded work: `--decisions` decisions, each with
 its grade, across `--trainees` trainees in `--classes` classes, loaded with COPY. Then
@@ -10,8 +10,12 @@ starts the app under gunicorn on 127.0.0.1, logs in as a pit boss (one class) an
 compliance officer (every class), and requests each pit page from a thread pool: at most
 `--requests` requests or `--seconds` seconds per page. Prints p50/p95/p99 latency per page,
 the gunicorn workers' CPU per request, and, one request at a time in this process, each
-page's SQL time and query count. The grades are loaded directly, not through the grading
-service, so their run summaries are built after the fill (`build_run_summaries`, timed).
+page's SQL time and query count, with the cached figures emptied first and with them
+cached. The figures are cached under the version of the graded data, so the server serves
+most requests from its cache after its first; `--no-cache` serves it with a cache that
+keeps nothing, as if a run had been graded before every request. The grades are loaded
+directly, not through the grading service, so their run summaries are built after the
+fill (`build_run_summaries`, timed).
 The database must be a throwaway one: the fill refuses to run if it already holds grades.
 """
 
@@ -255,25 +259,32 @@ def summarize() -> None:
 
 
 def in_process(username: str, path: str, *, repeat: int = 3) -> str:
-    """One request at a time through Django's test client: the last of ``repeat``
-    requests' wall time, SQL time and query count (the SQL timed by Django)."""
+    """One request at a time through Django's test client, in this process: with the
+    cached figures emptied first (as after a run is graded) and then with them cached,
+    each the last of ``repeat`` requests' wall time, SQL time and query count."""
     from django.contrib.auth.models import User
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
     client = Client()
     client.force_login(User.objects.get(username=username))
-    for _ in range(repeat):
-        started = time.perf_counter()
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(path, HTTP_HOST="127.0.0.1")
-        wall = (time.perf_counter() - started) * 1000
-    sql = sum(float(q["time"]) for q in queries.captured_queries) * 1000
-    return (
-        f"one at a time: {wall:.0f} ms, SQL {sql:.0f} ms in "
-        f"{len(queries.captured_queries)} queries ({response.status_code})"
-    )
+    figures = []
+    for cold in (True, False):
+        for _ in range(repeat):
+            if cold:
+                cache.clear()
+            started = time.perf_counter()
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(path, HTTP_HOST="127.0.0.1")
+            wall = (time.perf_counter() - started) * 1000
+        sql = sum(float(q["time"]) for q in queries.captured_queries) * 1000
+        figures.append(
+            f"{'not cached' if cold else 'cached'} {wall:.0f} ms, SQL {sql:.0f} ms in "
+            f"{len(queries.captured_queries)} queries ({response.status_code})"
+        )
+    return "one at a time: " + "; ".join(figures)
 
 
 def _cpu_seconds(pids: list[int]) -> float:
@@ -390,6 +401,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="serve with a cache that keeps nothing: every request computes its figures",
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
         sys.exit("set DATABASE_URL to a throwaway PostgreSQL database")
@@ -407,6 +423,8 @@ def main() -> None:
     assert grade is not None
 
     env = {**os.environ, "DEBUG": "false", "DJANGO_SETTINGS_MODULE": "config.settings"}
+    if args.no_cache:
+        env["CACHE_URL"] = "dummycache://"
     server = subprocess.Popen(
         [
             sys.executable,
@@ -429,7 +447,9 @@ def main() -> None:
         _wait_for(args.port)
         workers = _workers(server.pid)
         print(
-            f"gunicorn: {args.workers} workers x 4 threads; {args.concurrency} concurrent "
+            f"gunicorn: {args.workers} workers x 4 threads, cache "
+            f"{'off' if args.no_cache else os.environ.get('CACHE_URL', 'in each process')}; "
+            f"{args.concurrency} concurrent "
             f"clients; up to {args.requests} requests or {args.seconds:.0f} s per page; "
             f"load average {os.getloadavg()[0]:.1f}"
         )

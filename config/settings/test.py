@@ -6,11 +6,17 @@ CELERY_BROKER_URL is set (CI sets it to Redis). The environment is set before th
 settings read it, so every test run has its own data folder and broker queue.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("DJANGO_ENV", "test")
-os.environ.setdefault("SHOESCHOOL_DATA_DIR", tempfile.mkdtemp(prefix="shoeschool-test-"))
+if "SHOESCHOOL_DATA_DIR" not in os.environ:
+    # Processes the tests start inherit the folder; the run that made it removes it.
+    _data_dir = tempfile.mkdtemp(prefix="shoeschool-test-")
+    os.environ["SHOESCHOOL_DATA_DIR"] = _data_dir
+    atexit.register(shutil.rmtree, _data_dir, ignore_errors=True)
 
 from .base import *  # noqa: F403
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -167,6 +168,56 @@ def test_the_dashboard_shows_a_pit_boss_their_class_figures(history, trainee, pi
     assert trainee.get_full_name() in html
     assert "57.1 %" in html
     assert "<svg" in html
+
+
+def _row_cells(html: str, username: str) -> list[str]:
+    row = html.split(f'data-trainee="{username}"', 1)[1].split("</tr>", 1)[0]
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in row.split("<td")[1:]]
+
+
+def test_a_trainees_row_shows_their_figures(history, trainee, other_trainee, compliance_officer):
+    html = client_for(compliance_officer).get(reverse("pit:dashboard")).content.decode()
+    cells = _row_cells(html, trainee.username)
+    name, attempts, accuracy, mean, p90, overpaid, underpaid = (
+        c.split(">", 1)[-1] for c in cells[:7]
+    )
+    assert (name, attempts, accuracy, mean) == (trainee.get_full_name(), "2", "57.1 %", "3500")
+    assert abs(int(p90) - 6000) <= GradingRunSummary.HISTOGRAM_MS
+    assert (overpaid, underpaid) == ("5.00", "2.50")
+    assert f'href="{reverse("pit:trainee", args=[trainee.pk])}"' in html
+    # One question, answered in 3000 ms; a trainee with no grade shows dashes.
+    assert [c.split(">", 1)[-1] for c in _row_cells(html, other_trainee.username)[:5]] == [
+        other_trainee.get_full_name(),
+        "1",
+        "0.0 %",
+        "3000",
+        "3125",
+    ]
+
+
+def test_the_trainee_filter_lists_the_trainees_escaped_with_the_choice_selected(
+    history, trainee, pit_boss
+):
+    trainee.first_name = "Ann <b>&"
+    trainee.save()
+    html = client_for(pit_boss).get(reverse("pit:dashboard"), {"trainee": trainee.pk})
+    select = html.content.decode().split('<select name="trainee"', 1)[1].split("</select>")[0]
+    assert '<option value="">Every trainee</option>' in select
+    label = f"Ann &lt;b&gt;&amp; {trainee.last_name} ({trainee.username})"
+    assert f'<option value="{trainee.pk}" selected>{label}</option>' in select
+    assert "<b>" not in select
+
+
+def test_each_filter_has_its_own_figures_in_the_cache(history, pit_boss):
+    def questions(filters: stats.StatsFilter) -> int:
+        return stats.figures_total(
+            grades=stats.grades_for_viewer(user=pit_boss, filters=filters)
+        ).questions
+
+    every = stats.StatsFilter()
+    scarne = stats.StatsFilter(profile="scarne-4deck")
+    rounding = stats.StatsFilter(skill="rounding")
+    assert [questions(f) for f in (every, scarne, rounding, every, scarne)] == [7, 3, 4, 7, 3]
 
 
 def test_the_dashboard_filters_by_profile(history, pit_boss):

@@ -44,7 +44,7 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     expect(page.locator("section", has_text="Morning")).to_contain_text(trainee.get_full_name())
     page.screenshot(path=artifacts / "1-dashboard.png", full_page=True)
 
-    page.click(f"text={trainee.get_full_name()}")
+    page.get_by_role("link", name=trainee.get_full_name()).click()
     expect(page.locator("h1")).to_contain_text(trainee.get_full_name())
     expect(page.locator("text=to review")).to_have_count(1)
     page.screenshot(path=artifacts / "2-trainee.png", full_page=True)

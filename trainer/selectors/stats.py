@@ -215,11 +215,10 @@ def current_summaries() -> QuerySet[GradingRunSummary]:
 
 @dataclass
 class _Aggregate:
-    """What a grade set's figures are computed from: each trainee's tally (without the
-    mistake counts, which only the whole set shows) and attempts, the whole set's tally and
-    attempts, and its accuracy trend. Small, so the cache keeps it."""
+    """A grade set's figures: each trainee's with a grade in the set, the whole set's
+    tally and attempts, and its accuracy trend. Small, so the cache keeps it."""
 
-    by_trainee: dict[int, tuple[Tally, int]]
+    by_trainee: dict[int, Figures]
     total: Tally
     attempts: int
     trend: list[TrendPoint]
@@ -306,10 +305,6 @@ class GradeSet:
             summaries = summaries.filter(trainee_id=f.trainee_id)
         return summaries
 
-    def by_trainee(self) -> dict[int, tuple[Tally, int]]:
-        """Each trainee's figures added up, with their attempts."""
-        return self.aggregate().by_trainee
-
     def total(self) -> Tally:
         """All the set's figures added up."""
         return self.aggregate().total
@@ -366,7 +361,12 @@ class GradeSet:
                 newest.append((attempt_id, mode, tally))
         for own, _ in by_trainee.values():
             total.add(own, counts=False)
-        return _Aggregate(by_trainee, total, attempts, _trend(newest))
+        figures = {
+            trainee_id: _figures(tally, count)
+            for trainee_id, (tally, count) in by_trainee.items()
+            if tally.questions
+        }
+        return _Aggregate(figures, total, attempts, _trend(newest))
 
 
 _TOTALS = (
@@ -527,12 +527,8 @@ def _as_set(grades: GradeSet | QuerySet[Grade]) -> GradeSet:
 
 
 def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
-    """Each trainee's figures over these grades (one query)."""
-    return {
-        pk: _figures(tally, attempts)
-        for pk, (tally, attempts) in _as_set(grades).by_trainee().items()
-        if tally.questions
-    }
+    """Each trainee's figures over these grades (those with a grade among them)."""
+    return _as_set(grades).aggregate().by_trainee
 
 
 def figures_total(*, grades: GradeSet) -> Figures:
