@@ -3,6 +3,7 @@
 usage: DATABASE_URL=postgres://... python bench/dashboard.py
            [--trainees 200] [--classes 10] [--decisions 1000000] [--skip-fill]
            [--concurrency 8] [--requests 200] [--seconds 60] [--port 8765] [--no-cache]
+           [--grade-every SECONDS]
 
 Fills the database (migrated first) with graded work: `--decisions` decisions, each with
 its grade, across `--trainees` trainees in `--classes` classes, loaded with COPY. Then
@@ -10,18 +11,26 @@ starts the app under gunicorn on 127.0.0.1, logs in as a pit boss (one class) an
 compliance officer (every class), and requests each pit page from a thread pool: at most
 `--requests` requests or `--seconds` seconds per page. Prints p50/p95/p99 latency per page,
 the gunicorn workers' CPU per request, and, one request at a time in this process, each
-page's SQL time and query count, with the cached figures emptied first and with them
-cached. The figures are cached under the version of the graded data, so the server serves
-most requests from its cache after its first; `--no-cache` serves it with a cache that
-keeps nothing, as if a run had been graded before every request. The grades are loaded
-directly, not through the grading service, so their run summaries are built after the
-fill (`build_run_summaries`, timed).
+page's wall time, SQL time and query count three ways: with the cache emptied, just after
+one trainee's run is graded, and with nothing new.
+
+The figures are cached per trainee under the version of that trainee's graded work, so
+the server computes a trainee's figures again only after one of their runs is graded.
+`--no-cache` serves the pages with a cache that keeps nothing (every request computes
+every figure); `--grade-every S` has a thread stand in for a graded run every S seconds
+while the pages are measured. Standing in for a graded run (`grade_again`) adds a graded
+run to one trainee's newest attempt with a copy of its summary: the figures stay the
+same, but that trainee's cached figures are stale, as after a real grading.
+
+The grades are loaded directly, not through the grading service, so their run summaries
+are built after the fill (`build_run_summaries`, timed).
 The database must be a throwaway one: the fill refuses to run if it already holds grades.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import io
 import json
@@ -32,7 +41,9 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -47,6 +58,8 @@ PASSWORD = "bench-password-not-secret"  # noqa: S105 - a throwaway database's ac
 QUESTIONS_PER_ROUND = 5
 ROUNDS_PER_ATTEMPT = 50
 SKILLS = ["natural-3to2", "rounding", "dealer-bust", "push", "soft-17", "split", "insurance"]
+# In the pit boss's class, and not the trainee whose pages are measured.
+REGRADED_TRAINEE = "trainee0010"
 CATEGORIES = ["overpay", "underpay", "wrong_outcome", "procedure_error", "insurance_error"]
 
 
@@ -258,10 +271,73 @@ def summarize() -> None:
     )
 
 
+def grade_again(username: str) -> None:
+    """Stand in for a run graded: a new graded run of the trainee's newest attempt, with a
+    copy of the current run's summary (same figures, no grades of its own). It changes the
+    trainee's graded-data version as grading does, and the data only by that copy."""
+    from trainer.models import GradingRun, GradingRunSummary, RunStatus
+    from trainer.selectors.stats import current_summaries
+
+    summary = current_summaries().filter(trainee__username=username).order_by("-pk").first()
+    assert summary is not None
+    current = summary.run
+    run = GradingRun.objects.create(
+        attempt_id=current.attempt_id,
+        number=current.number + 1,
+        trigger=current.trigger,
+        status=RunStatus.GRADED,
+        questions=current.questions,
+        correct=current.correct,
+        score=current.score,
+        passed=current.passed,
+        overpaid=current.overpaid,
+        underpaid=current.underpaid,
+    )
+    summary.run = run
+    summary.number = run.number
+    GradingRunSummary.objects.bulk_create([summary])
+
+
+class _Grading:
+    """A thread standing in for the grading workers: grade_again every ``every`` seconds."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self.count = 0
+        self._stop = threading.Event()
+        self._running = threading.Event()
+        self._running.set()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        from django.db import connection
+
+        while not self._stop.wait(self.every):
+            if self._running.is_set():
+                grade_again(REGRADED_TRAINEE)
+                self.count += 1
+        connection.close()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        self._running.clear()
+        try:
+            yield
+        finally:
+            self._running.set()
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.count
+
+
 def in_process(username: str, path: str, *, repeat: int = 3) -> str:
     """One request at a time through Django's test client, in this process: with the
-    cached figures emptied first (as after a run is graded) and then with them cached,
-    each the last of ``repeat`` requests' wall time, SQL time and query count."""
+    cached figures emptied first, after one trainee's run is graded (see grade_again) and
+    with nothing new, each the last of ``repeat`` requests' wall time, SQL time and query
+    count."""
     from django.contrib.auth.models import User
     from django.core.cache import cache
     from django.db import connection
@@ -271,17 +347,19 @@ def in_process(username: str, path: str, *, repeat: int = 3) -> str:
     client = Client()
     client.force_login(User.objects.get(username=username))
     figures = []
-    for cold in (True, False):
+    for case in ("not cached", "after a grading", "cached"):
         for _ in range(repeat):
-            if cold:
+            if case == "not cached":
                 cache.clear()
+            elif case == "after a grading":
+                grade_again(REGRADED_TRAINEE)
             started = time.perf_counter()
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(path, HTTP_HOST="127.0.0.1")
             wall = (time.perf_counter() - started) * 1000
         sql = sum(float(q["time"]) for q in queries.captured_queries) * 1000
         figures.append(
-            f"{'not cached' if cold else 'cached'} {wall:.0f} ms, SQL {sql:.0f} ms in "
+            f"{case} {wall:.0f} ms, SQL {sql:.0f} ms in "
             f"{len(queries.captured_queries)} queries ({response.status_code})"
         )
     return "one at a time: " + "; ".join(figures)
@@ -402,6 +480,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes")
     parser.add_argument(
+        "--grade-every",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help=f"while measuring, stand in for a graded run of {REGRADED_TRAINEE} this often",
+    )
+    parser.add_argument(
         "--no-cache",
         action="store_true",
         help="serve with a cache that keeps nothing: every request computes its figures",
@@ -462,6 +547,7 @@ def main() -> None:
             ],
             "bench-compliance": ["/pit/", f"/pit/trainees/{trainee.pk}/"],
         }
+        grading = _Grading(args.grade_every) if args.grade_every > 0 else None
         for username, paths in pages.items():
             session = Session(args.port, username)
             print(f"as {username}:")
@@ -474,7 +560,13 @@ def main() -> None:
                     seconds=args.seconds,
                     workers=workers,
                 )
-                print(f"{'':<44} {in_process(username, path)}")
+                if grading is not None:
+                    with grading.paused():
+                        print(f"{'':<44} {in_process(username, path)}")
+                else:
+                    print(f"{'':<44} {in_process(username, path)}")
+        if grading is not None:
+            print(f"runs graded while measuring: {grading.stop()}")
         print(f"load average {os.getloadavg()[0]:.1f}")
     finally:
         server.send_signal(signal.SIGTERM)

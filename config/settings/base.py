@@ -80,6 +80,9 @@ DATABASES = {"default": _database()}
 # trainer.selectors.stats). Memory per process by default; a shared cache such as
 # redis://127.0.0.1:6379/1 lets every web worker reuse what one computed.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
+if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
+    # An entry per trainee and filter: room for a few thousand trainees (300 by default).
+    CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

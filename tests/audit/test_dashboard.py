@@ -156,6 +156,40 @@ def test_the_certification_rule_finds_ready_trainees(pit, trainee, other_trainee
     assert too_slow == {}
 
 
+def test_the_trend_follows_the_profile_filter(history, trainee):
+    grades = stats.current_grades(trainees=[trainee.pk])
+    scarne = stats.grades_filter(grades=grades, filters=stats.StatsFilter(profile="scarne-4deck"))
+    assert [p.accuracy for p in stats.accuracy_trend(grades=scarne)] == [Decimal("66.7")]
+    rounding = stats.grades_filter(grades=grades, filters=stats.StatsFilter(skill="rounding"))
+    assert [p.accuracy for p in stats.accuracy_trend(grades=rounding)] == [Decimal("50.0")]
+
+
+def test_a_graded_run_recomputes_its_own_trainees_figures_only(
+    history, trainee, other_trainee, compliance_officer, monkeypatch
+):
+    computed: list[list[int]] = []
+    compute = stats.GradeSet._compute
+
+    def recording(self, trainee_ids):
+        computed.append(list(trainee_ids))
+        return compute(self, trainee_ids)
+
+    monkeypatch.setattr(stats.GradeSet, "_compute", recording)
+
+    def figures():
+        return stats.figures_by_trainee(grades=stats.grades_for_viewer(user=compliance_officer))
+
+    before = figures()
+    assert computed == [sorted([trainee.pk, other_trainee.pk])]
+    assert figures() == before
+    assert len(computed) == 1, "shown again, every trainee's figures come from the cache"
+    make_attempt(trainee=other_trainee, answers=[RIGHT])
+    after = figures()
+    assert computed[1:] == [[other_trainee.pk]]
+    assert after[trainee.pk] == before[trainee.pk]
+    assert (after[other_trainee.pk].attempts, after[other_trainee.pk].correct) == (2, 1)
+
+
 # The dashboard page.
 
 

@@ -24,8 +24,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Avg, Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, IntegerField, Max, OuterRef, Q, QuerySet
 from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Cast
 from django.utils import timezone
 
 from trainer.errors import NotFoundError
@@ -42,7 +43,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.roles import Role, roles_of
-from trainer.tallies import BUCKET_MS, Tally, facet_key, merge_counts
+from trainer.tallies import BUCKET_MS, Tally, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -213,39 +214,61 @@ def current_summaries() -> QuerySet[GradingRunSummary]:
     return GradingRunSummary.objects.exclude(Exists(newer))
 
 
-@dataclass
-class _Aggregate:
-    """A grade set's figures: each trainee's with a grade in the set, the whole set's
-    tally and attempts, and its accuracy trend. Small, so the cache keeps it."""
+@dataclass(frozen=True)
+class _TraineeFigures:
+    """One trainee's figures within a grade set: the tally, the attempts, and the figures
+    shown from them (None when none of the trainee's grades is in the set)."""
 
-    by_trainee: dict[int, Figures]
-    total: Tally
+    tally: Tally
     attempts: int
-    trend: list[TrendPoint]
+    figures: Figures | None
 
 
-# Keys carry the version of the graded data, so a newly graded run makes new keys at once;
-# the timeout only bounds how long figures nobody asks for again stay in memory.
+_NO_FIGURES = _TraineeFigures(Tally(), 0, None)
+
+# A trainee's figures are cached under the version of that trainee's graded work, so a
+# newly graded run recomputes its own trainee's figures only, and shows at once; the
+# timeout only bounds how long figures nobody asks for again stay in memory.
 FIGURES_CACHE_SECONDS = 6 * 3600
 _T = TypeVar("_T")
 
 
-def _graded_data_version() -> str:
-    """Changes whenever a run is graded: summaries are only ever inserted, never changed or
-    deleted, so their count and newest key tell every version apart."""
-    row = GradingRunSummary.objects.aggregate(n=Count("pk"), last=Max("pk"))
-    return f"{row['n']}.{row['last']}"
+def _graded_versions(trainee_ids: Sequence[int]) -> dict[int, str]:
+    """For each of these trainees with graded work, a text that changes whenever one of
+    their runs is graded: summaries are only ever inserted, never changed or deleted, so
+    their count and newest key tell every version apart. One query."""
+    rows = (
+        GradingRunSummary.objects.filter(trainee_id__in=trainee_ids)
+        .order_by()
+        .values_list("trainee_id")
+        .annotate(n=Count("pk"), last=Max("pk"))
+    )
+    return {trainee_id: f"{n}.{last}" for trainee_id, n, last in rows}
 
 
-def _cached(name: str, key: object, compute: Callable[[], _T]) -> _T:
-    """``compute()``, or what it gave for the same key and the same graded data."""
-    digest = hashlib.sha256(repr(key).encode()).hexdigest()
-    cache_key = f"shoeschool:stats:{name}:{_graded_data_version()}:{digest}"
-    found: _T | None = cache.get(cache_key)
-    if found is None:
-        found = compute()
-        cache.set(cache_key, found, FIGURES_CACHE_SECONDS)
-    return found
+def _per_trainee(
+    name: str,
+    versions: Mapping[int, str],
+    params: object,
+    compute: Callable[[list[int]], Mapping[int, _T]],
+    nothing: _T,
+) -> dict[int, _T]:
+    """``compute(trainee_ids)`` for each trainee, reusing what the cache holds for the same
+    trainee, graded work and parameters; ``nothing`` for a trainee compute leaves out."""
+    digest = hashlib.sha256(repr(params).encode()).hexdigest()[:32]
+    keys = {
+        trainee_id: f"shoeschool:stats:{name}:{trainee_id}:{version}:{digest}"
+        for trainee_id, version in versions.items()
+    }
+    found = cache.get_many(list(keys.values()))
+    result = {trainee_id: found[key] for trainee_id, key in keys.items() if key in found}
+    missing = sorted(set(keys) - set(result))
+    if missing:
+        computed = compute(missing)
+        fresh = {trainee_id: computed.get(trainee_id, nothing) for trainee_id in missing}
+        cache.set_many({keys[t]: value for t, value in fresh.items()}, FIGURES_CACHE_SECONDS)
+        result.update(fresh)
+    return result
 
 
 class GradeSet:
@@ -263,7 +286,8 @@ class GradeSet:
     ) -> None:
         self.trainees = trainees if isinstance(trainees, QuerySet) else list(trainees)
         self.filters = filters or StatsFilter()
-        self._aggregate: _Aggregate | None = None
+        self._by_trainee: dict[int, _TraineeFigures] | None = None
+        self._total: Tally | None = None
 
     def all(self) -> GradeSet:
         return self
@@ -287,9 +311,17 @@ class GradeSet:
     def filter(self, *args: Any, **kwargs: Any) -> QuerySet[Grade]:
         return self.grades().filter(*args, **kwargs)
 
+    def trainee_ids(self) -> list[int]:
+        """The set's trainees, narrowed by the trainee filter."""
+        ids = _ids(self.trainees)
+        if self.filters.trainee_id:
+            ids &= {self.filters.trainee_id}
+        return sorted(ids)
+
     def summaries(self, *, trainee_ids: Iterable[int] | None = None) -> QuerySet[GradingRunSummary]:
-        """The current runs' summaries of the set's trainees in the set's dates (not
-        narrowed to the profile and skill, whose figures are in each summary's facets)."""
+        """The current runs' summaries of the set's trainees (or of some of them) in the
+        set's dates (not narrowed to the profile and skill, whose figures are in each
+        summary's facets)."""
         f = self.filters
         summaries = current_summaries().filter(
             trainee_id__in=self.trainees if trainee_ids is None else list(trainee_ids)
@@ -305,68 +337,91 @@ class GradeSet:
             summaries = summaries.filter(trainee_id=f.trainee_id)
         return summaries
 
-    def total(self) -> Tally:
-        """All the set's figures added up."""
-        return self.aggregate().total
-
-    def aggregate(self) -> _Aggregate:
-        """The set's figures: kept for this object, and in the cache until a run is graded."""
-        if self._aggregate is None:
-            trainee_ids = sorted(_ids(self.trainees))
-            self._aggregate = _cached(
+    def by_trainee(self) -> dict[int, _TraineeFigures]:
+        """Each trainee's figures (kept for this object, and in the cache until one of the
+        trainee's runs is graded)."""
+        if self._by_trainee is None:
+            self._by_trainee = _per_trainee(
                 "grade-set",
-                (trainee_ids, self.filters),
-                lambda: self._compute(trainee_ids),
+                _graded_versions(self.trainee_ids()),
+                replace(self.filters, trainee_id=None),
+                self._compute,
+                _NO_FIGURES,
             )
-        return self._aggregate
+        return self._by_trainee
 
-    def _compute(self, trainee_ids: list[int]) -> _Aggregate:
-        # Newest first, so the trend is the first rows; read through a plain cursor, as
-        # converting thousands of rows' JSON and times through the ORM costs more than the
-        # query (the trend's few submission times are read afterwards).
-        summaries = self.summaries(trainee_ids=trainee_ids).order_by(
-            F("submitted_at").desc(nulls_last=True), "-attempt_id"
-        )
+    def total(self) -> Tally:
+        """All the set's figures added up: the trainees' sums."""
+        if self._total is None:
+            self._total = Tally()
+            for trainee in self.by_trainee().values():
+                self._total.add(trainee.tally)
+        return self._total
+
+    def attempts(self) -> int:
+        return sum(trainee.attempts for trainee in self.by_trainee().values())
+
+    def trend(self) -> list[TrendPoint]:
+        """Accuracy per graded attempt, oldest first (the latest few): one short query."""
+        newest = self.summaries().order_by(F("submitted_at").desc(nulls_last=True), "-attempt_id")
         key = facet_key(profile=self.filters.profile, skill=self.filters.skill)
         if key is None:
-            rows = _fetch(summaries.values_list("trainee_id", "attempt_id", "mode", *_TOTALS))
-            tallies = (
-                (row[0], row[1], row[2], _tally(row[3:9], row[9], row[10], row[11])) for row in rows
+            rows = newest.filter(questions__gt=0).values_list(
+                "attempt_id", "submitted_at", "mode", "correct", "questions"
             )
+        else:
+            facet = KeyTransform(key, "facets")
+            rows = (
+                newest.filter(facets__has_key=key)
+                .annotate(
+                    facet_correct=Cast(KeyTransform("c", facet), IntegerField()),
+                    facet_questions=Cast(KeyTransform("q", facet), IntegerField()),
+                )
+                .values_list(
+                    "attempt_id", "submitted_at", "mode", "facet_correct", "facet_questions"
+                )
+            )
+        return [
+            TrendPoint(
+                attempt_id=attempt_id,
+                when=when,
+                mode=mode,
+                accuracy=(Decimal(100) * correct / questions).quantize(Decimal("0.1")),
+            )
+            for attempt_id, when, mode, correct, questions in reversed(rows[:TREND_ATTEMPTS])
+            if questions
+        ]
+
+    def _compute(self, trainee_ids: list[int]) -> dict[int, _TraineeFigures]:
+        # Read through a plain cursor: converting thousands of rows' JSON through the ORM
+        # costs more than the query.
+        summaries = self.summaries(trainee_ids=trainee_ids).order_by()
+        key = facet_key(profile=self.filters.profile, skill=self.filters.skill)
+        if key is None:
+            rows = _fetch(summaries.values_list("trainee_id", *_TOTALS))
+            tallies = ((row[0], _tally(row[1:7], row[7], row[8], row[9])) for row in rows)
         else:
             # Only the facet: reading each row's facets once (not has_key as well) is what
             # keeps a filtered page's query short.
             rows = _fetch(
                 summaries.annotate(facet=KeyTransform(key, "facets")).values_list(
-                    "trainee_id", "attempt_id", "mode", "facet"
+                    "trainee_id", "facet"
                 )
             )
             tallies = (
-                (row[0], row[1], row[2], Tally.from_json(_json(row[3])))
-                for row in rows
-                if row[3] is not None
+                (row[0], Tally.from_json(_json(row[1]))) for row in rows if row[1] is not None
             )
-        by_trainee: dict[int, tuple[Tally, int]] = {}
-        total = Tally()
-        attempts = 0
-        newest: list[tuple[int, str, Tally]] = []
-        for trainee_id, attempt_id, mode, tally in tallies:
-            attempts += 1
-            own, count = by_trainee.get(trainee_id) or (Tally(), 0)
-            own.add(tally, counts=False)
-            by_trainee[trainee_id] = (own, count + 1)
-            merge_counts(total.categories, tally.categories)
-            merge_counts(total.skills, tally.skills)
-            if tally.questions and len(newest) < TREND_ATTEMPTS:
-                newest.append((attempt_id, mode, tally))
-        for own, _ in by_trainee.values():
-            total.add(own, counts=False)
-        figures = {
-            trainee_id: _figures(tally, count)
-            for trainee_id, (tally, count) in by_trainee.items()
-            if tally.questions
+        sums: dict[int, tuple[Tally, int]] = {}
+        for trainee_id, tally in tallies:
+            own, attempts = sums.get(trainee_id) or (Tally(), 0)
+            own.add(tally)
+            sums[trainee_id] = (own, attempts + 1)
+        return {
+            trainee_id: _TraineeFigures(
+                tally, attempts, _figures(tally, attempts) if tally.questions else None
+            )
+            for trainee_id, (tally, attempts) in sums.items()
         }
-        return _Aggregate(figures, total, attempts, _trend(newest))
 
 
 _TOTALS = (
@@ -415,24 +470,6 @@ def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any)
         categories=dict(_json(categories)),
         skills=dict(_json(skills)),
     )
-
-
-def _trend(newest: list[tuple[int, str, Tally]]) -> list[TrendPoint]:
-    """Trend points, oldest first, for the newest attempts given newest first."""
-    submitted = dict(
-        Attempt.objects.filter(pk__in=[attempt_id for attempt_id, _, _ in newest]).values_list(
-            "pk", "submitted_at"
-        )
-    )
-    return [
-        TrendPoint(
-            attempt_id=attempt_id,
-            when=submitted.get(attempt_id),
-            mode=mode,
-            accuracy=(Decimal(100) * tally.correct / tally.questions).quantize(Decimal("0.1")),
-        )
-        for attempt_id, mode, tally in reversed(newest)
-    ]
 
 
 def _json(value: Any) -> Mapping[str, Any]:
@@ -528,13 +565,17 @@ def _as_set(grades: GradeSet | QuerySet[Grade]) -> GradeSet:
 
 def figures_by_trainee(*, grades: GradeSet) -> dict[int, Figures]:
     """Each trainee's figures over these grades (those with a grade among them)."""
-    return _as_set(grades).aggregate().by_trainee
+    return {
+        trainee_id: trainee.figures
+        for trainee_id, trainee in _as_set(grades).by_trainee().items()
+        if trainee.figures is not None
+    }
 
 
 def figures_total(*, grades: GradeSet) -> Figures:
     """The figures of all these grades together."""
     grade_set = _as_set(grades)
-    return _figures(grade_set.total(), grade_set.aggregate().attempts)
+    return _figures(grade_set.total(), grade_set.attempts())
 
 
 def dashboard_classes(
@@ -585,7 +626,7 @@ def errors_by_skill(*, grades: GradeSet) -> list[tuple[str, int]]:
 
 def accuracy_trend(*, grades: GradeSet) -> list[TrendPoint]:
     """Accuracy per graded attempt, oldest first (the latest few)."""
-    return _as_set(grades).aggregate().trend
+    return _as_set(grades).trend()
 
 
 def speed_histogram(*, grades: GradeSet) -> list[tuple[int, int]]:
@@ -691,14 +732,16 @@ def certification_ready(
     *, trainee_ids: Iterable[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
 ) -> dict[int, int]:
     """For each trainee with an exam that meets the certification rule, that attempt's id
-    (the newest such). Two queries, whatever the number of trainees, kept in the cache
-    until a run is graded."""
-    ids = sorted(set(trainee_ids))
-    return _cached(
+    (the newest such). Each trainee's answer is kept in the cache until one of their runs
+    is graded; those not cached are found in two queries, however many they are."""
+    ready = _per_trainee(
         "certification-ready",
-        (ids, pass_mark, min_scenarios, max_mean_ms),
-        lambda: _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms),
+        _graded_versions(sorted(set(trainee_ids))),
+        (pass_mark, min_scenarios, max_mean_ms),
+        lambda ids: _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms),
+        0,
     )
+    return {trainee_id: attempt_id for trainee_id, attempt_id in ready.items() if attempt_id}
 
 
 def _certification_ready(
