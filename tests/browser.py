@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from django.db import connections
 from playwright.sync_api import Page, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -36,3 +37,6 @@ def chromium_page(**page_options: Any) -> Iterator[Page]:
             yield browser.new_page(**page_options)
         finally:
             browser.close()
+            # Within sync_playwright the ORM is in another context and opens a connection
+            # of its own; left open, it kept PostgreSQL from dropping the test database.
+            connections.close_all()
