@@ -62,7 +62,6 @@ class _TraineeRow:
     """One trainee's row of the dashboard, its figures already written out: a page of two
     hundred rows spent most of its time formatting numbers in the template."""
 
-    pk: int
     username: str
     name: str
     url: str
@@ -87,7 +86,6 @@ class _TraineeRow:
         ready: int | None,
     ) -> _TraineeRow:
         return cls(
-            pk=trainee.pk,
             username=trainee.username,
             name=trainee.get_full_name() or trainee.username,
             url=reverse("pit:trainee", args=[trainee.pk]),

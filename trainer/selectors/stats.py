@@ -5,9 +5,11 @@ replaces the figures of the run it corrects, as it replaces the attempt's score.
 
 The figures are sums over the current runs' summaries (trainer.models.GradingRunSummary,
 written with each run's grades), not over the grades themselves: a dashboard over a
-million grades reads a few thousand run rows. Nothing is cached between requests, so a
-newly graded run shows at once in every process. The 90th percentile of response times
-comes from the summed histogram and is approximate (within one histogram bucket).
+million grades reads a few thousand run rows. Each trainee's sums are cached under the
+version of that trainee's graded work, so a newly graded run shows at once in every
+process and costs the next page only its own trainee's sums. The 90th percentile of
+response times comes from the summed histogram and is approximate (within one histogram
+bucket).
 """
 
 from __future__ import annotations
