@@ -6,7 +6,6 @@ import pytest
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.test import APIClient
 
 from audit.models import LedgerEntry
 from tests.trainer.factories import (
@@ -22,13 +21,6 @@ pytestmark = pytest.mark.django_db
 
 # The first question of the natural_document round: settle p1's natural on 25.
 RIGHT = {"position": 1, "question": 1, "answer": {"action": "pay", "amount": "37.50"}}
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -16,13 +15,6 @@ from trainer.models import Mode
 from trainer.services.attempts import attempt_start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 def ids(response):

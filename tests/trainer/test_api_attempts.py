@@ -1,7 +1,6 @@
 """GET/POST /api/attempts/ and GET /api/attempts/{id}/: list, start and read attempts."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -13,13 +12,6 @@ from trainer.models import Attempt, AttemptStatus, Mode
 from trainer.services.attempts import attempt_start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 @pytest.fixture

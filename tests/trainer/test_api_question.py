@@ -5,7 +5,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -18,13 +17,6 @@ from trainer.models import AttemptItem, AttemptStatus, Mode
 from trainer.services.attempts import attempt_start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 def documents():

@@ -1,7 +1,6 @@
 """GET /api/attempts/{id}/results: the grading state, then the score and every grade."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import GradingRun, Mode
@@ -14,13 +13,6 @@ from trainer.services.attempts import (
 from trainer.services.grading import grading_run_execute
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 @pytest.fixture

@@ -1,20 +1,12 @@
 """POST /api/attempts/{id}/submit: close the attempt and queue its grading."""
 
 import pytest
-from rest_framework.test import APIClient
 
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import AttemptStatus, GradingRun, Mode
 from trainer.services.attempts import attempt_start
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(trainee):
-    client = APIClient()
-    client.force_login(trainee)
-    return client
 
 
 @pytest.fixture
