@@ -45,6 +45,18 @@ def _evidence(**changes) -> AttemptEvidence:
     return AttemptEvidence(**{**base, **changes})
 
 
+def sign(trainee, attempt, signer, profile, *, password=PASSWORD, statement="x"):
+    """certification_sign with the signer's own password, unless another is given."""
+    return certification_sign(
+        trainee=trainee,
+        profile=profile,
+        attempt=attempt,
+        signer=signer,
+        password=password,
+        statement=statement,
+    )
+
+
 # The certification rule: no database.
 
 
@@ -216,14 +228,7 @@ def test_a_signature_records_the_full_name_time_statement_and_evidence(
 
 def test_a_wrong_password_signs_nothing(exam, trainee, pit_boss, shoe, caplog):
     with pytest.raises(TrainerError) as caught:
-        certification_sign(
-            trainee=trainee,
-            profile=shoe,
-            attempt=exam,
-            signer=pit_boss,
-            password="guess",
-            statement="x",
-        )
+        sign(trainee, exam, pit_boss, shoe, password="guess")
     assert caught.value.field == "password"
     assert not Certification.objects.exists()
     assert not LedgerEntry.objects.exists()
@@ -234,28 +239,14 @@ def test_a_signer_without_a_full_name_is_refused(exam, trainee, pit_boss, shoe):
     pit_boss.last_name = ""
     pit_boss.save()
     with pytest.raises(TrainerError, match="never initials"):
-        certification_sign(
-            trainee=trainee,
-            profile=shoe,
-            attempt=exam,
-            signer=pit_boss,
-            password=PASSWORD,
-            statement="x",
-        )
+        sign(trainee, exam, pit_boss, shoe)
     assert not Certification.objects.exists()
 
 
 def test_an_exam_short_of_the_rule_is_not_signed(pit, trainee, pit_boss, shoe):
     short = make_attempt(trainee=trainee, answers=[RIGHT] * 49)
     with pytest.raises(TrainerError, match="fewer than 50") as caught:
-        certification_sign(
-            trainee=trainee,
-            profile=shoe,
-            attempt=short,
-            signer=pit_boss,
-            password=PASSWORD,
-            statement="x",
-        )
+        sign(trainee, short, pit_boss, shoe)
     assert caught.value.status == 409
     assert not Certification.objects.exists()
 
@@ -263,39 +254,18 @@ def test_an_exam_short_of_the_rule_is_not_signed(pit, trainee, pit_boss, shoe):
 def test_another_trainees_attempt_is_not_found(exam, other_trainee, pit, shoe):
     boss = pit["other_boss"]
     with pytest.raises(TrainerError) as caught:
-        certification_sign(
-            trainee=other_trainee,
-            profile=shoe,
-            attempt=exam,
-            signer=boss,
-            password=PASSWORD,
-            statement="x",
-        )
+        sign(other_trainee, exam, boss, shoe)
     assert caught.value.status == 404
 
 
 def test_a_pit_boss_of_another_class_cannot_sign(exam, trainee, other_boss, shoe):
     with pytest.raises(TrainerError) as caught:
-        certification_sign(
-            trainee=trainee,
-            profile=shoe,
-            attempt=exam,
-            signer=other_boss,
-            password=PASSWORD,
-            statement="x",
-        )
+        sign(trainee, exam, other_boss, shoe)
     assert caught.value.status == 403
 
 
 def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss, shoe):
-    cert = certification_sign(
-        trainee=trainee,
-        profile=shoe,
-        attempt=exam,
-        signer=pit_boss,
-        password=PASSWORD,
-        statement="ok",
-    )
+    cert = sign(trainee, exam, pit_boss, shoe, statement="ok")
     withdrawal = certification_withdraw(
         certification=cert, signer=pit_boss, password=PASSWORD, statement="Dealt short twice"
     )
@@ -310,14 +280,7 @@ def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss,
 
 
 def test_a_withdrawal_needs_the_password_too(exam, trainee, pit_boss, shoe):
-    cert = certification_sign(
-        trainee=trainee,
-        profile=shoe,
-        attempt=exam,
-        signer=pit_boss,
-        password=PASSWORD,
-        statement="ok",
-    )
+    cert = sign(trainee, exam, pit_boss, shoe, statement="ok")
     with pytest.raises(TrainerError, match="password"):
         certification_withdraw(certification=cert, signer=pit_boss, password="", statement="x")
     assert Certification.objects.count() == 1
@@ -327,11 +290,4 @@ def test_a_fresh_user_without_names_cannot_sign(exam, trainee, pit, shoe):
     nameless = UserFactory(username="nameless", roles=["pit_boss"], first_name="", last_name="")
     pit["mine"].instructors.add(nameless)
     with pytest.raises(TrainerError, match="full name"):
-        certification_sign(
-            trainee=trainee,
-            profile=shoe,
-            attempt=exam,
-            signer=nameless,
-            password=PASSWORD,
-            statement="x",
-        )
+        sign(trainee, exam, nameless, shoe)
