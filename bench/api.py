@@ -14,47 +14,34 @@ time to list --assignments assignments. The bench adds rows and deletes none.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-if "DATABASE_URL" not in os.environ:
-    os.environ["SHOESCHOOL_DATA_DIR"] = tempfile.mkdtemp(prefix="shoeschool-bench-api-")
+from bench.common import QUERIES, django_ready, library_drill, timed  # noqa: E402
 
-import django  # noqa: E402 - the repository root goes on the path first
-
-django.setup()
+django_ready("api")
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.models import Group  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from trainer.models import (  # noqa: E402
     Assignment,
     AttemptItem,
     Drill,
-    DrillScenario,
     Mode,
-    RuleProfileVersion,
-    Scenario,
 )
 
-LIBRARY = ROOT / "fixtures" / "scenarios" / "casino-shoe.jsonl"
 ROUNDS = 10
-# SQL queries the last request of each endpoint made.
-QUERIES: dict[str, int] = {}
 
 
 def setup(assignments: int) -> tuple[Client, Drill]:
@@ -62,36 +49,13 @@ def setup(assignments: int) -> tuple[Client, Drill]:
     # No password: the client signs in with force_login.
     user = get_user_model().objects.create_user(f"bench-{time.time_ns()}")
     user.groups.add(Group.objects.get(name="trainee"))
-    version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").latest("version")
-    drill = Drill.objects.create(title=f"bench {user.username}")
-    with LIBRARY.open() as lines:
-        for position, line in enumerate(lines, start=1):
-            if position > ROUNDS:
-                break
-            entry = json.loads(line)
-            document = entry.get("scenario", entry)
-            scenario = Scenario.objects.create(
-                slug=f"{user.username}-{position}",
-                title=document.get("title", "bench"),
-                profile_version=version,
-                document=document,
-            )
-            DrillScenario.objects.create(drill=drill, scenario=scenario, position=position)
+    drill = library_drill(ROUNDS, user.username)
     Assignment.objects.bulk_create(
         Assignment(drill=drill, trainee=user, mode=Mode.PRACTICE) for _ in range(assignments)
     )
     client = Client()
     client.force_login(user)
     return client, drill
-
-
-def timed(samples: dict[str, list[float]], name: str, call: object) -> object:
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = call()  # type: ignore[operator]
-        samples[name].append((time.perf_counter() - start) * 1000)
-    QUERIES[name] = len(queries)
-    return response
 
 
 def main() -> None:
@@ -108,18 +72,16 @@ def main() -> None:
         started = timed(
             samples,
             "POST attempts/",
-            lambda body=body: client.post("/api/attempts/", body, content_type="application/json"),
+            partial(client.post, "/api/attempts/", body, content_type="application/json"),
         )
-        url = f"/api/attempts/{started.json()['id']}"  # type: ignore[attr-defined]
+        url = f"/api/attempts/{started.json()['id']}"
         keys = {
             item.position: item.answer_key
-            for item in AttemptItem.objects.filter(
-                attempt_id=started.json()["id"]  # type: ignore[attr-defined]
-            )
+            for item in AttemptItem.objects.filter(attempt_id=started.json()["id"])
         }
         while True:
-            shown = timed(samples, "GET question", lambda url=url: client.get(f"{url}/question"))
-            question = shown.json()["question"]  # type: ignore[attr-defined]
+            shown = timed(samples, "GET question", partial(client.get, f"{url}/question"))
+            question = shown.json()["question"]
             if question is None:
                 break
             expected = keys[question["position"]][question["n"] - 1]["expected"]
@@ -131,14 +93,12 @@ def main() -> None:
             response = timed(
                 samples,
                 "POST answers",
-                lambda url=url, given=given: client.post(
-                    f"{url}/answers", given, content_type="application/json"
-                ),
+                partial(client.post, f"{url}/answers", given, content_type="application/json"),
             )
-            assert response.status_code == 201, response.content  # type: ignore[attr-defined]
+            assert response.status_code == 201, response.content
             answers += 1
-        timed(samples, "POST submit", lambda url=url: client.post(f"{url}/submit"))
-        timed(samples, "GET results", lambda url=url: client.get(f"{url}/results"))
+        timed(samples, "POST submit", partial(client.post, f"{url}/submit"))
+        timed(samples, "GET results", partial(client.get, f"{url}/results"))
     loop = time.perf_counter() - loop_start
     timed(
         samples,

@@ -15,14 +15,10 @@ and the time to deal a start of 10 and 100 rounds. The bench adds rows and delet
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,54 +26,23 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-if "DATABASE_URL" not in os.environ:
-    os.environ["SHOESCHOOL_DATA_DIR"] = tempfile.mkdtemp(prefix="shoeschool-bench-table-")
+from bench.common import QUERIES, django_ready, library_drill, timed  # noqa: E402
 
-import django  # noqa: E402 - the repository root goes on the path first
-
-django.setup()
+django_ready("table")
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.models import Group  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from trainer.models import (  # noqa: E402
     AttemptItem,
     Drill,
-    DrillScenario,
     Mode,
-    RuleProfileVersion,
-    Scenario,
 )
 from trainer.selectors.attempts import SETTLEMENT_KINDS  # noqa: E402
 from trainer.services.attempts import attempt_start  # noqa: E402
-
-LIBRARY = ROOT / "fixtures" / "scenarios" / "casino-shoe.jsonl"
-QUERIES: dict[str, int] = {}
-
-
-def drill_of(rounds: int, tag: str) -> Drill:
-    version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").latest("version")
-    drill = Drill.objects.create(title=f"bench {tag}")
-    documents = []
-    with LIBRARY.open() as lines:
-        for line in lines:
-            entry = json.loads(line)
-            documents.append(entry.get("scenario", entry))
-    for position in range(1, rounds + 1):
-        document = documents[(position - 1) % len(documents)]
-        scenario = Scenario.objects.create(
-            slug=f"{tag}-{position}",
-            title=document.get("title", "bench"),
-            profile_version=version,
-            document=document,
-        )
-        DrillScenario.objects.create(drill=drill, scenario=scenario, position=position)
-    return drill
 
 
 def form_of(expected: dict[str, Any], kind: str) -> dict[str, str]:
@@ -87,15 +52,6 @@ def form_of(expected: dict[str, Any], kind: str) -> dict[str, str]:
     if kind == "peek":
         return {"answer": "peek:natural" if expected["dealer_blackjack"] else "peek:clear"}
     return {"answer": expected["answer"]}
-
-
-def timed(samples: dict[str, list[float]], name: str, call: Callable[[], Any]) -> Any:
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = call()
-        samples[name].append((time.perf_counter() - start) * 1000)
-    QUERIES[name] = len(queries)
-    return response
 
 
 def one_attempt(client: Client, drill: Drill, rounds: int, samples: dict[str, list[float]]) -> int:
@@ -139,7 +95,7 @@ def main() -> None:
     user.groups.add(Group.objects.get(name="trainee"))
     client = Client()
     client.force_login(user)
-    drill = drill_of(args.rounds, tag)
+    drill = library_drill(args.rounds, tag)
 
     samples: dict[str, list[float]] = defaultdict(list)
     answers = 0
@@ -151,7 +107,7 @@ def main() -> None:
 
     deals = {}
     for rounds in (10, 100):
-        big = drill_of(rounds, f"{tag}-deal{rounds}")
+        big = library_drill(rounds, f"{tag}-deal{rounds}")
         start = time.perf_counter()
         attempt_start(trainee=user, drill=big, mode=Mode.PRACTICE)
         deals[rounds] = (time.perf_counter() - start) * 1000
