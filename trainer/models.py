@@ -16,7 +16,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 
 from trainer import rules
 
@@ -181,27 +182,50 @@ class Mode(models.TextChoices):
     SPEED = "speed", "Speed"
 
 
+class DrillPurpose(models.TextChoices):
+    """Practice drills are open to every trainee; exam drills are sealed.
+
+    An exam's rounds reach a trainee only inside a sitting of an assignment, and every
+    sitting deals its own rounds, so nothing seen in one sitting (or anywhere else) is
+    the next sitting's answer key.
+    """
+
+    PRACTICE = "practice", "Practice"
+    EXAM = "exam", "Exam (sealed)"
+
+
 class Drill(models.Model):
     """A set of rounds to deal: fixed scenarios, or a recipe the generator follows."""
 
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     kind = models.CharField(max_length=16, choices=DrillKind.choices, default=DrillKind.FIXED)
+    purpose = models.CharField(
+        max_length=16, choices=DrillPurpose.choices, default=DrillPurpose.PRACTICE
+    )
+    # The table test this exam is: a certification under this profile may rest on it.
+    certifies = models.ForeignKey(
+        RuleProfile, null=True, blank=True, on_delete=models.PROTECT, related_name="exams"
+    )
     scenarios = models.ManyToManyField(Scenario, through="DrillScenario", blank=True)
     # The generator's recipe (kind = generated).
     profile_version = models.ForeignKey(
         RuleProfileVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="drills"
     )
     skills = models.JSONField(default=list, blank=True)
+    # The least number of rounds of each skill a sitting deals: {"surrender": 3, ...}.
+    skill_minimums = models.JSONField(default=dict, blank=True)
+    # Rounds per attempt. A fixed exam draws this many from a larger pool, per sitting.
     count = models.PositiveIntegerField(default=10, validators=[MinValueValidator(1)])
     min_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     max_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     max_boxes = models.PositiveSmallIntegerField(
         default=3, validators=[MinValueValidator(1), MaxValueValidator(7)]
     )
-    # Time allowed per scenario; in speed mode, the whole attempt's time box.
+    # Time allowed to answer each question, from the moment it is shown; enforced.
     time_limit_seconds = models.PositiveIntegerField(default=60)
-    speed_time_box_seconds = models.PositiveIntegerField(default=300)
+    # The whole attempt's time box, for speed drills and exam sittings.
+    time_box_seconds = models.PositiveIntegerField(default=300)
     pass_mark = models.DecimalField(
         max_digits=5,
         decimal_places=2,
@@ -253,6 +277,12 @@ class Assignment(models.Model):
         TrainingClass, null=True, blank=True, on_delete=models.PROTECT, related_name="assignments"
     )
     due_at = models.DateTimeField(null=True, blank=True)
+    max_sittings = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="At most this many attempts; empty: no limit."
+    )
+    cooldown_hours = models.PositiveIntegerField(
+        default=0, help_text="Hours to wait after one attempt ends before the next may start."
+    )
     assigned_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
@@ -298,6 +328,9 @@ class Attempt(models.Model):
         Assignment, null=True, blank=True, on_delete=models.PROTECT, related_name="attempts"
     )
     mode = models.CharField(max_length=16, choices=Mode.choices)
+    # Which sitting of its assignment this is (1, 2, ...); none without an assignment.
+    sitting = models.PositiveIntegerField(null=True, blank=True)
+    # Recorded for the audit: the same drill and seed deal the same rounds again.
     seed = models.BigIntegerField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=AttemptStatus.choices, default=AttemptStatus.IN_PROGRESS
@@ -307,7 +340,7 @@ class Attempt(models.Model):
     )
     grading_error = models.TextField(blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
-    # Speed mode: answers after this are refused; the attempt is submitted as it stands.
+    # Speed and exam: answers after this are refused; the attempt is submitted as it stands.
     deadline = models.DateTimeField(null=True, blank=True)
     submitted_at = models.DateTimeField(null=True, blank=True)
     grading_queued_at = models.DateTimeField(null=True, blank=True)
@@ -321,6 +354,20 @@ class Attempt(models.Model):
         indexes = [
             models.Index(fields=["trainee", "-started_at"]),
             models.Index(fields=["grading_status", "grading_queued_at"]),
+        ]
+        constraints = [
+            # Two concurrent starts make one attempt: the second insert fails here.
+            models.UniqueConstraint(
+                "trainee",
+                "drill",
+                "mode",
+                Coalesce("assignment", Value(0)),
+                condition=Q(status="in_progress"),
+                name="one_open_attempt_per_drill",
+            ),
+            models.UniqueConstraint(
+                fields=["assignment", "trainee", "sitting"], name="unique_sitting"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -369,6 +416,9 @@ class Decision(models.Model):
     shown_at = models.DateTimeField()
     answered_at = models.DateTimeField()
     response_ms = models.PositiveIntegerField()
+    # The limit the question was asked under, and whether the answer came after it.
+    time_limit_ms = models.PositiveIntegerField(null=True, blank=True)
+    late = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -443,6 +493,10 @@ class ErrorCategory(models.TextChoices):
     EVEN_MONEY = "even_money_error", "Even-money error"
     PRIZE = "prize_error", "Prize error"
     PROCEDURE = "procedure_error", "Procedure error"
+    # Not mistakes to review: a late answer is wrong for its timing, whatever it said; an
+    # unanswered question counts against the score but moved no money.
+    LATE = "late", "Answered after the time limit"
+    UNANSWERED = "unanswered", "Not answered"
 
 
 class Grade(models.Model):

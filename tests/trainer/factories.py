@@ -94,7 +94,7 @@ class DrillFactory(factory.django.DjangoModelFactory):
     title = factory.Sequence(lambda n: f"Drill {n}")
     kind = DrillKind.FIXED
     time_limit_seconds = 60
-    speed_time_box_seconds = 300
+    time_box_seconds = 300
     pass_mark = Decimal("80.00")
 
     @factory.post_generation

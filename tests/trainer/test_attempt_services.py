@@ -116,7 +116,7 @@ def test_starting_again_resumes_the_attempt_in_progress(trainee, practice):
 
 
 def test_speed_mode_sets_the_deadline_from_the_time_box(trainee):
-    drill = DrillFactory(documents=[simple_document()], speed_time_box_seconds=120)
+    drill = DrillFactory(documents=[simple_document()], time_box_seconds=120)
     AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
     before = timezone.now()
     attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.SPEED)

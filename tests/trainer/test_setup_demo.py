@@ -54,7 +54,7 @@ def test_it_assigns_a_practice_an_exam_a_speed_and_a_generated_drill(demo):
     assert exam.drill_scenarios.count() == 50
     assert exam.pass_mark == Decimal("95")
     [speed] = by_mode["speed"]
-    assert speed.speed_time_box_seconds == 300
+    assert speed.time_box_seconds == 300
     fixed, generated = sorted(by_mode["practice"], key=lambda d: d.kind)
     assert fixed.kind == "fixed"
     assert 6 <= fixed.drill_scenarios.count() <= 10

@@ -185,7 +185,7 @@ def test_a_speed_drill_shows_its_clock_and_submits_as_it_stands(
     drill = DrillFactory(
         title="Speed: naturals",
         documents=[natural_document(), natural_document("natural-again")],
-        speed_time_box_seconds=120,
+        time_box_seconds=120,
     )
     AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
     log_in(page, live_server.url, trainee.username)

@@ -127,7 +127,7 @@ class DrillOutput(serializers.Serializer[Any]):
     description = serializers.CharField()
     kind = serializers.CharField()
     time_limit_seconds = serializers.IntegerField()
-    speed_time_box_seconds = serializers.IntegerField()
+    time_box_seconds = serializers.IntegerField()
     pass_mark = score_field(help_text="Percent of questions right needed to pass.")
 
 

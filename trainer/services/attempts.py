@@ -134,9 +134,7 @@ def attempt_start(
             mode=mode,
             seed=seed if drill.kind == DrillKind.GENERATED else None,
             deadline=(
-                now + timedelta(seconds=drill.speed_time_box_seconds)
-                if mode == Mode.SPEED
-                else None
+                now + timedelta(seconds=drill.time_box_seconds) if mode == Mode.SPEED else None
             ),
         )
         AttemptItem.objects.bulk_create(

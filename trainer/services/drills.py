@@ -90,7 +90,7 @@ def drill_create(
     max_stake: object = None,
     max_boxes: int = 3,
     time_limit_seconds: int = 60,
-    speed_time_box_seconds: int = 300,
+    time_box_seconds: int = 300,
     pass_mark: object = Decimal("95.00"),
     description: str = "",
 ) -> Drill:
@@ -105,7 +105,7 @@ def drill_create(
     if kind not in DrillKind.values:
         raise TrainerError(f"kind must be one of {', '.join(DrillKind.values)}", field="kind")
     time_limit = _whole(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
-    time_box = _whole(speed_time_box_seconds, "speed_time_box_seconds", 10, MAX_TIME_BOX)
+    time_box = _whole(time_box_seconds, "time_box_seconds", 10, MAX_TIME_BOX)
     mark = _amount(pass_mark, "pass_mark")
     if mark > 100:
         raise TrainerError("pass_mark is a percentage from 0 to 100", field="pass_mark")
@@ -114,7 +114,7 @@ def drill_create(
         "description": description,
         "kind": kind,
         "time_limit_seconds": time_limit,
-        "speed_time_box_seconds": time_box,
+        "time_box_seconds": time_box,
         "pass_mark": mark,
         "created_by_id": user.pk,
     }

@@ -112,7 +112,7 @@ class Command(BaseCommand):
             (
                 SPEED,
                 Mode.SPEED,
-                {"kind": "fixed", "scenarios": easy, "speed_time_box_seconds": 300},
+                {"kind": "fixed", "scenarios": easy, "time_box_seconds": 300},
             ),
             (
                 GENERATED,
