@@ -231,6 +231,19 @@ def _plan(skill: str, profile: rules.Profile, rng: random.Random) -> _Plan:
         plan.target = [rank_is("7"), rank_is("7")]
         plan.up = rank_is(*"23456789T")
         plan.actions, plan.next_cards = ["hit"], [rank_is("7")]
+    elif skill == "enhc":
+        # No hole card: the dealer's second card comes after the players' doubles and
+        # splits, so a dealer natural takes them (the European rule the dealer must know).
+        if rng.random() < 0.5:
+            first, second = rng.choice((("6", "4"), ("6", "5"), ("7", "4"), ("8", "3")))
+            plan.target, plan.actions = [rank_is(first), rank_is(second)], ["double"]
+        else:
+            rank = rng.choice("2378")
+            plan.target, plan.actions = [rank_is(rank), rank_is(rank)], ["split"]
+        if rng.random() < 0.5:
+            plan.up, plan.dealer = ten, [rank_is("A")]
+        else:
+            plan.up, plan.dealer = rank_is("A"), [ten]
     elif skill == "shared-box":
         plan.players = rng.randint(2, 3)
     elif skill == "cut-card":
@@ -518,11 +531,28 @@ def generate_documents(*, drill: Drill, seed: int) -> list[dict[str, Any]]:
         generate_round(
             rng=rng,
             profile=profile,
-            skills=list(drill.skills),
+            skills=skills,
             min_stake=min_stake,
             max_stake=max_stake,
             max_boxes=drill.max_boxes,
             round_id=f"drill-{drill.pk}-seed-{seed}-round-{n}",
         )
-        for n in range(1, drill.count + 1)
+        for n, skills in enumerate(round_skills(drill=drill, rng=rng), start=1)
     ]
+
+
+def round_skills(*, drill: Drill, rng: random.Random) -> list[list[str]]:
+    """The skills each round of a sitting is dealt for, in the order they are dealt.
+
+    Every skill of ``drill.skill_minimums`` gets at least its minimum number of rounds;
+    the remaining rounds are drawn from the drill's skills; the order is shuffled, so no
+    sitting's rounds come in a pattern a trainee could learn.
+    """
+    fixed = [[skill] for skill, least in (drill.skill_minimums or {}).items() for _ in range(least)]
+    if len(fixed) > drill.count:
+        raise ValueError(f"drill {drill.pk} asks for more rounds by skill than it deals")
+    free = list(drill.skills) or list(drill.skill_minimums or {})
+    rounds = fixed + [free for _ in range(drill.count - len(fixed))]
+    if fixed:
+        rng.shuffle(rounds)
+    return rounds

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
 
@@ -19,19 +19,27 @@ from trainer.models import (
     Assignment,
     Drill,
     DrillKind,
+    DrillPurpose,
     DrillScenario,
     Mode,
+    RuleProfile,
     RuleProfileVersion,
     Scenario,
     Skill,
     TrainingClass,
 )
 from trainer.roles import Role, has_role, roles_of
+from trainer.selectors.blueprints import (
+    TABLE_TEST_MIN_ROUNDS,
+    blueprint_shortfalls,
+    table_test_skills,
+)
 
 _AMOUNT = re.compile(r"(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,2})?")
 MAX_ROUNDS = 500
 MAX_TIME_LIMIT = 3600
 MAX_TIME_BOX = 24 * 3600
+DEFAULT_EXAM_COOLDOWN_HOURS = 24
 
 
 def _amount(value: object, field: str) -> Decimal:
@@ -93,8 +101,16 @@ def drill_create(
     time_box_seconds: int = 300,
     pass_mark: object = Decimal("95.00"),
     description: str = "",
+    purpose: str = DrillPurpose.PRACTICE,
+    certifies: RuleProfile | None = None,
+    skill_minimums: Mapping[str, int] | None = None,
 ) -> Drill:
     """A new drill: an ordered set of library scenarios (fixed) or a recipe (generated).
+
+    An exam (``purpose="exam"``) is sealed: a fixed exam is a pool larger than one
+    sitting (``count`` rounds are drawn per sitting), a generated one deals fresh rounds
+    per sitting. An exam that ``certifies`` a profile is its table test and must cover
+    every skill that table needs (trainer.selectors.blueprints).
 
     TrainerError names the field at fault; nothing is written unless all of it is right.
     """
@@ -104,6 +120,12 @@ def drill_create(
         raise TrainerError("title must be 1 to 200 characters", field="title")
     if kind not in DrillKind.values:
         raise TrainerError(f"kind must be one of {', '.join(DrillKind.values)}", field="kind")
+    if purpose not in DrillPurpose.values:
+        raise TrainerError(
+            f"purpose must be one of {', '.join(DrillPurpose.values)}", field="purpose"
+        )
+    if certifies is not None and purpose != DrillPurpose.EXAM:
+        raise TrainerError("only an exam can be a table test", field="certifies")
     time_limit = _whole(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
     time_box = _whole(time_box_seconds, "time_box_seconds", 10, MAX_TIME_BOX)
     mark = _amount(pass_mark, "pass_mark")
@@ -117,20 +139,65 @@ def drill_create(
         "time_box_seconds": time_box,
         "pass_mark": mark,
         "created_by_id": user.pk,
+        "purpose": purpose,
+        "certifies": certifies,
     }
     if kind == DrillKind.FIXED:
+        if certifies is not None:
+            raise TrainerError(
+                "a table test deals fresh rounds: make it a generated drill", field="kind"
+            )
         chosen = _scenarios(scenarios)
         if not chosen:
             raise TrainerError("a fixed drill needs at least one scenario", field="scenarios")
+        size = len(chosen)
+        if purpose == DrillPurpose.EXAM:
+            size = _whole(count, "count", 1, MAX_ROUNDS)
+            if size >= len(chosen):
+                raise TrainerError(
+                    f"a fixed exam draws each sitting from a larger pool: {len(chosen)} "
+                    f"scenarios cannot give sittings of {size} different draws",
+                    field="count",
+                )
         with transaction.atomic():
-            drill = Drill.objects.create(count=len(chosen), **fields)
+            drill = Drill.objects.create(count=size, **fields)
             DrillScenario.objects.bulk_create(
                 DrillScenario(drill=drill, scenario=s, position=n)
                 for n, s in enumerate(chosen, start=1)
             )
         return drill
     recipe = _recipe(profile_version, skills, count, min_stake, max_stake, max_boxes)
-    return Drill.objects.create(**recipe, **fields)
+    recipe["skill_minimums"] = _minimums(skill_minimums or {}, recipe)
+    drill = Drill(**recipe, **fields)
+    if certifies is not None:
+        shortfalls = blueprint_shortfalls(drill=drill)
+        if shortfalls:
+            raise TrainerError(
+                f"this exam cannot be the table test for {certifies.name}: "
+                + "; ".join(shortfalls),
+                field="certifies",
+            )
+    drill.save()
+    return drill
+
+
+def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict[str, int]:
+    if not isinstance(minimums, Mapping):
+        raise TrainerError("skill_minimums must map skills to round counts", field="skill_minimums")
+    out = {}
+    for skill, least in minimums.items():
+        if skill not in Skill.values:
+            raise TrainerError(f"unknown skill {str(skill)[:40]!r}", field="skill_minimums")
+        out[skill] = _whole(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
+    total = sum(out.values())
+    count = recipe["count"]
+    assert isinstance(count, int)
+    if total > count:
+        raise TrainerError(
+            f"the skill minimums add up to {total} rounds, more than the {count} dealt",
+            field="skill_minimums",
+        )
+    return out
 
 
 def _recipe(
@@ -196,16 +263,35 @@ def assignment_create(
     trainee: AbstractBaseUser | None = None,
     training_class: TrainingClass | None = None,
     due_at: datetime | None = None,
+    max_sittings: int | None = None,
+    cooldown_hours: int | None = None,
 ) -> Assignment:
     """A drill given to one trainee or to a class (exactly one) in a mode.
 
     Only a pit boss or an administrator assigns; a pit boss assigns to classes they teach.
+    An exam is sat under rules: at most ``max_sittings`` sittings (no limit when None),
+    ``cooldown_hours`` between them (24 by default for an exam, none otherwise).
     """
     _may_manage(assigned_by)
     if mode not in Mode.values:
         raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
     if not drill.is_active:
         raise TrainerError(f"drill '{drill.title}' is retired", field="drill")
+    if mode == Mode.EXAM and drill.purpose != DrillPurpose.EXAM:
+        raise TrainerError(
+            f"'{drill.title}' is a practice drill that any trainee can see: an exam must be "
+            "a sealed exam drill",
+            field="drill",
+        )
+    if mode == Mode.PRACTICE and drill.purpose == DrillPurpose.EXAM:
+        raise TrainerError(
+            f"'{drill.title}' is a sealed exam: it cannot be practised", field="mode"
+        )
+    if max_sittings is not None:
+        max_sittings = _whole(max_sittings, "max_sittings", 1, 100)
+    if cooldown_hours is None:
+        cooldown_hours = DEFAULT_EXAM_COOLDOWN_HOURS if mode == Mode.EXAM else 0
+    cooldown_hours = _whole(cooldown_hours, "cooldown_hours", 0, 24 * 365)
     if (trainee is None) == (training_class is None):
         raise TrainerError("assign to a trainee or to a class, not both or neither")
     if trainee is not None and Role.TRAINEE not in roles_of(trainee):
@@ -224,5 +310,42 @@ def assignment_create(
         trainee_id=trainee.pk if trainee is not None else None,
         training_class=training_class,
         due_at=due_at,
+        max_sittings=max_sittings,
+        cooldown_hours=cooldown_hours,
         assigned_by_id=assigned_by.pk,
+    )
+
+
+def table_test_create(
+    *,
+    profile_version: RuleProfileVersion,
+    user: AbstractBaseUser,
+    title: str | None = None,
+    count: int = TABLE_TEST_MIN_ROUNDS,
+    time_limit_seconds: int = 30,
+    pass_mark: object = Decimal("95.00"),
+) -> Drill:
+    """The certification exam (table test) for a profile: a sealed blueprint dealing at
+    least ``count`` fresh rounds per sitting, with every skill that table needs."""
+    profile = profile_version.profile
+    minimums = table_test_skills(profile_version.engine_profile)
+    questions_per_round = 4  # a generous average, for the sitting's time box
+    return drill_create(
+        title=title or f"Table test: {profile.title or profile.name}",
+        description=(
+            "The certification exam for this table: fresh rounds every sitting, covering "
+            "every payout and procedure the table's rules call for."
+        ),
+        kind=DrillKind.GENERATED,
+        purpose=DrillPurpose.EXAM,
+        certifies=profile,
+        user=user,
+        profile_version=profile_version,
+        skills=list(minimums),
+        skill_minimums=minimums,
+        count=count,
+        max_boxes=3,
+        time_limit_seconds=time_limit_seconds,
+        time_box_seconds=min(MAX_TIME_BOX, count * questions_per_round * time_limit_seconds),
+        pass_mark=pass_mark,
     )
