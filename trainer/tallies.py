@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from trainer.models import GradingRunSummary
+from trainer.models import ErrorCategory, GradingRunSummary
 
 ZERO = Decimal("0.00")
 NO_SKILL = "(none)"
 BUCKET_MS = GradingRunSummary.HISTOGRAM_MS
 LAST_BUCKET = GradingRunSummary.HISTOGRAM_LAST
+UNANSWERED = ErrorCategory.UNANSWERED.value
 
 
 def bucket_of(response_ms: int) -> int:
@@ -83,6 +84,9 @@ class Tally:
             self.correct += 1
         else:
             self.categories[grade.category] = self.categories.get(grade.category, 0) + 1
+            if grade.category == UNANSWERED:
+                # Counted against the score, but no skill was shown to be missing.
+                return
             for skill in grade.skills or (NO_SKILL,):
                 self.skills[skill] = self.skills.get(skill, 0) + 1
         if grade.response_ms is not None:

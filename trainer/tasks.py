@@ -14,6 +14,7 @@ from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from trainer.errors import NotFoundError
+from trainer.services.attempts import attempts_close_expired
 from trainer.services.grading import (
     grading_run_execute,
     grading_run_fail,
@@ -98,6 +99,12 @@ def grade_runs(run_ids: list[int]) -> dict[int, str]:
         # One bad run must not hold back the rest: grade them one by one, failing only it.
         logger.exception("grading runs %s failed together; grading them one by one", run_ids)
         return {run_id: _execute(run_id) for run_id in run_ids}
+
+
+@shared_task(name="trainer.tasks.close_expired_attempts", acks_late=True)
+def close_expired_attempts() -> int:
+    """Submit attempts whose time box has ended (Celery beat, every minute)."""
+    return len(attempts_close_expired())
 
 
 @shared_task(name="trainer.tasks.grading_sweep", acks_late=True)

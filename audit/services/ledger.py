@@ -17,6 +17,7 @@ from audit.models import LedgerEntry, LedgerHead, entry_content
 class Event:
     """The ledger's event names. Each says who acted on what."""
 
+    SITTING_STARTED = "sitting.started"  # a trainee started a sitting of an assignment
     DECISION_RECORDED = "decision.recorded"  # a trainee answered a question of a round
     ATTEMPT_SUBMITTED = "attempt.submitted"  # a trainee submitted an attempt
     GRADES_RECORDED = "grades.recorded"  # the grading service graded (part of) a run

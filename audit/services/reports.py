@@ -134,6 +134,7 @@ def _summary_rows(totals: Totals) -> list[tuple[str, str]]:
         ("answered right", str(totals.correct)),
         ("accuracy (%)", _percent(totals.accuracy)),
         ("mistakes", str(totals.mistakes)),
+        ("not answered", str(totals.unanswered)),
         (f"overpaid ({settings.CURRENCY})", f"{totals.overpaid:.2f}"),
         (f"underpaid ({settings.CURRENCY})", f"{totals.underpaid:.2f}"),
     ]
@@ -148,6 +149,7 @@ TRAINEE_COLUMNS = (
     "questions",
     "correct",
     "accuracy_percent",
+    "not_answered",
     "overpaid",
     "underpaid",
 )
@@ -163,6 +165,7 @@ def _trainee_cells(summary: TraineeSummary) -> tuple[Any, ...]:
         summary.questions,
         summary.correct,
         _percent(summary.accuracy),
+        summary.unanswered,
         summary.overpaid,
         summary.underpaid,
     )

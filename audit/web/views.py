@@ -71,6 +71,7 @@ class _TraineeRow:
     p90_ms: str
     overpaid: str
     underpaid: str
+    unanswered: str
     certifications: list[str]
     flagged: bool
     ready: int | None
@@ -95,6 +96,7 @@ class _TraineeRow:
             p90_ms=_whole(figures.p90_ms),
             overpaid=str(figures.overpaid),
             underpaid=str(figures.underpaid),
+            unanswered=str(figures.unanswered),
             certifications=[c.profile.name for c in certifications],
             flagged=flagged,
             ready=ready,

@@ -34,6 +34,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
 CELERY_BEAT_SCHEDULE = {
     "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
+    # Exam sittings and speed attempts left open past their time box are submitted.
+    "close-expired-attempts": {"task": "trainer.tasks.close_expired_attempts", "schedule": 60.0},
     # Compliance reports left pending (a lost task) are produced again.
     "compliance-report-sweep": {
         "task": "audit.tasks.sweep_compliance_reports",

@@ -63,14 +63,14 @@
   function tick(element) {
     var seconds = parseInt(element.dataset.seconds, 10);
     var value = element.querySelector(".timer-value");
-    var speed = element.dataset.timer === "speed";
+    var timeBox = element.dataset.timer === "box";
     setInterval(function () {
       seconds -= 1;
       value.textContent = Math.max(seconds, 0) + " s";
       element.classList.toggle("low", seconds <= 10);
       element.classList.toggle("over", seconds <= 0);
       // When the time box ends the server submits the attempt on the next request.
-      if (speed && seconds === 0) window.location.reload();
+      if (timeBox && seconds === 0) window.location.reload();
     }, 1000);
   }
   Array.prototype.forEach.call(document.querySelectorAll("[data-timer]"), tick);

@@ -131,6 +131,7 @@ def test_the_csv_summarises_each_trainee_with_their_classes(period_data):
         "questions": "3",
         "correct": "1",
         "accuracy_percent": "33.33",
+        "not_answered": "0",
         "overpaid": "5.00",
         "underpaid": "2.50",
     }

@@ -73,6 +73,8 @@ def _direct(run: GradingRun) -> dict[str, object]:
     for g in grades:
         if not g.correct:
             categories[g.category] = categories.get(g.category, 0) + 1
+            if g.category == "unanswered":
+                continue
             for skill in g.item.document.get("skills") or ["(none)"]:
                 skills[skill] = skills.get(skill, 0) + 1
     for ms in answered:

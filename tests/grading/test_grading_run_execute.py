@@ -81,7 +81,7 @@ def test_a_wrong_hit_or_stand_is_a_procedure_error_without_money(attempt_of):
     )
 
 
-def test_a_missed_question_is_wrong_and_counts_the_money_the_player_was_owed(attempt_of):
+def test_a_missed_question_counts_against_the_score_but_moves_no_money(attempt_of):
     def skip_payment(item):
         return None if item["kind"] == "settle_hand" else right(item)
 
@@ -89,15 +89,17 @@ def test_a_missed_question_is_wrong_and_counts_the_money_the_player_was_owed(att
     missed = Grade.objects.get(run=run, correct=False)
     assert missed.given is None
     assert missed.decision_id is None
-    assert missed.money_diff == Decimal("-10.00")
-    assert run.questions == 3
+    assert missed.category == ErrorCategory.UNANSWERED
+    assert missed.money_diff == Decimal("0.00")
+    assert (run.questions, run.underpaid, run.overpaid) == (3, Decimal("0"), Decimal("0"))
 
 
-def test_a_missed_procedure_question_is_a_procedure_error(attempt_of):
+def test_unanswered_questions_are_their_own_category_not_mistakes(attempt_of):
     run = grade(attempt_of([SOFT_17], answer=lambda item: None))
     categories = set(Grade.objects.filter(run=run).values_list("category", flat=True))
     assert run.correct == 0
-    assert categories == {"procedure_error", "wrong_outcome"}
+    assert categories == {"unanswered"}
+    assert run.score == Decimal("0.00")
 
 
 def test_grading_a_run_twice_grades_it_once(attempt_of):

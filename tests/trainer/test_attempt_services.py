@@ -30,6 +30,7 @@ from trainer.models import (
 )
 from trainer.selectors.attempts import attempt_results, round_feedback
 from trainer.services.attempts import (
+    NOT_ASKED,
     attempt_question_show,
     attempt_start,
     attempt_submit,
@@ -250,7 +251,7 @@ def test_another_trainees_attempt_is_not_found_and_nothing_is_stored(other_train
 
 def test_it_refuses_an_answer_to_a_question_not_asked(trainee, practice):
     attempt_question_show(attempt=practice, user=trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ConflictError) as caught:
         decision_record(
             attempt=practice,
             user=trainee,
@@ -259,16 +260,17 @@ def test_it_refuses_an_answer_to_a_question_not_asked(trainee, practice):
             answer={"answer": "stand"},
         )
     assert caught.value.field == "question"
-    assert "question 1 of round 2 is not the question being asked" in caught.value.message
-    with pytest.raises(TrainerError, match="round 1 has no question 9"):
+    assert caught.value.message == NOT_ASKED
+    with pytest.raises(ConflictError) as beyond:
         decision_record(
             attempt=practice, user=trainee, position=1, question=9, answer={"answer": "stand"}
         )
+    assert beyond.value.message == NOT_ASKED
     assert not Decision.objects.exists()
 
 
 def test_it_refuses_an_answer_to_a_question_never_shown(trainee, practice):
-    with pytest.raises(ConflictError, match="not been shown"):
+    with pytest.raises(ConflictError, match="not the question being asked"):
         decision_record(
             attempt=practice,
             user=trainee,
@@ -423,7 +425,9 @@ def test_results_show_nothing_before_grading_and_the_grades_after(trainee):
     assert run.status == RunStatus.GRADED
     after = attempt_results(attempt=attempt, user=trainee)
     assert after.graded
-    assert [(g.question, g.correct) for g in after.grades] == [(1, False), (2, False)]
+    # Question 2 was never shown: counted (run.questions), but its key stays sealed.
+    assert [(g.question, g.correct) for g in after.grades] == [(1, False)]
+    assert (after.not_reached, after.run.questions) == (1, 2)
     assert after.grades[0].expected == {"action": "pay", "amount": "37.50"}
 
 

@@ -127,7 +127,7 @@ def test_only_pit_bosses_and_admins_make_drills(trainee, shoe_version):
 
 
 def test_a_pit_boss_assigns_a_drill_to_a_trainee(pit_boss, trainee, shoe_version):
-    drill = generated(pit_boss, shoe_version)
+    drill = generated(pit_boss, shoe_version, purpose="exam")
     due = timezone.now() + timedelta(days=7)
     assignment = assignment_create(
         drill=drill, mode="exam", trainee=trainee, due_at=due, assigned_by=pit_boss
@@ -182,7 +182,7 @@ def test_a_pit_boss_assigns_only_to_classes_they_teach(pit_boss, admin_user, sho
 
 
 def test_a_bad_mode_or_a_naive_due_date_is_refused(pit_boss, trainee, shoe_version):
-    drill = generated(pit_boss, shoe_version)
+    drill = generated(pit_boss, shoe_version, purpose="exam")
     with pytest.raises(TrainerError) as caught:
         assignment_create(drill=drill, mode="blitz", trainee=trainee, assigned_by=pit_boss)
     assert caught.value.field == "mode"

@@ -28,7 +28,7 @@ PROFILES = [
 
 
 def version(name: str) -> RuleProfileVersion:
-    return RuleProfileVersion.objects.filter(profile__name=name).order_by("-version").first()
+    return RuleProfileVersion.objects.filter(profile__name=name).order_by("-version")[0]
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from trainer import rules
 from trainer.generator import generate_documents
 from trainer.models import Assignment, Drill, Scenario, TrainingClass
 from trainer.roles import Role, roles_of
+from trainer.selectors.blueprints import blueprint_shortfalls
 
 
 def run() -> str:
@@ -42,7 +43,7 @@ def test_it_loads_the_library_and_puts_the_trainee_in_the_demo_class(demo):
     assert list(group.trainees.values_list("username", flat=True)) == ["trainee"]
 
 
-def test_it_assigns_a_practice_an_exam_a_speed_and_a_generated_drill(demo):
+def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(demo):
     assignments = Assignment.objects.filter(trainee__username="trainee").select_related("drill")
     by_mode: dict[str, list[Drill]] = {}
     for a in assignments:
@@ -50,11 +51,19 @@ def test_it_assigns_a_practice_an_exam_a_speed_and_a_generated_drill(demo):
         assert a.assigned_by.username == "pitboss"
         assert a.due_at is not None
     assert sorted(by_mode) == ["exam", "practice", "speed"]
-    [exam] = by_mode["exam"]
-    assert exam.drill_scenarios.count() == 50
-    assert exam.pass_mark == Decimal("95")
+    tested = {exam.certifies.name for exam in by_mode["exam"]}
+    assert tested == {"casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5"}
+    for exam in by_mode["exam"]:
+        assert exam.purpose == "exam"
+        assert exam.count >= 50
+        assert exam.pass_mark == Decimal("95")
+        assert blueprint_shortfalls(drill=exam) == []
+    # Every table has its table test, assigned or not.
+    assert Drill.objects.filter(purpose="exam").exclude(certifies=None).count() == 6
     [speed] = by_mode["speed"]
     assert speed.time_box_seconds == 300
+    assert speed.purpose == "exam"
+    assert speed.drill_scenarios.count() > speed.count
     fixed, generated = sorted(by_mode["practice"], key=lambda d: d.kind)
     assert fixed.kind == "fixed"
     assert 6 <= fixed.drill_scenarios.count() <= 10
@@ -76,7 +85,8 @@ def test_running_it_again_duplicates_nothing(demo):
 def test_it_prints_a_summary(demo):
     assert "shoe-school-demo" in demo
     assert "Demo class" in demo
-    assert "Exam: payouts across the six tables (50 rounds, new)" in demo
+    assert "Table test: " in demo
+    assert "(50 rounds, new)" in demo
 
 
 def test_it_refuses_outside_development(db):

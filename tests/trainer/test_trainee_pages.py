@@ -156,7 +156,7 @@ def test_an_answer_to_a_question_not_asked_is_refused(trainee, attempt):
     client = client_for(trainee)
     client.get(reverse("train:table", args=[attempt.pk]))
     response = post_answer(client, attempt, 2, 1, answer="stand")
-    assert response.status_code == 400
+    assert response.status_code == 409
     assert "not the question being asked" in response.content.decode()
     assert not Decision.objects.exists()
 
@@ -194,7 +194,11 @@ def test_an_exam_submits_and_shows_grading_then_results(trainee):
     client.get(reverse("train:table", args=[exam.pk]))
     post_answer(client, exam, 1, 1, action="pay", amount="37.50")
     assert client.get(reverse("train:feedback", args=[exam.pk, 1])).status_code == 409
-    response = client.post(reverse("train:submit", args=[exam.pk]))
+    asked = client.post(reverse("train:submit", args=[exam.pk]))
+    assert asked.status_code == 200
+    assert "End the exam now?" in asked.content.decode()
+    assert Attempt.objects.get(pk=exam.pk).status == "in_progress"
+    response = client.post(reverse("train:submit", args=[exam.pk]), {"confirm": "yes"})
     assert response["Location"] == reverse("train:results", args=[exam.pk])
     waiting = client.get(response["Location"]).content.decode()
     assert "Submitted — grading…" in waiting
@@ -273,13 +277,14 @@ def test_practice_results_show_every_rounds_verdict_while_grading_waits(trainee,
     client = client_for(trainee)
     client.get(reverse("train:table", args=[attempt.pk]))
     post_answer(client, attempt, 1, 1, action="pay", amount="37.50")
-    client.post(reverse("train:submit", args=[attempt.pk]))
+    client.post(reverse("train:submit", args=[attempt.pk]), {"confirm": "yes"})
     html = client.get(reverse("train:results", args=[attempt.pk])).content.decode()
     assert "Submitted — grading…" in html
     assert "Round 1" in html
-    assert "Round 2" in html
+    # Only what was put to the trainee: round 2 was never dealt to the table.
+    assert "Round 2" not in html
     assert html.count("✔ right") == 1
-    assert html.count("✘ wrong") == 5
+    assert html.count("✘ wrong") == 0
 
 
 def test_starting_a_retired_drill_is_not_found(trainee):

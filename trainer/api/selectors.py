@@ -1,13 +1,18 @@
 """The reads the API needs beyond the trainee selectors in trainer/selectors/attempts.py."""
 
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
 
 from trainer.errors import NotFoundError
-from trainer.models import Assignment, Attempt, Decision, Drill
-from trainer.selectors.attempts import assignments_for_trainee
+from trainer.models import Assignment, Attempt, Drill
+from trainer.selectors.attempts import assignments_for_trainee, attempt_progress
+
+__all__ = [
+    "assignment_get_for_trainee",
+    "assignments_with_attempts",
+    "attempt_progress",
+    "drill_get",
+]
 
 
 def drill_get(*, drill_id: int) -> Drill:
@@ -33,13 +38,3 @@ def assignments_with_attempts(*, user: AbstractBaseUser) -> QuerySet[Assignment]
     return assignments_for_trainee(user=user).prefetch_related(
         Prefetch("attempts", queryset=mine, to_attr="my_attempts")
     )
-
-
-def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
-    """How far the attempt has come: rounds dealt, rounds fully answered, answers given."""
-    items = attempt.items.all()
-    return {
-        "rounds": items.count(),
-        "rounds_answered": items.filter(completed_at__isnull=False).count(),
-        "decisions": Decision.objects.filter(item__attempt=attempt).count(),
-    }

@@ -208,7 +208,9 @@ class QuestionOutput(serializers.Serializer[Any]):
     position = serializers.IntegerField(help_text="The round's position in the attempt.")
     rounds = serializers.IntegerField(help_text="Rounds in the attempt.")
     n = serializers.IntegerField(help_text="The question's number within the round.")
-    of = serializers.IntegerField(help_text="Questions in the round.")
+    time_limit_seconds = serializers.IntegerField(
+        help_text="Seconds allowed from shown_at; a later answer is recorded as late (wrong)."
+    )
     kind = serializers.CharField()
     prompt = serializers.CharField()
     box = serializers.IntegerField(allow_null=True)
@@ -245,6 +247,8 @@ class DecisionOutput(serializers.Serializer[Any]):
     shown_at = serializers.DateTimeField()
     answered_at = serializers.DateTimeField()
     response_ms = serializers.IntegerField()
+    time_limit_ms = serializers.IntegerField(allow_null=True)
+    late = serializers.BooleanField(help_text="Answered after the question's time limit.")
 
 
 class FeedbackOutput(serializers.Serializer[Any]):
@@ -282,6 +286,13 @@ class GradeOutput(serializers.Serializer[Any]):
     response_ms = serializers.IntegerField(allow_null=True)
 
 
+class SkillResultOutput(serializers.Serializer[Any]):
+    skill = serializers.CharField()
+    label = serializers.CharField()
+    questions = serializers.IntegerField()
+    correct = serializers.IntegerField()
+
+
 class ResultsOutput(serializers.Serializer[Any]):
     attempt = serializers.IntegerField()
     mode = serializers.CharField()
@@ -296,4 +307,10 @@ class ResultsOutput(serializers.Serializer[Any]):
     correct = serializers.IntegerField(allow_null=True)
     overpaid = money_field(allow_null=True)
     underpaid = money_field(allow_null=True)
-    grades = GradeOutput(many=True, help_text="Empty until graded.")
+    not_reached = serializers.IntegerField(
+        help_text="Questions never shown (rounds not reached): counted, never listed."
+    )
+    skills = SkillResultOutput(many=True, help_text="Right answers by skill.")
+    grades = GradeOutput(
+        many=True, help_text="The questions you were shown, once graded; empty until then."
+    )

@@ -232,6 +232,8 @@ class AttemptResultsView(TraineeView):
             "correct": run.correct if run else None,
             "overpaid": run.overpaid if run else None,
             "underpaid": run.underpaid if run else None,
+            "not_reached": results.not_reached,
+            "skills": results.skills,
             "grades": results.grades,
         }
         return Response(s.ResultsOutput(body).data)

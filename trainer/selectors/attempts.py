@@ -2,8 +2,10 @@
 and results.
 
 Nothing returned here for a trainee carries an expected answer or a rule before the
-trainee may see it: a question is public once asked; a round's expected answers only in
-practice feedback after the round, or in the grades of a graded run.
+trainee may see it: a question is public once asked; its expected answer only in practice
+feedback after the round, or in the grades of a graded run, and only ever for questions
+that were shown. A question never reached keeps its key: an abandoned exam does not
+publish the rounds it did not deal to the table.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from trainer import rules
 from trainer.errors import ConflictError, NotFoundError
@@ -26,10 +29,13 @@ from trainer.models import (
     AttemptStatus,
     Decision,
     Drill,
+    DrillPurpose,
+    ErrorCategory,
     Grade,
     GradingRun,
     Mode,
     RunStatus,
+    Skill,
 )
 
 # The engine's kinds whose answer moves money: {"action", "amount"}.
@@ -78,8 +84,10 @@ def attempts_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Attempt]:
 
 
 def practice_drills(*, limit: int = 50) -> QuerySet[Drill]:
-    """Active drills any trainee may practise, by title."""
-    return Drill.objects.filter(is_active=True).order_by("title")[:limit]
+    """Active practice drills any trainee may practise, by title (never a sealed exam)."""
+    return Drill.objects.filter(is_active=True, purpose=DrillPurpose.PRACTICE).order_by("title")[
+        :limit
+    ]
 
 
 def drill_get_active(*, drill_id: int) -> Drill:
@@ -88,6 +96,16 @@ def drill_get_active(*, drill_id: int) -> Drill:
     if drill is None:
         raise NotFoundError("no such drill", field="drill")
     return drill
+
+
+def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
+    """How far the attempt has come: rounds dealt, rounds fully answered, answers given."""
+    items = attempt.items.all()
+    return {
+        "rounds": items.count(),
+        "rounds_answered": items.filter(completed_at__isnull=False).count(),
+        "decisions": Decision.objects.filter(item__attempt=attempt).count(),
+    }
 
 
 @dataclass(frozen=True)
@@ -154,10 +172,11 @@ def public_question(item: AttemptItem, key: Mapping[str, Any]) -> dict[str, Any]
     """A question as the trainee may see it: never its expected answer or rule."""
     view = question_view(item, key)
     kind = key["kind"]
+    # No count of the round's questions: how many follow would tell what happens next.
     question: dict[str, Any] = {
         "position": item.position,
         "n": key["n"],
-        "of": len(item.answer_key),
+        "time_limit_seconds": item.attempt.drill.time_limit_seconds,
         "kind": kind,
         "prompt": key["prompt"],
         "box": key["box"],
@@ -220,9 +239,11 @@ def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
 
 
 def _feedback_rows(item: AttemptItem, decisions: Iterable[Decision]) -> list[FeedbackRow]:
+    """The verdicts on the round's questions that were shown; the others stay sealed."""
     given = {d.question: d.answer for d in decisions}
+    late = {d.question for d in decisions if d.late}
     rows = []
-    for key in item.answer_key:
+    for key in shown_keys(item):
         answer = given.get(key["n"])
         verdict = rules.compare(key, answer) if answer is not None else None
         rows.append(
@@ -232,9 +253,13 @@ def _feedback_rows(item: AttemptItem, decisions: Iterable[Decision]) -> list[Fee
                 prompt=key["prompt"],
                 given=answer,
                 expected=key["expected"],
-                right=bool(verdict and verdict.right),
+                right=bool(verdict and verdict.right) and key["n"] not in late,
                 money_diff=verdict.money_diff if verdict else Decimal("0.00"),
-                category=verdict.category if verdict else "unanswered",
+                category=(
+                    ErrorCategory.LATE
+                    if key["n"] in late
+                    else (verdict.category if verdict else ErrorCategory.UNANSWERED)
+                ),
                 rule=key["rule"],
             )
         )
@@ -249,20 +274,49 @@ def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]
             code="no_feedback",
         )
     items = attempt.items.order_by("position").prefetch_related("decisions")
-    return [(item.position, _feedback_rows(item, item.decisions.all())) for item in items]
+    rounds = [(item.position, _feedback_rows(item, item.decisions.all())) for item in items]
+    return [(position, rows) for position, rows in rounds if rows]
+
+
+def shown_keys(item: AttemptItem) -> list[Mapping[str, Any]]:
+    """The answer key's questions that were put to the trainee, in order."""
+    shown = item.questions_shown or {}
+    return [key for key in item.answer_key if str(key["n"]) in shown]
+
+
+@dataclass(frozen=True)
+class SkillResult:
+    """How the trainee did on the questions of rounds dealt for one skill."""
+
+    skill: str
+    label: str
+    questions: int
+    correct: int
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.correct / self.questions) if self.questions else 0
 
 
 @dataclass(frozen=True)
 class AttemptResults:
-    """An attempt's grading state and, once graded, the current run's grades."""
+    """An attempt's grading state and, once graded, the current run's score, its breakdown
+    by skill, and the grades of the questions the trainee was shown (never the others)."""
 
     attempt: Attempt
     run: GradingRun | None
     grades: list[Grade] = field(default_factory=list)
+    skills: list[SkillResult] = field(default_factory=list)
+    # Questions of the attempt never put to the trainee: counted in the score, not shown.
+    not_reached: int = 0
 
     @property
     def graded(self) -> bool:
         return self.run is not None
+
+    @property
+    def mistakes(self) -> list[Grade]:
+        return [g for g in self.grades if not g.correct and g.category != "unanswered"]
 
 
 def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser) -> AttemptResults:
@@ -272,19 +326,56 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
     run = attempt.grading_runs.filter(status=RunStatus.GRADED).order_by("-number").first()
     if run is None:
         return AttemptResults(attempt=attempt, run=None)
-    grades = list(run.grades.select_related("item").order_by("item__position", "question"))
-    return AttemptResults(attempt=attempt, run=run, grades=grades)
+    every = list(
+        run.grades.select_related("item")
+        .order_by("item__position", "question")
+        .defer("item__document")
+    )
+    shown = [g for g in every if str(g.question) in (g.item.questions_shown or {})]
+    return AttemptResults(
+        attempt=attempt,
+        run=run,
+        grades=shown,
+        skills=_by_skill(every, attempt),
+        not_reached=len(every) - len(shown),
+    )
 
 
-def seconds_left(*, attempt: Attempt, item: AttemptItem | None) -> dict[str, int | None]:
-    """Seconds left on the round's time limit and on the speed time box (None: no clock)."""
+def _by_skill(grades: list[Grade], attempt: Attempt) -> list[SkillResult]:
+    skills_of = {
+        pk: skills
+        for pk, skills in attempt.items.values_list("pk", "document__skills")
+        if isinstance(skills, list)
+    }
+    tally: dict[str, list[int]] = {}
+    for grade in grades:
+        for skill in skills_of.get(grade.item_id, ()):
+            counts = tally.setdefault(str(skill), [0, 0])
+            counts[0] += 1
+            counts[1] += grade.correct
+    labels = dict(Skill.choices)
+    return [
+        SkillResult(skill, labels.get(skill, skill), questions, correct)
+        for skill, (questions, correct) in sorted(
+            tally.items(), key=lambda kv: labels.get(kv[0], kv[0])
+        )
+    ]
+
+
+def seconds_left(
+    *, attempt: Attempt, item: AttemptItem | None, question: int | None = None
+) -> dict[str, int | None]:
+    """Seconds left to answer the question being asked (from when it was first shown) and
+    on the attempt's time box (None: no clock)."""
     now = timezone.now()
-    round_left: int | None = None
-    if item is not None and item.shown_at is not None:
-        used = (now - item.shown_at).total_seconds()
-        round_left = int(attempt.drill.time_limit_seconds - used)
-    speed_left = int((attempt.deadline - now).total_seconds()) if attempt.deadline else None
-    return {"round": round_left, "speed": speed_left}
+    question_left: int | None = None
+    shown_text = (item.questions_shown or {}).get(str(question)) if item is not None else None
+    shown_at = parse_datetime(shown_text) if shown_text else None
+    if shown_at is not None:
+        used = (now - shown_at).total_seconds()
+        question_left = max(0, int(attempt.drill.time_limit_seconds - used))
+    box_left = max(0, int((attempt.deadline - now).total_seconds())) if attempt.deadline else None
+    return {"question": question_left, "box": box_left}
 
 
 @dataclass(frozen=True)

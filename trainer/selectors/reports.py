@@ -30,7 +30,15 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce
 from django.utils import timezone
 
-from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus, TrainingClass
+from trainer.models import (
+    Attempt,
+    ErrorCategory,
+    Grade,
+    GradingRun,
+    GradingStatus,
+    RunStatus,
+    TrainingClass,
+)
 
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
@@ -44,6 +52,8 @@ class Totals:
     questions: int
     correct: int
     mistakes: int
+    # Against the score, but not mistakes: reported on their own.
+    unanswered: int
     overpaid: Decimal
     underpaid: Decimal
 
@@ -61,6 +71,7 @@ class TraineeSummary:
     graded_attempts: int
     questions: int
     correct: int
+    unanswered: int
     overpaid: Decimal
     underpaid: Decimal
 
@@ -154,7 +165,8 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
     grades = graded_questions(start=start, end=end).aggregate(
         n_questions=Count("id"),
         n_right=Count("id", filter=Q(correct=True)),
-        n_wrong=Count("id", filter=Q(correct=False)),
+        n_wrong=Count("id", filter=Q(correct=False) & ~Q(category=ErrorCategory.UNANSWERED)),
+        n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
         **_money_sums(),
     )
     return Totals(
@@ -164,6 +176,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         questions=grades["n_questions"],
         correct=grades["n_right"],
         mistakes=grades["n_wrong"],
+        unanswered=grades["n_unanswered"],
         overpaid=_money(grades["overpaid"]),
         underpaid=-_money(grades["underpaid"]),
     )
@@ -189,7 +202,10 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
         for row in graded_questions(start=start, end=end)
         .values("run__attempt__trainee")
         .annotate(
-            n_questions=Count("id"), n_right=Count("id", filter=Q(correct=True)), **_money_sums()
+            n_questions=Count("id"),
+            n_right=Count("id", filter=Q(correct=True)),
+            n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
+            **_money_sums(),
         )
         .order_by()
     }
@@ -212,6 +228,7 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
                 graded_attempts=attempts[user.pk]["graded"],
                 questions=graded.get("n_questions", 0),
                 correct=graded.get("n_right", 0),
+                unanswered=graded.get("n_unanswered", 0),
                 overpaid=_money(graded.get("overpaid", ZERO)),
                 underpaid=-_money(graded.get("underpaid", ZERO)),
             )
@@ -252,6 +269,7 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
     rows = (
         graded_questions(start=start, end=end)
         .filter(correct=False)
+        .exclude(category=ErrorCategory.UNANSWERED)
         .values("category")
         .annotate(n_wrong=Count("id"), **_money_sums())
         .order_by("category")

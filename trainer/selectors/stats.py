@@ -87,6 +87,8 @@ class Figures:
     p90_ms: float | None = None
     overpaid: Decimal = ZERO
     underpaid: Decimal = ZERO
+    # Questions left unanswered: against the score, but no mistake to review.
+    unanswered: int = 0
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -97,7 +99,8 @@ class Figures:
 
     @property
     def mistakes(self) -> int:
-        return self.questions - self.correct
+        """Questions answered wrongly (or late): the ones a pit boss reviews."""
+        return self.questions - self.correct - self.unanswered
 
 
 @dataclass(frozen=True)
@@ -556,6 +559,7 @@ def _figures(tally: Tally, attempts: int) -> Figures:
         p90_ms=histogram_percentile(tally.histogram, 0.9),
         overpaid=tally.overpaid.quantize(ZERO),
         underpaid=tally.underpaid.quantize(ZERO),
+        unanswered=tally.categories.get(ErrorCategory.UNANSWERED, 0),
     )
 
 
@@ -605,13 +609,14 @@ def _total(grades: GradeSet) -> Tally:
 
 
 def errors_by_category(*, grades: GradeSet) -> list[tuple[str, int]]:
-    """How many mistakes of each category, most frequent first."""
+    """How many mistakes of each category, most frequent first (unanswered questions are
+    not mistakes: figures show them on their own)."""
     labels = dict(ErrorCategory.choices)
     counts = _total(grades).categories
     return [
         (labels.get(name, name or "Missed"), n)
         for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-        if n
+        if n and name != ErrorCategory.UNANSWERED
     ]
 
 
@@ -647,6 +652,7 @@ def mistakes(
     rows = grades.grades() if isinstance(grades, GradeSet) else grades
     return list(
         rows.filter(correct=False)
+        .exclude(category=ErrorCategory.UNANSWERED)
         .select_related("run__attempt__drill", "item")
         .only(
             "id",

@@ -2,13 +2,18 @@
 submit it for grading.
 
 Who may start what: a trainee may start any drill assigned to them (directly or through
-one of their classes) in the assignment's mode, and practise any active drill without an
-assignment. Exam and speed attempts need an assignment. Starting again while an attempt
-of the same drill, mode and assignment is in progress resumes that attempt.
+one of their classes) in the assignment's mode, and practise any active practice drill
+without an assignment. Exams are sealed: an exam drill is never practised, and each
+sitting deals its own rounds (fresh from the blueprint, or drawn from a larger pool) from
+a seed recorded on the attempt. Sittings follow their assignment's rules: at most
+``max_sittings``, ``cooldown_hours`` between them, none after the due date. Starting again
+while an attempt of the same drill, mode and assignment is in progress resumes it; two
+concurrent starts make one attempt (a database constraint decides, not a check).
 """
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
 from collections.abc import Mapping
@@ -17,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -33,6 +38,7 @@ from trainer.models import (
     Decision,
     Drill,
     DrillKind,
+    DrillPurpose,
     Mode,
     RuleProfileVersion,
     Scenario,
@@ -42,7 +48,6 @@ from trainer.selectors.attempts import (
     PROCEDURE_ANSWERS,
     SETTLEMENT_ACTIONS,
     SETTLEMENT_KINDS,
-    CurrentQuestion,
     assignments_for_trainee,
     attempt_current_question,
     public_question,
@@ -75,7 +80,54 @@ def _rounds(drill: Drill, seed: int | None) -> list[Dealt]:
     ]
     if not rounds:
         raise TrainerError(f"drill '{drill.title}' has no scenarios yet", field="drill")
+    if drill.purpose == DrillPurpose.EXAM and seed is not None:
+        # A sealed pool: each sitting draws its own rounds, in its own order.
+        draw = random.Random(seed)  # noqa: S311 - the seed is secret until recorded
+        return draw.sample(rounds, min(drill.count, len(rounds)))
     return rounds
+
+
+def _sitting_rules(*, trainee: AbstractBaseUser, assignment: Assignment) -> int:
+    """The number of the sitting about to start, or a refusal naming the rule that stops it."""
+    now = timezone.now()
+    if assignment.due_at is not None and now > assignment.due_at:
+        raise ConflictError(
+            f"this assignment was due {_when(assignment.due_at)}: ask your pit boss for a new one",
+            code="past_due",
+        )
+    sittings = Attempt.objects.filter(assignment=assignment, trainee_id=trainee.pk)
+    taken = sittings.count()
+    if assignment.max_sittings is not None and taken >= assignment.max_sittings:
+        raise ConflictError(
+            f"you have sat this {taken} times, the most this assignment allows",
+            code="no_sittings_left",
+        )
+    last = sittings.exclude(submitted_at=None).order_by("-submitted_at").first()
+    if last is not None and last.submitted_at is not None and assignment.cooldown_hours:
+        ready = last.submitted_at + timedelta(hours=assignment.cooldown_hours)
+        if now < ready:
+            raise ConflictError(
+                f"the next sitting may start from {_when(ready)} "
+                f"({assignment.cooldown_hours} h after the last one ended)",
+                code="cooling_down",
+            )
+    return taken + 1
+
+
+def _when(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z")
+
+
+def _open_attempt(
+    *, trainee: AbstractBaseUser, drill: Drill, mode: str, assignment: Assignment | None
+) -> Attempt | None:
+    return Attempt.objects.filter(
+        trainee_id=trainee.pk,
+        drill=drill,
+        mode=mode,
+        assignment=assignment,
+        status=AttemptStatus.IN_PROGRESS,
+    ).first()
 
 
 def attempt_start(
@@ -102,20 +154,21 @@ def attempt_start(
             )
     else:
         assignment = _assignment_for(trainee=trainee, drill=drill, mode=mode)
-        if assignment is None and mode != Mode.PRACTICE:
-            raise ForbiddenError(f"a {mode} attempt needs an assignment of this drill")
+        if assignment is None and (mode != Mode.PRACTICE or drill.purpose == DrillPurpose.EXAM):
+            # One answer whether the drill is an exam or just not given to this trainee.
+            raise ForbiddenError(f"a {mode} attempt of this drill needs an assignment")
+    if drill.purpose == DrillPurpose.EXAM and mode == Mode.PRACTICE:
+        raise ForbiddenError("an exam cannot be practised")
 
-    in_progress = Attempt.objects.filter(
-        trainee_id=trainee.pk,
-        drill=drill,
-        mode=mode,
-        assignment=assignment,
-        status=AttemptStatus.IN_PROGRESS,
-    ).first()
+    in_progress = _open_attempt(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
     if in_progress is not None:
         return in_progress
+    sitting = (
+        _sitting_rules(trainee=trainee, assignment=assignment) if assignment is not None else None
+    )
 
-    if drill.kind == DrillKind.GENERATED and seed is None:
+    sealed = drill.purpose == DrillPurpose.EXAM
+    if seed is None and (drill.kind == DrillKind.GENERATED or sealed):
         seed = secrets.randbelow(2**62)
     dealt = []
     for position, (document, version, scenario) in enumerate(_rounds(drill, seed), start=1):
@@ -126,28 +179,53 @@ def attempt_start(
         dealt.append((position, document, version, scenario, key))
 
     now = timezone.now()
-    with transaction.atomic():
-        attempt = Attempt.objects.create(
-            trainee_id=trainee.pk,
-            drill=drill,
-            assignment=assignment,
-            mode=mode,
-            seed=seed if drill.kind == DrillKind.GENERATED else None,
-            deadline=(
-                now + timedelta(seconds=drill.time_box_seconds) if mode == Mode.SPEED else None
-            ),
-        )
-        AttemptItem.objects.bulk_create(
-            AttemptItem(
-                attempt=attempt,
-                position=position,
-                scenario=scenario,
-                profile_version=version,
-                document=document,
-                answer_key=key,
+    timed = mode == Mode.SPEED or sealed
+    try:
+        with transaction.atomic():
+            attempt = Attempt.objects.create(
+                trainee_id=trainee.pk,
+                drill=drill,
+                assignment=assignment,
+                mode=mode,
+                sitting=sitting,
+                seed=seed if (drill.kind == DrillKind.GENERATED or sealed) else None,
+                deadline=now + timedelta(seconds=drill.time_box_seconds) if timed else None,
             )
-            for position, document, version, scenario, key in dealt
-        )
+            AttemptItem.objects.bulk_create(
+                AttemptItem(
+                    attempt=attempt,
+                    position=position,
+                    scenario=scenario,
+                    profile_version=version,
+                    document=document,
+                    answer_key=key,
+                )
+                for position, document, version, scenario, key in dealt
+            )
+            if sitting is not None:
+                ledger_append(
+                    event=Event.SITTING_STARTED,
+                    subject_type="attempt",
+                    subject_id=attempt.pk,
+                    payload={
+                        "drill": drill.pk,
+                        "assignment": assignment.pk if assignment else None,
+                        "sitting": sitting,
+                        "mode": mode,
+                        "seed": attempt.seed,
+                        "rounds": len(dealt),
+                        "deadline": attempt.deadline,
+                    },
+                    actor=trainee,
+                )
+    except IntegrityError:
+        # Another request started the same attempt first: that one is the attempt.
+        winner = _open_attempt(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
+        if winner is None:
+            raise ConflictError(
+                "another sitting of this assignment was just started", code="already_started"
+            ) from None
+        return winner
     return attempt
 
 
@@ -250,15 +328,7 @@ def _parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
     return parsed
 
 
-def _check_current(current: CurrentQuestion | None, position: int, question: int) -> None:
-    if current is None:
-        raise ConflictError("every question of this attempt is answered", field="question")
-    if (current.item.position, current.n) != (position, question):
-        raise TrainerError(
-            f"question {question} of round {position} is not the question being asked "
-            f"(that is question {current.n} of round {current.item.position})",
-            field="question",
-        )
+NOT_ASKED = "that is not the question being asked: answer the question on the table"
 
 
 def decision_record(
@@ -273,29 +343,24 @@ def decision_record(
 
     The same answer sent again returns the decision already recorded (created False);
     a different answer to an answered question is refused: a decision is never edited.
+    Anything else is refused with one message before the answer is read at all, so a
+    probe learns nothing of questions not yet shown, not even whether they exist. An
+    answer after the question's time limit is recorded as late.
     """
     _own(attempt, user)
     if _past_deadline(attempt):
         attempt_submit(attempt=attempt, user=user)
         raise ConflictError(
-            "the speed time box has ended: the attempt was submitted as it stood",
+            "the time for this attempt has ended: it was submitted as it stood",
             code="deadline_passed",
         )
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
         locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        item = locked.items.filter(position=position).first()
-        if item is None:
-            raise TrainerError(f"this attempt has no round {position}", field="position")
-        keys = {key["n"]: key for key in item.answer_key}
-        key = keys.get(question)
-        if key is None:
-            raise TrainerError(f"round {position} has no question {question}", field="question")
-        parsed = _parse_answer(key["kind"], answer)
-        existing = item.decisions.filter(question=question).first()
-        if existing is not None:
-            if existing.answer == parsed:
-                return existing, False
+        repeated = _answered_before(locked, position, question)
+        if repeated is not None:
+            if repeated.answer == _parse_answer(repeated.kind, answer):
+                return repeated, False
             raise ConflictError(
                 f"question {question} of round {position} is already answered; "
                 "a decision cannot be changed",
@@ -304,16 +369,18 @@ def decision_record(
             )
         if locked.status != AttemptStatus.IN_PROGRESS:
             raise ConflictError("this attempt is closed to answers", code="closed")
-        _check_current(attempt_current_question(attempt=locked), position, question)
+        current = attempt_current_question(attempt=locked)
+        if current is None or (current.item.position, current.n) != (position, question):
+            raise ConflictError(NOT_ASKED, field="question", code="not_current")
+        item, key = current.item, current.key
         shown_text = item.questions_shown.get(str(question))
         shown_at = parse_datetime(shown_text) if shown_text else None
         if shown_at is None:
-            raise ConflictError(
-                f"question {question} of round {position} has not been shown yet",
-                field="question",
-                code="not_shown",
-            )
+            raise ConflictError(NOT_ASKED, field="question", code="not_current")
+        parsed = _parse_answer(key["kind"], answer)
         now = timezone.now()
+        response_ms = _elapsed_ms(shown_at, now)
+        limit_ms = locked.drill.time_limit_seconds * 1000
         decision = Decision.objects.create(
             item=item,
             question=question,
@@ -322,9 +389,11 @@ def decision_record(
             shown=question_view(item, key),
             shown_at=shown_at,
             answered_at=now,
-            response_ms=_elapsed_ms(shown_at, now),
+            response_ms=response_ms,
+            time_limit_ms=limit_ms,
+            late=response_ms > limit_ms,
         )
-        if question == len(item.answer_key):
+        if current.is_last_of_round:
             item.completed_at = now
             item.save(update_fields=["completed_at"])
         ledger_append(
@@ -340,10 +409,21 @@ def decision_record(
                 "shown_at": shown_at,
                 "answered_at": now,
                 "response_ms": decision.response_ms,
+                "time_limit_ms": limit_ms,
+                "late": decision.late,
             },
             actor=user,
         )
     return decision, True
+
+
+def _answered_before(attempt: Attempt, position: int, question: int) -> Decision | None:
+    """The decision already recorded for this question, if there is one."""
+    return (
+        Decision.objects.filter(item__attempt=attempt, item__position=position, question=question)
+        .select_related("item")
+        .first()
+    )
 
 
 def _elapsed_ms(start: datetime, end: datetime) -> int:
@@ -356,8 +436,12 @@ def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
     Submitting an attempt already submitted returns it unchanged.
     """
     _own(attempt, user)
+    return _close(attempt.pk)
+
+
+def _close(attempt_id: int) -> Attempt:
     with transaction.atomic():
-        locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
+        locked = Attempt.objects.select_for_update().get(pk=attempt_id)
         if locked.status == AttemptStatus.SUBMITTED:
             return locked
         if locked.status != AttemptStatus.IN_PROGRESS:
@@ -369,3 +453,18 @@ def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
         grading_request(attempt=locked, trigger="submit")
     locked.refresh_from_db()
     return locked
+
+
+def attempts_close_expired(*, now: datetime | None = None) -> list[int]:
+    """Submit, as they stand, the attempts whose time box has ended (an exam sitting left
+    open in a closed browser): what was not answered counts as unanswered. Safe to run
+    twice: a submitted attempt is left as it is."""
+    moment = now or timezone.now()
+    expired = list(
+        Attempt.objects.filter(status=AttemptStatus.IN_PROGRESS, deadline__lte=moment)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    for attempt_id in expired:
+        _close(attempt_id)
+    return expired

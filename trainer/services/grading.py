@@ -33,6 +33,7 @@ from trainer.models import (
     AttemptItem,
     AttemptStatus,
     Decision,
+    ErrorCategory,
     Grade,
     GradingRun,
     GradingStatus,
@@ -328,12 +329,14 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
         )
     load = cache.json.load
     answers = {
-        (item_id, question): (decision_id, kind, load(answer), response_ms)
-        for decision_id, item_id, question, kind, answer, response_ms in Decision.objects.filter(
-            item_id__in=[item.pk for items in items_of.values() for item in items]
+        (item_id, question): Answer(decision_id, kind, load(answer), response_ms, late)
+        for decision_id, item_id, question, kind, answer, response_ms, late in (
+            Decision.objects.filter(
+                item_id__in=[item.pk for items in items_of.values() for item in items]
+            )
+            .annotate(answer_text=_as_text("answer"))
+            .values_list("id", "item_id", "question", "kind", "answer_text", "response_ms", "late")
         )
-        .annotate(answer_text=_as_text("answer"))
-        .values_list("id", "item_id", "question", "kind", "answer_text", "response_ms")
     }
     now = timezone.now()
     grades: list[_Row] = []
@@ -509,7 +512,7 @@ _RESULT_FIELDS = [
 def _grade_run(
     run: GradingRun,
     items: Sequence[_Round],
-    answers: Mapping[tuple[int, int], tuple[int, str, Any, int]],
+    answers: Mapping[tuple[int, int], Answer],
     cache: _BasisCache,
 ) -> list[_Row]:
     regrade = run.trigger == RunTrigger.REGRADE
@@ -605,21 +608,36 @@ def _copy_to_attempts(runs: Sequence[GradingRun], now: Any) -> None:
     _update_rows(Attempt, [(pk, change) for pk, change in changes.items() if change])
 
 
+class Answer(NamedTuple):
+    """A recorded decision as grading reads it."""
+
+    decision_id: int
+    kind: str
+    given: Any
+    response_ms: int
+    late: bool
+
+
 def _grade(
     run: GradingRun,
     item: _Round,
     expected: Mapping[str, Any],
-    answer: tuple[int, str, Any, int] | None,
+    answer: Answer | None,
     cache: _BasisCache,
 ) -> _Row:
     kind = expected["kind"]
     # A decision made for a different kind of question (the key changed under a regrade)
     # is no answer to this one.
-    if answer is not None and answer[1] == kind:
-        decision_id, _, given, response_ms = answer
+    if answer is not None and answer.kind == kind:
+        decision_id, given, response_ms = answer.decision_id, answer.given, answer.response_ms
+        late = answer.late
     else:
-        decision_id, given, response_ms = None, None, None
+        decision_id, given, response_ms, late = None, None, None, False
     right, money_diff, category = cache.verdict(expected, given, missed=decision_id is None)
+    if late:
+        # Past the question's time limit: wrong for its timing whatever it said; the money
+        # it would have moved wrongly still counts.
+        right, category = False, ErrorCategory.LATE
     return _Row(
         run.pk,
         item.pk,
@@ -639,15 +657,12 @@ def _grade(
 def _verdict(expected: Mapping[str, Any], given: Any, missed: bool) -> tuple[bool, Decimal, str]:
     """Whether an answer is right, the money it moves wrongly, and its category."""
     if missed:
-        # A missed question: money questions count the whole amount the player was owed
-        # (or kept), a procedure counts none.
-        verdict = rules.compare(expected, {})
-        right = False
-    else:
-        verdict = rules.compare(expected, given)
-        right = verdict.right
-    category = (verdict.category or "procedure_error") if not right else ""
-    return right, verdict.money_diff.quantize(CENT), category
+        # Counts against the score, but no money changed hands and there is no mistake to
+        # review: it is its own category.
+        return False, ZERO, ErrorCategory.UNANSWERED
+    verdict = rules.compare(expected, given)
+    category = (verdict.category or "procedure_error") if not verdict.right else ""
+    return verdict.right, verdict.money_diff.quantize(CENT), category
 
 
 def _grades_hash(grades: Sequence[_Row]) -> str:

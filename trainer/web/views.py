@@ -24,6 +24,7 @@ from trainer.selectors.attempts import (
     attempt_current_question,
     attempt_feedback,
     attempt_get_for_user,
+    attempt_progress,
     attempt_results,
     drill_get_active,
     practice_drills,
@@ -140,7 +141,7 @@ def _table(
         "buttons": procedure_buttons(question),
         "settlement_choices": SETTLEMENT_CHOICES,
         "chips": CHIPS,
-        "clock": seconds_left(attempt=attempt, item=item),
+        "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,
         "posted": posted or {},
     }
@@ -203,7 +204,11 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
 @require_POST
 @trainee_page
 def submit(request: HttpRequest, attempt_id: int) -> HttpResponse:
+    """Ending an attempt early asks first: what is left unanswered counts against it."""
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    if attempt.status == AttemptStatus.IN_PROGRESS and request.POST.get("confirm") != "yes":
+        context = {"attempt": attempt, "progress": attempt_progress(attempt=attempt)}
+        return render(request, "trainer/confirm_submit.html", context)
     attempt_submit(attempt=attempt, user=_me(request))
     return redirect("train:results", attempt_id=attempt.pk)
 
@@ -215,11 +220,10 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     if attempt.status == AttemptStatus.IN_PROGRESS:
         return redirect("train:table", attempt_id=attempt.pk)
     outcome = attempt_results(attempt=attempt, user=_me(request))
-    items = {item.pk: item for item in attempt.items.all()}
     grades = [
         (
             grade,
-            items[grade.item_id].answer_key[grade.question - 1]["prompt"],
+            grade.item.answer_key[grade.question - 1]["prompt"],
             answer_label(grade.given),
             answer_label(grade.expected),
         )

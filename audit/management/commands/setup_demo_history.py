@@ -81,6 +81,7 @@ class Command(BaseCommand):
                 title=title,
                 defaults={
                     "kind": DrillKind.GENERATED,
+                    "purpose": "exam" if mode == Mode.EXAM else "practice",
                     "profile_version": version,
                     "skills": skills,
                     "count": rounds,

@@ -5,7 +5,6 @@ by drill, mode and trainee).
 """
 
 from datetime import timedelta
-from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -18,7 +17,7 @@ from django.utils import timezone
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
 from trainer.roles import Role
-from trainer.services.drills import assignment_create, drill_create
+from trainer.services.drills import assignment_create, drill_create, table_test_create
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
@@ -41,11 +40,13 @@ PRACTICE_SLUGS = [
     "shoe-surrender-16-v-ten",
 ]
 PRACTICE = "Practice: the everyday situations"
-EXAM = "Exam: payouts across the six tables"
 SPEED = "Speed round: five minutes of easy rounds"
 GENERATED = "Generated practice: splits, doubles and insurance"
-EXAM_SIZE = 50
-SPEED_SIZE = 30
+# The speed round is sealed too: each sitting draws SPEED_SIZE of the SPEED_POOL easy rounds.
+SPEED_POOL = 40
+SPEED_SIZE = 20
+# The table tests the demo trainee is assigned (one per profile is made for every table).
+ASSIGNED_TABLE_TESTS = ("casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5")
 
 
 class Command(BaseCommand):
@@ -96,23 +97,20 @@ class Command(BaseCommand):
 
     def drills(self, boss: AbstractBaseUser) -> list[tuple[Drill, str]]:
         active = Scenario.objects.filter(is_active=True).order_by("slug")
-        # The exam takes scenarios spread evenly over the whole library (all six tables).
-        everything = list(active)
-        step = max(1, len(everything) // EXAM_SIZE)
-        exam = everything[::step][:EXAM_SIZE]
-        easy = list(active.filter(difficulty__lte=2))[:SPEED_SIZE]
+        easy = list(active.filter(difficulty__lte=2))[:SPEED_POOL]
         shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
         recipes: list[tuple[str, str, dict[str, Any]]] = [
             (PRACTICE, Mode.PRACTICE, {"kind": "fixed", "scenarios": PRACTICE_SLUGS}),
             (
-                EXAM,
-                Mode.EXAM,
-                {"kind": "fixed", "scenarios": exam, "pass_mark": Decimal("95")},
-            ),
-            (
                 SPEED,
                 Mode.SPEED,
-                {"kind": "fixed", "scenarios": easy, "time_box_seconds": 300},
+                {
+                    "kind": "fixed",
+                    "purpose": "exam",
+                    "scenarios": easy,
+                    "count": SPEED_SIZE,
+                    "time_box_seconds": 300,
+                },
             ),
             (
                 GENERATED,
@@ -133,7 +131,19 @@ class Command(BaseCommand):
             if drill is None:
                 drill = drill_create(title=title, user=boss, **recipe)
             out.append((drill, str(mode)))
+        for version in self.newest_versions():
+            drill = Drill.objects.filter(certifies=version.profile, is_active=True).first()
+            if drill is None:
+                drill = table_test_create(profile_version=version, user=boss)
+            if version.profile.name in ASSIGNED_TABLE_TESTS:
+                out.append((drill, str(Mode.EXAM)))
         return out
+
+    def newest_versions(self) -> list[RuleProfileVersion]:
+        newest: dict[int, RuleProfileVersion] = {}
+        for version in RuleProfileVersion.objects.select_related("profile").order_by("version"):
+            newest[version.profile_id] = version
+        return sorted(newest.values(), key=lambda v: v.profile.name)
 
     def assign(
         self,
@@ -145,5 +155,12 @@ class Command(BaseCommand):
     ) -> bool:
         if Assignment.objects.filter(drill=drill, mode=mode, trainee_id=trainee.pk).exists():
             return False
-        assignment_create(drill=drill, mode=mode, trainee=trainee, due_at=due, assigned_by=boss)
+        assignment_create(
+            drill=drill,
+            mode=mode,
+            trainee=trainee,
+            due_at=due,
+            assigned_by=boss,
+            max_sittings=3 if mode == Mode.EXAM else None,
+        )
         return True
