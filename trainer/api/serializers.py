@@ -288,7 +288,7 @@ class GradeOutput(serializers.Serializer[Any]):
 
 class SkillResultOutput(serializers.Serializer[Any]):
     skill = serializers.CharField()
-    label = serializers.CharField()
+    title = serializers.CharField(source="label", help_text="The skill as the pit names it.")
     questions = serializers.IntegerField()
     correct = serializers.IntegerField()
 
