@@ -1,5 +1,6 @@
 """Settings shared by every configuration; each value can come from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
 
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
@@ -23,6 +24,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_results",
     "django_celery_beat",
+    "axes",
     "trainer",
     "audit",
 ]
@@ -36,6 +38,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -91,6 +95,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Axes' backend first: it refuses a locked-out client before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Password guessing (config.lockout; docs/security.md): an account locks after this many
+# wrong passwords, an address (a whole training room's network) after the second figure;
+# either lock lifts this many minutes after the last wrong password.
+AXES_FAILURE_LIMIT = env.int("SHOESCHOOL_LOGIN_FAILURE_LIMIT", default=5)
+SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT = env.int(
+    "SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT", default=25
+)
+SHOESCHOOL_LOGIN_COOLOFF_MINUTES = env.int("SHOESCHOOL_LOGIN_COOLOFF_MINUTES", default=15)
+AXES_COOLOFF_TIME = timedelta(minutes=SHOESCHOOL_LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_HANDLER = "config.lockout.AccountAndAddressHandler"
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+# How many reverse proxies stand in front of the site, each appending to X-Forwarded-For;
+# 0 counts failures against the socket's address.
+SHOESCHOOL_PROXY_COUNT = env.int("SHOESCHOOL_PROXY_COUNT", default=0)
+# A successful login must not wipe the count: it would also wipe the guesses at other
+# accounts from the same address, so a trainee could guess at a pit boss's password
+# between logins of their own.
+AXES_RESET_ON_SUCCESS = False
+# A refused attempt during a lockout does not restart it: the wait shown stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HTTP_RESPONSE_CODE = 429
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -125,7 +158,8 @@ MEDIA_URL = "media/"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        # Basic authentication whose wrong passwords count towards the login lockout.
+        "trainer.api.authentication.LockoutBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -156,6 +190,8 @@ LOGGING = {
     "root": {"handlers": ["stdout"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # Axes tells every check at INFO; a failure and a lockout are WARNINGs.
+        "axes": {"level": "WARNING"},
     },
 }
 

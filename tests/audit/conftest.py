@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.audit.factories import TrainingClassFactory, profile_version
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import UserFactory
 from trainer import rules
 from trainer.models import (
     Attempt,
@@ -180,5 +180,6 @@ def other_boss(pit):
 
 def client_for(user) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     return client
+
