@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from tests.audit.factories import TrainingClassFactory, profile_version
@@ -183,3 +183,7 @@ def client_for(user) -> Client:
     client.force_login(user)
     return client
 
+
+def signing_request(address: str = "127.0.0.1"):
+    """The request a sign-off service is given: where the password was entered from."""
+    return RequestFactory().post("/pit/", REMOTE_ADDR=address)
