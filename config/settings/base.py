@@ -3,6 +3,8 @@
 from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONCE, NONE, SELF
+
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
 
 # The development key is public on purpose: production refuses to start without its own.
@@ -25,6 +27,7 @@ INSTALLED_APPS = [
     "django_celery_results",
     "django_celery_beat",
     "axes",
+    "csp",
     "trainer",
     "audit",
 ]
@@ -32,6 +35,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.NoStoreWhenSignedInMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -41,6 +46,26 @@ MIDDLEWARE = [
     # Last, as axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# Only the site's own files run or style a page: the templates carry no inline script or
+# style, the pit's charts' stylesheets (inline SVG) carry the request's nonce, and the API
+# docs' start-up script is a file of its own (config.urls). docs/security.md.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        # Swagger UI's stylesheet draws its icons as data: URIs.
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
