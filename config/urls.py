@@ -24,3 +24,5 @@ urlpatterns = [
     path("compliance/", include("audit.web.compliance_urls")),
     path("", include("trainer.urls")),
 ]
+# A refusal is logged as one line with who and why, then shown as templates/403.html.
+handler403 = "config.errors.permission_denied"

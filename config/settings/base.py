@@ -42,6 +42,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.errors.ProductErrorPagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
@@ -216,12 +217,14 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
+    "filters": {"one_line_client_errors": {"()": "config.errors.OneLineClientErrors"}},
     "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stdout"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
         # Axes tells every check at INFO; a failure and a lockout are WARNINGs.
         "axes": {"level": "WARNING"},
+        "django.request": {"filters": ["one_line_client_errors"]},
     },
 }
 
