@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import healthz
 
@@ -11,10 +11,18 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves Swagger UI's start-up script as a file of its own, and the
+    # template its style: the Content-Security-Policy admits neither inline.
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
+        name="api-docs",
+    ),
     path("api/", include("trainer.api.urls")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
     path("", include("trainer.urls")),
 ]
+# A refusal is logged as one line with who and why, then shown as templates/403.html.
+handler403 = "config.errors.permission_denied"

@@ -12,17 +12,20 @@ from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services.ledger import Event, ledger_append
+from config.lockout import is_locked_out, lockout_message
 from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import stats
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+    from django.http import HttpRequest
 
 security_log = logging.getLogger("shoeschool.security")
 
@@ -172,10 +175,27 @@ def retraining_flag_create(
     return flag
 
 
-def _check_signature(*, signer: User, password: str) -> str:
-    """The signer's full name, once their password is confirmed."""
-    if not password or not signer.check_password(password):
+def _check_signature(*, signer: User, password: str, request: HttpRequest) -> str:
+    """The signer's full name, once their password is confirmed.
+
+    The password is checked as a login checks it, through ``authenticate`` with the
+    request, so wrong passwords count towards the signer's lockout (django-axes) and a
+    locked-out signer is refused even with the right one: otherwise anyone at a pit
+    boss's unlocked screen could guess at the password here without limit.
+    """
+    if not password:
+        raise TrainerError("enter your password to sign: nothing was signed", field="password")
+    confirmed = authenticate(request, username=signer.get_username(), password=password)
+    if confirmed is None or confirmed.pk != signer.pk:
         # Not a change, so not a ledger entry (nothing is stored); the security log keeps it.
+        if is_locked_out(request):
+            security_log.warning("sign-off refused: user %s is locked out", signer.pk)
+            raise TrainerError(
+                f"{lockout_message()} Nothing was signed.",
+                status=429,
+                field="password",
+                code="locked_out",
+            )
         security_log.warning("failed sign-off password for user %s", signer.pk)
         raise TrainerError("the password is not right: nothing was signed", field="password")
     full_name = signer.get_full_name().strip()
@@ -196,11 +216,13 @@ def certification_sign(
     signer: User,
     password: str,
     statement: str,
+    request: HttpRequest,
 ) -> Certification:
     """Sign a certification that the trainee may deal under ``profile``, on the evidence
-    of an exam attempt; the signer re-enters their password."""
+    of an exam attempt; the signer re-enters their password (``request``: where from, for
+    the password lockout)."""
     _require_actor(user=signer, trainee=trainee)
-    full_name = _check_signature(signer=signer, password=password)
+    full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if attempt.trainee_id != trainee.pk:
         raise NotFoundError("no such attempt of this trainee", field="attempt")
@@ -234,12 +256,17 @@ def certification_sign(
 
 
 def certification_withdraw(
-    *, certification: Certification, signer: User, password: str, statement: str
+    *,
+    certification: Certification,
+    signer: User,
+    password: str,
+    statement: str,
+    request: HttpRequest,
 ) -> Certification:
     """Withdraw a certification: a new signed row pointing back at it."""
     trainee = certification.trainee
     _require_actor(user=signer, trainee=trainee)
-    full_name = _check_signature(signer=signer, password=password)
+    full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if certification.withdrawn:
         raise ConflictError("this entry is itself a withdrawal", field="certification")

@@ -323,6 +323,7 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
             signer=request.user,  # type: ignore[arg-type]
             password=data["password"],
             statement=data["statement"],
+            request=request,
         )
     except TrainerError as error:
         return _refused(request, form, error, page)
@@ -355,6 +356,7 @@ def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpR
             signer=request.user,  # type: ignore[arg-type]
             password=form.cleaned_data["password"],
             statement=form.cleaned_data["statement"],
+            request=request,
         )
     except TrainerError as error:
         return _refused(request, form, error, page)

@@ -1,6 +1,9 @@
 """Settings shared by every configuration; each value can come from the environment."""
 
+from datetime import timedelta
 from pathlib import Path
+
+from csp.constants import NONCE, NONE, SELF
 
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
 
@@ -23,6 +26,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_results",
     "django_celery_beat",
+    "axes",
+    "csp",
     "trainer",
     "audit",
 ]
@@ -30,13 +35,38 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "config.middleware.NoStoreWhenSignedInMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.errors.ProductErrorPagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Only the site's own files run or style a page: the templates carry no inline script or
+# style, the pit's charts' stylesheets (inline SVG) carry the request's nonce, and the API
+# docs' start-up script is a file of its own (config.urls). docs/security.md.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        # Swagger UI's stylesheet draws its icons as data: URIs.
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+SECURE_REFERRER_POLICY = "same-origin"
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -85,12 +115,46 @@ if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The password policy (docs/security.md): checked wherever a password is chosen (the admin,
+# changepassword, createsuperuser); set_password alone, as the demo set-up uses, skips it.
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": 12},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Axes' backend first: it refuses a locked-out client before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Password guessing (config.lockout; docs/security.md): an account locks after this many
+# wrong passwords, an address (a whole training room's network) after the second figure;
+# either lock lifts this many minutes after the last wrong password.
+AXES_FAILURE_LIMIT = env.int("SHOESCHOOL_LOGIN_FAILURE_LIMIT", default=5)
+SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT = env.int(
+    "SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT", default=25
+)
+SHOESCHOOL_LOGIN_COOLOFF_MINUTES = env.int("SHOESCHOOL_LOGIN_COOLOFF_MINUTES", default=15)
+AXES_COOLOFF_TIME = timedelta(minutes=SHOESCHOOL_LOGIN_COOLOFF_MINUTES)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_HANDLER = "config.lockout.AccountAndAddressHandler"
+AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+# How many reverse proxies stand in front of the site, each appending to X-Forwarded-For;
+# 0 counts failures against the socket's address.
+SHOESCHOOL_PROXY_COUNT = env.int("SHOESCHOOL_PROXY_COUNT", default=0)
+# A successful login must not wipe the count: it would also wipe the guesses at other
+# accounts from the same address, so a trainee could guess at a pit boss's password
+# between logins of their own.
+AXES_RESET_ON_SUCCESS = False
+# A refused attempt during a lockout does not restart it: the wait shown stays true.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HTTP_RESPONSE_CODE = 429
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -125,7 +189,8 @@ MEDIA_URL = "media/"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        # Basic authentication whose wrong passwords count towards the login lockout.
+        "trainer.api.authentication.LockoutBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -152,10 +217,14 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
     },
+    "filters": {"one_line_client_errors": {"()": "config.errors.OneLineClientErrors"}},
     "handlers": {"stdout": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stdout"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "WARNING"},
+        # Axes tells every check at INFO; a failure and a lockout are WARNINGs.
+        "axes": {"level": "WARNING"},
+        "django.request": {"filters": ["one_line_client_errors"]},
     },
 }
 

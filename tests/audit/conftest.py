@@ -10,11 +10,11 @@ from decimal import Decimal
 
 import pytest
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from tests.audit.factories import TrainingClassFactory, profile_version
-from tests.factories import PASSWORD, UserFactory
+from tests.factories import UserFactory
 from trainer import rules
 from trainer.models import (
     Attempt,
@@ -180,5 +180,10 @@ def other_boss(pit):
 
 def client_for(user) -> Client:
     client = Client()
-    assert client.login(username=user.username, password=PASSWORD)
+    client.force_login(user)
     return client
+
+
+def signing_request(address: str = "127.0.0.1"):
+    """The request a sign-off service is given: where the password was entered from."""
+    return RequestFactory().post("/pit/", REMOTE_ADDR=address)

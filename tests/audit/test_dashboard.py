@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services.reviews import certification_sign, review_create
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, wrong
+from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile
@@ -400,6 +400,7 @@ def test_withdrawing_from_the_page(pit, trainee, pit_boss):
         signer=pit_boss,
         password=PASSWORD,
         statement="ok",
+        request=signing_request(),
     )
     response = client_for(pit_boss).post(
         reverse("pit:certification_withdraw", args=[cert.pk]),

@@ -15,7 +15,7 @@ from audit.services.reviews import (
     retraining_flag_create,
     review_create,
 )
-from tests.audit.conftest import RIGHT, make_attempt, wrong
+from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.factories import PASSWORD, UserFactory
 from trainer.errors import TrainerError
 from trainer.models import Grade, Mode, RuleProfile
@@ -54,6 +54,7 @@ def sign(trainee, attempt, signer, profile, *, password=PASSWORD, statement="x")
         signer=signer,
         password=password,
         statement=statement,
+        request=signing_request(),
     )
 
 
@@ -213,6 +214,7 @@ def test_a_signature_records_the_full_name_time_statement_and_evidence(
         signer=pit_boss,
         password=PASSWORD,
         statement="Ready for the shoe game.",
+        request=signing_request(),
     )
     assert cert.signer_full_name == f"{pit_boss.first_name} {pit_boss.last_name}"
     assert cert.signed_at is not None
@@ -267,14 +269,22 @@ def test_a_pit_boss_of_another_class_cannot_sign(exam, trainee, other_boss, shoe
 def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss, shoe):
     cert = sign(trainee, exam, pit_boss, shoe, statement="ok")
     withdrawal = certification_withdraw(
-        certification=cert, signer=pit_boss, password=PASSWORD, statement="Dealt short twice"
+        certification=cert,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="Dealt short twice",
+        request=signing_request(),
     )
     assert (withdrawal.withdrawn, withdrawal.corrects) == (True, cert)
     cert.refresh_from_db()
     assert cert.withdrawn is False
     with pytest.raises(TrainerError, match="already withdrawn"):
         certification_withdraw(
-            certification=cert, signer=pit_boss, password=PASSWORD, statement="again"
+            certification=cert,
+            signer=pit_boss,
+            password=PASSWORD,
+            statement="again",
+            request=signing_request(),
         )
     assert LedgerEntry.objects.filter(event=Event.CERTIFICATION_SIGNED).count() == 2
 
@@ -282,7 +292,13 @@ def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss,
 def test_a_withdrawal_needs_the_password_too(exam, trainee, pit_boss, shoe):
     cert = sign(trainee, exam, pit_boss, shoe, statement="ok")
     with pytest.raises(TrainerError, match="password"):
-        certification_withdraw(certification=cert, signer=pit_boss, password="", statement="x")
+        certification_withdraw(
+            certification=cert,
+            signer=pit_boss,
+            password="",
+            statement="x",
+            request=signing_request(),
+        )
     assert Certification.objects.count() == 1
 
 

@@ -19,7 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import ComplianceReport
 from audit.services.reviews import certification_sign, retraining_flag_create
-from tests.audit.conftest import RIGHT, make_attempt, wrong
+from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.factories import PASSWORD
 from trainer.models import Grade, RuleProfile
 
@@ -114,6 +114,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         signer=pit_boss,
         password=PASSWORD,
         statement="ok",
+        request=signing_request(),
     )
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"

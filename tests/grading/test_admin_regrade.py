@@ -1,7 +1,6 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories import PASSWORD
 from tests.grading.conftest import PLAYER_WINS
 from trainer.models import GradingRun, RunTrigger
 from trainer.services.grading import grading_request, grading_run_execute
@@ -23,7 +22,7 @@ def test_an_admin_regrades_the_selected_submitted_attempts(client, admin_user, a
     attempt = attempt_of([PLAYER_WINS])
     grading_run_execute(run_id=grading_request(attempt=attempt).pk)
     not_submitted = attempt_of([PLAYER_WINS], submitted=False)
-    client.login(username=admin_user.username, password=PASSWORD)
+    client.force_login(admin_user)
     response = post_regrade(client, attempt, not_submitted)
     assert response.status_code == 200
     run = GradingRun.objects.get(trigger=RunTrigger.REGRADE)
@@ -35,7 +34,7 @@ def test_an_admin_regrades_the_selected_submitted_attempts(client, admin_user, a
 
 def test_the_action_is_offered_in_the_attempt_list(client, admin_user, attempt_of):
     attempt_of([PLAYER_WINS])
-    client.login(username=admin_user.username, password=PASSWORD)
+    client.force_login(admin_user)
     assert "Regrade selected attempts" in client.get(URL).content.decode()
 
 
@@ -47,7 +46,7 @@ def test_staff_without_the_admin_role_are_not_offered_it(client, attempt_of):
     attempt_of([PLAYER_WINS])
     clerk = UserFactory(username="clerk", is_staff=True)
     clerk.user_permissions.add(Permission.objects.get(codename="view_attempt"))
-    client.login(username="clerk", password=PASSWORD)
+    client.force_login(clerk)
     page = client.get(URL)
     assert page.status_code == 200
     assert "Regrade selected attempts" not in page.content.decode()

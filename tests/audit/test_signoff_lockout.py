@@ -1,0 +1,112 @@
+"""A pit boss's sign-off password counts towards the same lockout as the login page: a
+trainee at the pit boss's unlocked screen cannot guess their way to a certification."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from audit.models import Certification
+from audit.services.reviews import certification_sign, certification_withdraw
+from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request
+from tests.factories import PASSWORD
+from trainer.errors import TrainerError
+from trainer.models import Mode, RuleProfile
+
+
+@pytest.fixture
+def exam(pit, trainee):
+    return make_attempt(trainee=trainee, answers=[RIGHT] * 50, mode=Mode.EXAM)
+
+
+@pytest.fixture
+def shoe():
+    return RuleProfile.objects.get(name="casino-shoe")
+
+
+def sign(trainee, exam, signer, shoe, password, *, address: str = "127.0.0.1"):
+    return certification_sign(
+        trainee=trainee,
+        profile=shoe,
+        attempt=exam,
+        signer=signer,
+        password=password,
+        statement="ok",
+        request=signing_request(address),
+    )
+
+
+def test_thirty_wrong_sign_off_passwords_then_the_right_one_signs_nothing(
+    exam, trainee, pit_boss, shoe
+):
+    for _ in range(30):
+        with pytest.raises(TrainerError):
+            sign(trainee, exam, pit_boss, shoe, "guess")
+    with pytest.raises(TrainerError) as caught:
+        sign(trainee, exam, pit_boss, shoe, PASSWORD)
+    assert caught.value.status == 429
+    assert caught.value.field == "password"
+    assert "Too many wrong passwords" in caught.value.message
+    assert not Certification.objects.exists()
+
+
+def test_wrong_sign_off_passwords_under_the_limit_still_let_the_signer_sign(
+    exam, trainee, pit_boss, shoe
+):
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        with pytest.raises(TrainerError, match="not right"):
+            sign(trainee, exam, pit_boss, shoe, "guess")
+    assert sign(trainee, exam, pit_boss, shoe, PASSWORD).signed_by == pit_boss
+
+
+def test_sign_off_guesses_lock_the_signers_login_too(exam, trainee, pit_boss, shoe):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        with pytest.raises(TrainerError):
+            sign(trainee, exam, pit_boss, shoe, "guess", address="10.0.0.8")
+    login = Client().post("/accounts/login/", {"username": "boss", "password": PASSWORD})
+    assert login.status_code == 429
+
+
+def test_login_guesses_lock_the_sign_off_too(exam, trainee, pit_boss, shoe):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        Client().post("/accounts/login/", {"username": "boss", "password": "guess"})
+    with pytest.raises(TrainerError, match="Too many wrong passwords"):
+        sign(trainee, exam, pit_boss, shoe, PASSWORD, address="10.0.0.9")
+
+
+def test_a_locked_out_signer_cannot_withdraw_either(exam, trainee, pit_boss, shoe):
+    cert = sign(trainee, exam, pit_boss, shoe, PASSWORD)
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        with pytest.raises(TrainerError):
+            certification_withdraw(
+                certification=cert,
+                signer=pit_boss,
+                password="guess",
+                statement="x",
+                request=signing_request(),
+            )
+    with pytest.raises(TrainerError, match="Too many wrong passwords"):
+        certification_withdraw(
+            certification=cert,
+            signer=pit_boss,
+            password=PASSWORD,
+            statement="x",
+            request=signing_request(),
+        )
+    assert Certification.objects.count() == 1
+
+
+def test_the_page_tells_a_locked_out_signer_why(pit, exam, trainee, pit_boss):
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_certify", args=[trainee.pk])
+    form = {"profile": "casino-shoe", "attempt": exam.pk, "statement": "ok"}
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        client.post(url, {**form, "password": "guess"})
+    response = client.post(url, {**form, "password": PASSWORD})
+    assert response.status_code == 429
+    html = response.content.decode()
+    assert "Too many wrong passwords" in html
+    assert "ask your pit boss or an administrator" in html
+    assert not Certification.objects.exists()
