@@ -681,7 +681,12 @@ def _pdf(
         story += [drawing, Spacer(1, 2 * mm)]
     story += [
         Paragraph("Trainees", heading),
-        table(TRAINEE_COLUMNS, map(_trainee_cells, report_trainees(start=start, end=end))),
+        table(
+            TRAINEE_COLUMNS,
+            map(_trainee_cells, report_trainees(start=start, end=end)),
+            # The username, name and classes need room; the figures are short.
+            [usable * 0.12, usable * 0.18, usable * 0.16] + [usable * 0.54 / 8] * 8,
+        ),
         Paragraph("Classes", heading),
         table(
             ("class", "instructors", "trainees", "attempts"),
