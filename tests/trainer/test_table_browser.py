@@ -191,13 +191,14 @@ def test_a_speed_drill_shows_its_clock_and_submits_as_it_stands(
     log_in(page, live_server.url, trainee.username)
     start(page, "Speed: naturals")
 
-    expect(page.locator("[data-timer=speed]")).to_contain_text("Speed time box")
+    expect(page.locator("[data-timer=box]")).to_contain_text("Speed time box")
     page.keyboard.press("p")
     page.keyboard.type("37.50")
     page.keyboard.press("Enter")
     prompt(page, "Reshuffle or continue?")
     page.screenshot(path=artifacts / "trainee-speed.png", full_page=True)
     page.get_by_role("button", name="Submit the attempt now").click()
+    page.get_by_role("button", name="Yes, submit it").click()
     attempt = Attempt.objects.get()
     open_results(page, live_server.url, attempt.pk)
 

@@ -206,7 +206,12 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
 def submit(request: HttpRequest, attempt_id: int) -> HttpResponse:
     """Ending an attempt early asks first: what is left unanswered counts against it."""
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
-    if attempt.status == AttemptStatus.IN_PROGRESS and request.POST.get("confirm") != "yes":
+    unanswered = attempt_current_question(attempt=attempt) is not None
+    if (
+        attempt.status == AttemptStatus.IN_PROGRESS
+        and unanswered
+        and request.POST.get("confirm") != "yes"
+    ):
         context = {"attempt": attempt, "progress": attempt_progress(attempt=attempt)}
         return render(request, "trainer/confirm_submit.html", context)
     attempt_submit(attempt=attempt, user=_me(request))
