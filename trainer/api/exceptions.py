@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from trainer.errors import TrainerError, echo
+from trainer.errors import TrainerError
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
@@ -28,8 +28,7 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
         return Response(_body(message, None, "too_large"), status=413)
     if isinstance(exc, exceptions.UnsupportedMediaType):
         # DRF's message repeats the whole Content-Type header; name what is accepted.
-        given = getattr(context.get("request"), "content_type", "")
-        message = f"the body must be JSON (Content-Type: application/json), not {echo(given)}"
+        message = "the body must be JSON, sent with Content-Type: application/json"
         return Response(_body(message, None, "unsupported_media_type"), status=415)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
