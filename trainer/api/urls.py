@@ -28,5 +28,5 @@ urlpatterns = [
         name="attempt-results",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
-    re_path(r"^", endpoint_not_found),
+    re_path(r"^", endpoint_not_found, name="no-endpoint"),
 ]
