@@ -14,7 +14,6 @@ from trainer.services.attempts import attempt_start
 pytestmark = pytest.mark.django_db
 
 RIGHT = {"position": 1, "question": 1, "answer": {"action": "pay", "amount": "37.50"}}
-ECHO_CAP = 40  # what any message may repeat of one input, with room for its quotes
 
 
 @pytest.fixture
