@@ -2,6 +2,28 @@
 
 from typing import Any
 
+# The most of one input any error message repeats: enough to recognise it, never a flood.
+ECHO_LIMIT = 30
+
+
+def echo(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` quoted for an error message, cut to ``limit`` characters with an ellipsis.
+
+    Strings are quoted as Python's repr would; anything else is shown as text. However
+    large the input, the message stays short.
+    """
+    if isinstance(value, str):
+        return repr(clip(value, limit))
+    try:
+        return clip(str(value), limit)
+    except (ValueError, RecursionError):  # an int past Python's digit limit, a deep list
+        return f"a {type(value).__name__}"
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, unquoted (e.g. a field name)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
 
 class TrainerError(Exception):
     """A request the rules of the trainer refuse: bad input, wrong state, not yours.

@@ -193,9 +193,11 @@ REST_FRAMEWORK = {
         "trainer.api.authentication.LockoutBasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON only, nesting-limited: a form body is 415, and the schema says application/json.
+    "DEFAULT_PARSER_CLASSES": ["trainer.api.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "trainer.api.pagination.StrictPageNumberPagination",
     "PAGE_SIZE": 50,
     "COERCE_DECIMAL_TO_STRING": True,
     "EXCEPTION_HANDLER": "trainer.api.exceptions.api_exception_handler",

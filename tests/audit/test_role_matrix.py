@@ -49,9 +49,12 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "api:attempt": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
     "api:attempt-question": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
     "api:attempt-results": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
-    # tina's exam is submitted: an empty answer is refused, a second submit accepted as is.
-    "api:attempt-answers": ("post", _row(403, 400, 404, 403, 403, 403, 403)),
+    # tina's exam is submitted: a second submit is accepted as is; the client's empty
+    # form body is refused before anything is read (415: the API takes JSON only).
+    "api:attempt-answers": ("post", _row(403, 415, 404, 403, 403, 403, 403)),
     "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
+    # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
+    "api:no-endpoint": ("get", _row(404, 404, 404, 404, 404, 404, 404)),
     # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
     "train:home": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
     "train:start": ("post", _row(302, 400, 400, 403, 403, 403, 403)),

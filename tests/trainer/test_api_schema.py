@@ -54,3 +54,36 @@ def test_the_docs_page_and_schema_are_served(client, trainee):
     assert docs.status_code == 200
     assert b"swagger-ui" in docs.content
     assert client.get("/api/schema/").status_code == 200
+
+
+def operations(schema):
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            yield method, path, operation
+
+
+def test_request_bodies_are_json_only(schema):
+    bodies = [op["requestBody"] for _, _, op in operations(schema) if "requestBody" in op]
+    assert bodies
+    assert all(set(body["content"]) == {"application/json"} for body in bodies)
+
+
+def test_every_operation_with_a_body_lists_413_and_415(schema):
+    for method, path, op in operations(schema):
+        if "requestBody" in op:
+            assert {"400", "413", "415"} <= set(op["responses"]), (method, path)
+
+
+def test_a_bad_page_is_a_listed_400_not_an_unlisted_404(schema):
+    for path in ("/api/assignments/", "/api/attempts/"):
+        get = schema["paths"][path]["get"]
+        [page] = [p for p in get["parameters"] if p["name"] == "page"]
+        assert page["schema"] == {"type": "integer", "minimum": 1}
+        assert "400" in get["responses"]
+        assert "404" not in get["responses"]
+
+
+def test_amounts_in_answers_are_described_as_ascii_digit_strings(schema):
+    amount = schema["components"]["schemas"]["AnswerBodySchema"]["properties"]["amount"]
+    assert amount["type"] == "string"
+    assert amount["pattern"] == r"^[0-9]{1,9}(\.[0-9]{1,2})?$"

@@ -190,7 +190,11 @@ def test_it_records_a_decision_with_its_timing_and_a_ledger_entry(trainee, pract
         ("99999999", "over the 1,000,000 limit"),
         ("NaN", "not a number"),
         (12.5, "string"),
+        (37, "string"),
         ("", "required"),
+        ("٣٧.٥٠", "digits 0-9"),
+        ("３７", "digits 0-9"),
+        ("9" * 1_000_000, "9" * 30 + "…"),
     ],
 )
 def test_it_refuses_a_bad_amount_and_stores_nothing(trainee, practice, amount, says):
@@ -205,6 +209,7 @@ def test_it_refuses_a_bad_amount_and_stores_nothing(trainee, practice, amount, s
         )
     assert caught.value.field == "amount"
     assert says in caught.value.message
+    assert len(caught.value.message) < 200
     assert not Decision.objects.exists()
     assert not LedgerEntry.objects.filter(event=Event.DECISION_RECORDED).exists()
 

@@ -121,6 +121,35 @@ def test_a_bad_recipe_is_refused_naming_the_field(pit_boss, shoe_version, change
     assert not Drill.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"min_stake": "١٠"}, "min_stake"),
+        ({"min_stake": "１０"}, "min_stake"),
+        ({"pass_mark": "٩٠"}, "pass_mark"),
+        ({"min_stake": "9" * 1_000_000}, "min_stake"),
+        ({"min_stake": "-" + "9" * 1_000_000}, "min_stake"),
+        ({"skills": ["x" * 1_000_000]}, "skills"),
+    ],
+)
+def test_bad_input_is_refused_in_ascii_digits_and_never_echoed_whole(
+    pit_boss, shoe_version, changes, field
+):
+    with pytest.raises(TrainerError) as caught:
+        generated(pit_boss, shoe_version, **changes)
+    assert caught.value.field == field
+    assert "9" * 31 not in caught.value.message
+    assert "x" * 31 not in caught.value.message
+    assert not Drill.objects.exists()
+
+
+def test_an_unknown_scenario_slug_is_not_echoed_whole(pit_boss, scenarios):
+    with pytest.raises(NotFoundError) as caught:
+        drill_create(title="Naturals", kind="fixed", scenarios=["s" * 1_000_000], user=pit_boss)
+    assert len(caught.value.message) < 200
+    assert "…" in caught.value.message
+
+
 def test_only_pit_bosses_and_admins_make_drills(trainee, shoe_version):
     with pytest.raises(ForbiddenError):
         generated(trainee, shoe_version)

@@ -171,3 +171,109 @@ def test_a_changed_document_becomes_a_revision_that_supersedes_the_old(db):
     assert old.slug == "a--r1"
     assert old.document["boxes"][0]["stakes"][0]["amount"] == "10"
     assert new.document["boxes"][0]["stakes"][0]["amount"] == "25"
+
+
+# Strict input: nesting, echoes and every column's limits, all or nothing.
+
+
+@pytest.mark.parametrize(("shape", "line"), [("jsonl", 2), ("array", 3), ("object", 2)])
+def test_deeply_nested_json_is_a_clear_error_naming_the_line(db, tmp_path, shape, line):
+    bomb = '{"a":' * 10_000 + "1" + "}" * 10_000
+    file = tmp_path / "deep.json"
+    if shape == "jsonl":
+        file.write_text(json.dumps(natural("a")) + "\n" + bomb + "\n", encoding="utf-8")
+    elif shape == "array":
+        file.write_text("[\n" + json.dumps(natural("a")) + ",\n" + bomb + "\n]\n", encoding="utf-8")
+    else:
+        file.write_text("\n" + bomb + "\n", encoding="utf-8")
+    with pytest.raises(CommandError) as caught:
+        call_command("import_scenarios", str(file), stdout=io.StringIO())
+    message = str(caught.value)
+    assert f"line {line}: JSON nested deeper than 32 levels" in message
+    assert "nothing was imported" in message
+    assert len(message) < 300
+    assert not Scenario.objects.exists()
+
+
+def test_the_command_prints_no_traceback_on_deep_json(tmp_path):
+    file = tmp_path / "deep.jsonl"
+    file.write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    env.update(DJANGO_ENV="development", DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_scenarios", str(file)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert "line 1: JSON nested deeper than" in result.stderr
+
+
+def test_a_title_over_the_column_limit_is_refused_naming_line_and_field(db):
+    long_title = {**natural("b"), "title": "T" * 5_000_000}
+    with pytest.raises(TrainerError) as caught:
+        scenario_import(documents=[natural("a"), long_title])
+    assert caught.value.field == "title"
+    assert str(caught.value).startswith("line 2:")
+    assert "200" in str(caught.value)
+    assert len(str(caught.value)) < 200
+    assert not Scenario.objects.exists()
+
+
+def test_a_title_at_the_limit_is_accepted(db):
+    [row] = scenario_import(documents=[{**natural("a"), "title": "T" * 200}])
+    assert len(row.title) == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"id": "a" * 5_000_000}, "id"),
+        ({"skills": ["x" * 5_000_000]}, "skills"),
+        ({"skills": ["double"] * 100_000}, "skills"),
+        ({"skills": "double"}, "skills"),
+    ],
+)
+def test_oversized_metadata_is_refused_without_echoing_it(db, change, field):
+    with pytest.raises(TrainerError) as caught:
+        scenario_import(documents=[natural("a"), {**natural("b"), **change}])
+    assert caught.value.field == field
+    assert str(caught.value).startswith("line 2:")
+    assert "a" * 31 not in str(caught.value)
+    assert "x" * 31 not in str(caught.value)
+    assert len(str(caught.value)) < 500
+    assert not Scenario.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"difficulty": "9" * 1_000_000, "scenario": natural("b")},
+        {"scenario": natural("b"), "x" * 1_000_000: 1},
+    ],
+)
+def test_a_bad_library_entry_is_not_echoed_whole(db, entry):
+    with pytest.raises(TrainerError) as caught:
+        scenario_import(documents=[natural("a"), entry])
+    assert str(caught.value).startswith("line 2:")
+    assert len(str(caught.value)) < 300
+    assert not Scenario.objects.exists()
+
+
+def test_every_model_limit_is_checked_before_anything_is_written(db, monkeypatch):
+    # The import follows the model: a tighter column is enforced without a code change.
+    from django.core.validators import MaxLengthValidator
+
+    field = Scenario._meta.get_field("title")
+    monkeypatch.setattr(field, "max_length", 10)
+    monkeypatch.setattr(field, "validators", [MaxLengthValidator(10)])
+    with pytest.raises(TrainerError) as caught:
+        scenario_import(documents=[{**natural("a"), "title": "short"}, natural("b")])
+    assert str(caught.value).startswith("line 2:")
+    assert caught.value.field == "title"
+    assert not Scenario.objects.exists()

@@ -3,8 +3,10 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -19,6 +21,15 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     if isinstance(exc, exceptions.ValidationError):
         field, message, code = _first_error(exc.detail, exc.get_codes())
         return Response(_body(message, field, code), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):
+        # Django refuses the body before any parser reads it; say so in the API's shape.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = f"the request body is over the {limit:,} bytes limit"
+        return Response(_body(message, None, "too_large"), status=413)
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # DRF's message repeats the whole Content-Type header; name what is accepted.
+        message = "the body must be JSON, sent with Content-Type: application/json"
+        return Response(_body(message, None, "unsupported_media_type"), status=415)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -56,3 +67,11 @@ def _first_error(detail: Any, codes: Any, path: str = "") -> tuple[str | None, s
     if field and not message.startswith(field):
         message = f"{field}: {message}"
     return field, message, str(codes) if isinstance(codes, str) else "invalid"
+
+
+@csrf_exempt
+def endpoint_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any URL under /api/ that names no endpoint (``/api/attempts/abc/``, ``/api/nothing``):
+    a JSON 404 in the API's shape, whoever asks and whatever the method, never a page."""
+    body = _body("no such endpoint; see /api/schema/ for the API's URLs", None, "not_found")
+    return JsonResponse(body, status=404)

@@ -11,7 +11,12 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from trainer.errors import clip
 from trainer.models import Mode
+
+# What an amount looks like (the schema's pattern): ASCII digits, at most two decimals.
+# The service (trainer.services.attempts) is the authority and says what is wrong.
+AMOUNT_PATTERN = r"^[0-9]{1,9}(\.[0-9]{1,2})?$"
 
 
 def money_field(**kwargs: Any) -> serializers.DecimalField:
@@ -32,10 +37,18 @@ class StrictSerializer(serializers.Serializer[Any]):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 known = ", ".join(self.fields)
+                # The name is the client's: named, but never repeated at any length.
                 raise serializers.ValidationError(
-                    {unknown[0]: [f"unknown field; expected {known}"]}, code="unknown_field"
+                    {clip(unknown[0]): [f"unknown field; expected {known}"]},
+                    code="unknown_field",
                 )
         return super().to_internal_value(data)
+
+
+def choice_message(choices: Any) -> str:
+    """The error for a value outside ``choices`` (Django's (value, label) pairs): it lists
+    the choices instead of repeating the input, whatever its length."""
+    return "must be one of " + ", ".join(str(value) for value, _ in choices)
 
 
 class StrictIntegerField(serializers.IntegerField):
@@ -71,7 +84,9 @@ class ErrorOutput(serializers.Serializer[Any]):
 
 class AttemptStartInput(StrictSerializer):
     drill = StrictIntegerField(min_value=1, help_text="The drill's id.")
-    mode = serializers.ChoiceField(choices=Mode.choices)
+    mode = serializers.ChoiceField(
+        choices=Mode.choices, error_messages={"invalid_choice": choice_message(Mode.choices)}
+    )
     assignment = StrictIntegerField(
         min_value=1,
         required=False,
@@ -88,9 +103,10 @@ class AnswerBodySchema(serializers.Serializer[Any]):
         required=False,
         help_text="Money questions (settle_hand, settle_insurance, even_money, bonus_777).",
     )
-    amount = serializers.CharField(
+    amount = serializers.RegexField(
+        AMOUNT_PATTERN,
         required=False,
-        help_text='Money questions: a decimal string with at most cents, e.g. "12.50"; '
+        help_text='Money questions: a string of the digits 0-9 with at most cents, e.g. "12.50"; '
         "never a JSON number. Leave it out for a push.",
     )
     answer = serializers.CharField(
@@ -110,6 +126,26 @@ class AnswerField(serializers.DictField):
     default_error_messages = {
         "not_a_dict": 'must be a JSON object, e.g. {{"action": "pay", "amount": "10"}}'
     }
+
+    def to_internal_value(self, data: Any) -> dict[Any, Any]:
+        value: dict[Any, Any] = super().to_internal_value(data)
+        # Shape, like the rest of this serializer: money never arrives as a JSON number
+        # (not even a push's 0), whatever the question is.
+        if "amount" in value and not isinstance(value["amount"], str):
+            raise serializers.ValidationError(
+                {"amount": ['must be a string such as "12.50", not ' + _json_type(value["amount"])]}
+            )
+        return value
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a JSON number"
+    if value is None:
+        return "null"
+    return "a list" if isinstance(value, list) else "an object"
 
 
 class AnswerInput(StrictSerializer):

@@ -1,6 +1,7 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from trainer.api import views
+from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
 
@@ -26,4 +27,6 @@ urlpatterns = [
         views.AttemptResultsView.as_view(),
         name="attempt-results",
     ),
+    # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
+    re_path(r"^", endpoint_not_found, name="no-endpoint"),
 ]

@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from trainer.api import serializers as s
+from trainer.api.filters import StrictFilterSet, choice_filter
 from trainer.api.permissions import IsTrainee
 from trainer.api.selectors import (
     assignment_get_for_trainee,
@@ -43,11 +44,18 @@ _ERRORS = {
     403: OpenApiResponse(s.ErrorOutput, description="Not signed in, or not a trainee."),
     404: OpenApiResponse(s.ErrorOutput, description="No such attempt (or not yours)."),
     409: OpenApiResponse(s.ErrorOutput, description="The attempt's state refuses this."),
+    413: OpenApiResponse(s.ErrorOutput, description="The body is over the upload limit."),
+    415: OpenApiResponse(s.ErrorOutput, description="The body is not application/json."),
 }
 
 
 def errors(*codes: int) -> dict[int | str, Any]:
     return {code: _ERRORS[code] for code in (403, *codes)}
+
+
+def body_errors(*codes: int) -> dict[int | str, Any]:
+    """The errors of an operation that reads a JSON body: bad JSON, too big, not JSON."""
+    return errors(400, 413, 415, *codes)
 
 
 def _user(request: Request) -> AbstractBaseUser:
@@ -60,8 +68,8 @@ class TraineeView(APIView):
     permission_classes = (IsAuthenticated, IsTrainee)
 
 
-class AssignmentFilter(filters.FilterSet):
-    mode = filters.ChoiceFilter(choices=Mode.choices)
+class AssignmentFilter(StrictFilterSet):
+    mode = choice_filter(Mode.choices)
     due_before = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="lte")
     due_after = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="gte")
 
@@ -84,10 +92,10 @@ class AssignmentListView(TraineeView, generics.ListAPIView[Assignment]):
         return super().get(request, *args, **kwargs)
 
 
-class AttemptFilter(filters.FilterSet):
-    status = filters.ChoiceFilter(choices=AttemptStatus.choices)
-    mode = filters.ChoiceFilter(choices=Mode.choices)
-    grading_status = filters.ChoiceFilter(choices=GradingStatus.choices)
+class AttemptFilter(StrictFilterSet):
+    status = choice_filter(AttemptStatus.choices)
+    mode = choice_filter(Mode.choices)
+    grading_status = choice_filter(GradingStatus.choices)
 
     class Meta:
         model = Attempt
@@ -109,7 +117,7 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
 
     @extend_schema(
         request=s.AttemptStartInput,
-        responses={201: s.AttemptDetailOutput, **errors(400, 404)},
+        responses={201: s.AttemptDetailOutput, **body_errors(404)},
         examples=[OpenApiExample("Practice", value={"drill": 1, "mode": "practice"})],
         description="Starts an attempt with every round dealt. If you already have an attempt "
         "of this drill in this mode (and assignment) in progress, that one is returned instead.",
@@ -170,7 +178,7 @@ class AttemptAnswerView(TraineeView):
             200: OpenApiResponse(
                 s.AnswerResponseOutput, description="The same answer again: nothing new."
             ),
-            **errors(400, 404, 409),
+            **body_errors(404, 409),
         },
         examples=[
             OpenApiExample(

@@ -56,7 +56,8 @@ from trainer.selectors.attempts import (
 from trainer.services.grading import grading_request
 
 MAX_AMOUNT = Decimal("1000000")
-_AMOUNT = re.compile(r"\d{1,9}(\.\d{1,2})?")
+# ASCII digits only: Python's \d (and Decimal) also read Arabic-Indic and full-width digits.
+_AMOUNT = re.compile(r"[0-9]{1,9}(\.[0-9]{1,2})?")
 CENT = Decimal("0.01")
 
 
@@ -271,23 +272,38 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
 
 
 def _parse_amount(value: object) -> Decimal:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise TrainerError('amount must be written as a string such as "12.50"', field="amount")
-    text = str(value).strip()
+    """An amount from a string of the digits 0-9 with at most two decimals (docs/api.md).
+
+    JSON numbers are refused (money never passes through a float), and so are other
+    scripts' digits, which Python's ``\\d`` and Decimal would read. A message repeats at
+    most 30 characters of what was sent (as trainer.errors.echo does).
+    """
+    if not isinstance(value, str):
+        kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
+        kind = "null" if value is None else kinds.get(type(value), "an object")
+        raise TrainerError(
+            f'amount must be written as a string such as "12.50", not {kind}', field="amount"
+        )
+    text = value.strip(" \t\r\n")
+    shown = repr(text if len(text) <= 30 else text[:30] + "…")
     if text == "":
         raise TrainerError("amount is required for pay, take and take half", field="amount")
     if text.startswith("-"):
-        raise TrainerError(f"amount cannot be negative: {text!r}", field="amount")
+        raise TrainerError(f"amount cannot be negative: {shown}", field="amount")
     if not _AMOUNT.fullmatch(text):
-        if re.fullmatch(r"\d+\.\d{3,}", text):
-            raise TrainerError(f"amount has more decimals than cents: {text!r}", field="amount")
+        if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
+            raise TrainerError(f"amount has more decimals than cents: {shown}", field="amount")
+        if any(char.isdecimal() and not char.isascii() for char in text):
+            raise TrainerError(
+                f"amount must be written with the digits 0-9: {shown}", field="amount"
+            )
         raise TrainerError(
-            f'amount is not a number of dollars and cents: {text!r} (write it like "12.50")',
+            f'amount is not a number of dollars and cents: {shown} (write it like "12.50")',
             field="amount",
         )
     amount = Decimal(text)
     if amount > MAX_AMOUNT:
-        raise TrainerError(f"amount is over the 1,000,000 limit: {text}", field="amount")
+        raise TrainerError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
     if amount == 0:
         raise TrainerError("amount must be more than 0 (a push moves no money)", field="amount")
     return amount.quantize(CENT)

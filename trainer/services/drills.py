@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from trainer import rules
-from trainer.errors import ForbiddenError, NotFoundError, TrainerError
+from trainer.errors import ForbiddenError, NotFoundError, TrainerError, echo
 from trainer.generator import generate_round
 from trainer.models import (
     Assignment,
@@ -43,15 +43,17 @@ DEFAULT_EXAM_COOLDOWN_HOURS = 24
 
 
 def _amount(value: object, field: str) -> Decimal:
-    """A money amount from a decimal string, int or Decimal; floats are refused."""
+    """A money amount from a decimal string, int or Decimal; floats are refused, and so are
+    digits other than 0-9 (the pattern is ASCII; Python's ``\\d`` and Decimal are not)."""
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
         raise TrainerError(f'{field} must be a decimal string like "25.00"', field=field)
     text = str(value)
     if not _AMOUNT.fullmatch(text):
         if text.startswith("-"):
-            raise TrainerError(f"{field} must not be negative, not {text[:30]!r}", field=field)
+            raise TrainerError(f"{field} must not be negative, not {echo(text)}", field=field)
         raise TrainerError(
-            f"{field} must be an amount with at most 2 decimals and 10 digits, not {text[:30]!r}",
+            f"{field} must be an amount of the digits 0-9, with at most 10 digits and 2 "
+            f"decimals, not {echo(text)}",
             field=field,
         )
     return Decimal(text)
@@ -75,7 +77,7 @@ def _scenarios(items: Sequence[Scenario | str]) -> list[Scenario]:
     for item in items:
         scenario = by_slug.get(item) if isinstance(item, str) else item
         if scenario is None:
-            raise NotFoundError(f"no active scenario {item!r}", field="scenarios")
+            raise NotFoundError(f"no active scenario {echo(item)}", field="scenarios")
         if not scenario.is_active:
             raise TrainerError(
                 f"scenario {scenario.slug!r} has been superseded by a newer revision",
@@ -214,7 +216,8 @@ def _recipe(
     unknown = [s for s in skills if s not in Skill.values]
     if unknown:
         raise TrainerError(
-            f"unknown skill {unknown[0]!r}; skills are {', '.join(Skill.values)}", field="skills"
+            f"unknown skill {echo(unknown[0])}; skills are {', '.join(Skill.values)}",
+            field="skills",
         )
     rounds = _whole(count, "count", 1, MAX_ROUNDS)
     boxes = _whole(max_boxes, "max_boxes", 1, profile.boxes)

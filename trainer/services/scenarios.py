@@ -7,23 +7,24 @@ document); a bare scenario document is accepted too, at difficulty 2.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from trainer import rules
-from trainer.errors import TrainerError
+from trainer import rules, strictjson
+from trainer.errors import TrainerError, clip, echo
 from trainer.models import RuleProfileVersion, Scenario, Skill
 from trainer.rules.profiles import PARAMETERS
 
 DEFAULT_DIFFICULTY = 2
 # Room is left in the 100-character slug column for a superseded row's "--rN" suffix.
 MAX_SLUG = 90
+MAX_TITLE = Scenario._meta.get_field("title").max_length or 200
 SKILLS = frozenset(Skill.values)
 
 
@@ -54,12 +55,17 @@ def _entry(raw: object, line: int) -> _Entry:
     if "scenario" in raw:
         unknown = sorted(set(raw) - {"scenario", "difficulty"})
         if unknown:
-            _fail(line, f"unknown field {unknown[0]!r} in the library entry", field=unknown[0])
+            name = str(unknown[0])
+            _fail(line, f"unknown field {echo(name)} in the library entry", field=clip(name))
         document, difficulty = raw["scenario"], raw.get("difficulty", DEFAULT_DIFFICULTY)
     else:
         document, difficulty = raw, DEFAULT_DIFFICULTY
     if type(difficulty) is not int or not 1 <= difficulty <= 5:
-        _fail(line, f"difficulty must be a whole number from 1 to 5, not {difficulty!r}")
+        _fail(
+            line,
+            f"difficulty must be a whole number from 1 to 5, not {echo(difficulty)}",
+            field="difficulty",
+        )
     if not isinstance(document, Mapping):
         _fail(line, "scenario must be a JSON object", field="scenario")
     return _Entry(line, dict(document), difficulty)
@@ -85,17 +91,23 @@ def scenario_validate(*, document: Mapping[str, Any], line: int = 1) -> dict[str
         _fail(
             line,
             f"id must be a slug (lower-case letters, digits and hyphens, at most {MAX_SLUG} "
-            f"characters), not {slug!r}",
+            f"characters), not {echo(slug)}",
             field="id",
         )
-    if not isinstance(document.get("title"), str) or not document["title"].strip():
+    title = document.get("title")
+    if not isinstance(title, str) or not title.strip():
         _fail(line, "title is missing; a library scenario needs a title", field="title")
+    if len(title) > MAX_TITLE:
+        _fail(line, f"title is {len(title):,} characters; at most {MAX_TITLE}", field="title")
     skills = document.get("skills") or []
     unknown = [s for s in skills if s not in SKILLS]
     if unknown or not skills:
         known = ", ".join(sorted(SKILLS))
-        what = f"unknown skill {unknown[0]!r}" if unknown else "skills is empty"
+        what = f"unknown skill {echo(unknown[0])}" if unknown else "skills is empty"
         _fail(line, f"{what}; skills are {known}", field="skills")
+    twice = next((s for k, s in enumerate(skills) if s in skills[:k]), None)
+    if twice is not None:
+        _fail(line, f"skill {twice!r} is listed twice", field="skills")
     if not isinstance(document.get("rules"), str):
         _fail(
             line,
@@ -134,6 +146,7 @@ def scenario_import_detailed(
         line = line_numbers[k] if line_numbers is not None else k + 1
         entry = _entry(raw, line)
         scenario_validate(document=entry.document, line=line)
+        _check_columns(entry)
         slug = entry.document["id"]
         if slug in seen:
             _fail(line, f"id {slug!r} is already used on line {seen[slug]}", field="id")
@@ -162,6 +175,23 @@ def scenario_import_detailed(
             )
             result.scenarios.append(scenario)
     return result
+
+
+def _check_columns(entry: _Entry) -> None:
+    """Every column's own limits (lengths, ranges), checked by the model before any write."""
+    doc = entry.document
+    row = Scenario(
+        slug=doc["id"],
+        title=doc["title"],
+        skills=list(doc["skills"]),
+        difficulty=entry.difficulty,
+        document=doc,
+    )
+    try:
+        row.clean_fields(exclude=["profile_version", "supersedes", "created_by"])
+    except ValidationError as err:
+        name, messages = next(iter(err.message_dict.items()))
+        _fail(entry.line, f"{name}: {messages[0]}", field=name)
 
 
 def _save(
@@ -231,13 +261,17 @@ def scenario_export(*, scenarios: Iterable[Scenario]) -> list[dict[str, Any]]:
 def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
     """Entries and their line numbers from a JSON array, one JSON object, or JSON Lines.
 
-    TrainerError names the line that is not JSON.
+    TrainerError names the line that is not JSON, or that nests deeper than
+    strictjson.MAX_DEPTH (which Python's parser would answer with a RecursionError).
     """
     stripped = text.strip()
     if not stripped:
         raise TrainerError("the file holds no scenarios")
     try:
-        whole = json.loads(stripped)
+        whole = strictjson.loads(stripped)
+    except strictjson.JSONTooDeepError as err:
+        skipped = text[: len(text) - len(text.lstrip())].count("\n")
+        raise _too_deep(err, skipped + err.lineno) from err
     except ValueError:
         whole = None
     else:
@@ -252,8 +286,17 @@ def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            entries.append(json.loads(line))
+            entries.append(strictjson.loads(line))
+        except strictjson.JSONTooDeepError as err:
+            raise _too_deep(err, number) from err
         except ValueError as err:
             raise TrainerError(f"line {number}: not valid JSON: {err}", code="bad_json") from err
         lines.append(number)
     return entries, lines
+
+
+def _too_deep(err: strictjson.JSONTooDeepError, line: int) -> TrainerError:
+    return TrainerError(
+        f"line {line}: JSON nested deeper than {err.limit} levels (column {err.colno})",
+        code="too_deep",
+    )

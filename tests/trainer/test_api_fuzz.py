@@ -1,0 +1,115 @@
+"""Schemathesis against the live OpenAPI schema (/api/schema/), through the WSGI app.
+
+Every operation is called with generated requests, valid and invalid, as each role: a
+trainee with an attempt in progress (its question shown), a pit boss, a compliance
+officer, an administrator and a signed-out client. Each response must not be a 500, and
+its status code, content type, headers and body must be those the schema lists. A valid
+request is sent a second time as the trainee with real ids (the attempt, the drill, the
+assignment), so the fuzz reaches the services and not only the 404s of random ids.
+
+Bounded to run in about a minute on two cores; `-m "not fuzz"` leaves it out.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import schemathesis
+from django.core.wsgi import get_wsgi_application
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.generation import GenerationMode
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.factories import PASSWORD, UserFactory
+from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
+from trainer.models import Mode
+from trainer.services.attempts import attempt_question_show, attempt_start
+
+pytestmark = [pytest.mark.fuzz, pytest.mark.django_db]
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", get_wsgi_application())
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
+
+
+@dataclass
+class Table:
+    """Who calls, and the real ids a trainee's valid request is retried with."""
+
+    headers: dict[str, dict[str, str]]
+    attempt: int
+    drill: int
+    assignment: int
+
+
+def basic(username: str) -> dict[str, str]:
+    token = base64.b64encode(f"{username}:{PASSWORD}".encode()).decode()
+    return {"Authorization": f"Basic {token}"}
+
+
+@pytest.fixture
+def table():
+    trainee = UserFactory(username="fuzz-trainee", roles=["trainee"])
+    drill = DrillFactory(documents=[natural_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE, assignment=assignment)
+    attempt_question_show(attempt=attempt, user=trainee)
+    others = {
+        role: UserFactory(username=f"fuzz-{role}", roles=[role])
+        for role in ("pit_boss", "compliance", "admin")
+    }
+    headers = {"trainee": basic(trainee.username), "anonymous": {}}
+    headers |= {role: basic(user.username) for role, user in others.items()}
+    return Table(headers, attempt.pk, drill.pk, assignment.pk)
+
+
+def with_real_ids(case: Any, table: Table) -> bool:
+    """Put the table's ids into a valid case; False when it names none."""
+    changed = False
+    if "attempt_id" in (case.path_parameters or {}):
+        case.path_parameters = {**case.path_parameters, "attempt_id": table.attempt}
+        changed = True
+    if case.method.upper() == "POST" and isinstance(case.body, dict) and "drill" in case.body:
+        case.body = {**case.body, "drill": table.drill, "assignment": table.assignment}
+        changed = True
+    return changed
+
+
+@schema.parametrize()
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
+def test_every_operation_conforms_to_the_schema_for_every_role(case, table):
+    negative = case.meta is not None and case.meta.generation.mode == GenerationMode.NEGATIVE
+    checks = [*CHECKS, negative_data_rejection] if negative else CHECKS
+    for role, headers in table.headers.items():
+        response = case.call(headers=headers)
+        case.validate_response(response, checks=checks, headers=headers)
+        if role == "anonymous":
+            assert response.status_code in (403, 404), response.text
+    if not negative and with_real_ids(case, table):
+        headers = table.headers["trainee"]
+        response = case.call(headers=headers)
+        case.validate_response(response, checks=CHECKS, headers=headers)
