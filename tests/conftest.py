@@ -39,6 +39,27 @@ def restore_migrated_reference_data() -> None:
                 )
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _flush_lifts_the_ledger_protection() -> Iterator[None]:
+    """A transactional test ends with a flush that empties every table: the ledger's
+    triggers rightly refuse that, so the flush lifts them, as a DBA would, and puts them
+    back in the same transaction."""
+    from django.db import transaction
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from tests.ledger_protection import protection_lifted
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        with transaction.atomic(using=self.connection.alias), protection_lifted(self.connection):
+            flush(self, sql_list)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseDatabaseOperations, "execute_sql_flush", execute_sql_flush)
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with no cached figures: a rolled-back test's keys may come back

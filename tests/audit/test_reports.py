@@ -15,7 +15,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError
 
 from audit.models import Certification, ComplianceReport, LedgerEntry, ReportStatus, Review
 from audit.services.ledger import Event, ledger_append, ledger_verify
@@ -37,6 +37,7 @@ from tests.audit.factories import (
     profile_version,
     underpay,
 )
+from tests.ledger_protection import tamper
 from trainer.errors import ConflictError, ForbiddenError, TrainerError
 
 DAY = dt.date(2026, 3, 10)
@@ -214,13 +215,7 @@ def test_the_csv_ends_with_the_ledger_verification_and_head_hash(period_data):
 @pytest.mark.django_db
 def test_a_broken_ledger_is_reported_as_broken(period_data):
     ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE audit_ledgerentry DISABLE TRIGGER audit_ledger_append_only")
-        cursor.execute("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE audit_ledgerentry ENABLE TRIGGER audit_ledger_append_only")
+    tamper("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
     (ledger,) = as_dicts(csv_report()["ledger"])
     assert (ledger["ok"], ledger["first_break_sequence"]) == ("no", "1")
 
