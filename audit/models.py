@@ -214,6 +214,9 @@ class ComplianceReport(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size_bytes = models.PositiveBigIntegerField(null=True, blank=True)
     ledger_head_hash = models.CharField(max_length=64, blank=True)
+    # The entry the head hash belongs to: with it the report is an anchor that verification
+    # checks the ledger against (an entry with that hash must still be at that position).
+    ledger_entries = models.PositiveBigIntegerField(null=True, blank=True)
     ledger_ok = models.BooleanField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -1,4 +1,4 @@
-"""The ledger is append-only on SQLite too, and its head only moves forward.
+"""The ledger is append-only on SQLite too, and its head only moves forward; reports anchor it.
 
 - SQLite refuses UPDATE and DELETE on the ledger through triggers, as PostgreSQL has since
   0002. A table that SQLite's schema editor rebuilds (an altered column) loses its
@@ -8,12 +8,14 @@
 - The head moves on every append, so it cannot be append-only: on both databases it may
   only move forward, to an entry of the ledger, and is never deleted. Whoever can drop
   the triggers can still set it back; verification's anchors are for that.
+- A compliance report records the entry its head hash belongs to; the reports made before
+  this migration get it from the ledger as it stands now.
 
 Test runs empty every table after a transactional test: tests/ledger_protection.py lifts
 these triggers for that flush.
 """
 
-from django.db import migrations
+from django.db import migrations, models
 
 GENESIS = "0" * 64
 
@@ -143,9 +145,34 @@ def drop_protection(apps, schema_editor):
         _run(schema_editor, POSTGRESQL_DROP)
 
 
+def position_past_reports(apps, schema_editor):
+    ComplianceReport = apps.get_model("audit", "ComplianceReport")
+    LedgerEntry = apps.get_model("audit", "LedgerEntry")
+    reports = ComplianceReport.objects.filter(ledger_entries__isnull=True).exclude(
+        ledger_head_hash=""
+    )
+    for report in reports.iterator():
+        if report.ledger_head_hash == GENESIS:
+            position = 0
+        else:
+            position = (
+                LedgerEntry.objects.filter(hash=report.ledger_head_hash)
+                .values_list("sequence", flat=True)
+                .first()
+            )
+        if position is not None:
+            ComplianceReport.objects.filter(pk=report.pk).update(ledger_entries=position)
+
+
 class Migration(migrations.Migration):
     dependencies = [("audit", "0002_ledger_append_only")]
 
     operations = [
+        migrations.AddField(
+            model_name="compliancereport",
+            name="ledger_entries",
+            field=models.PositiveBigIntegerField(blank=True, null=True),
+        ),
+        migrations.RunPython(position_past_reports, migrations.RunPython.noop),
         migrations.RunPython(create_protection, drop_protection),
     ]

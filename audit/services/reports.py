@@ -196,10 +196,20 @@ def _ledger_cells(verification: LedgerVerification) -> tuple[Any, ...]:
         verification.ok,
         broken.sequence if broken else "",
         broken.reason if broken else "",
+        verification.anchors,
+        "; ".join(verification.problems),
     )
 
 
-LEDGER_COLUMNS = ("entries", "head_hash", "ok", "first_break_sequence", "first_break_reason")
+LEDGER_COLUMNS = (
+    "entries",
+    "head_hash",
+    "ok",
+    "first_break_sequence",
+    "first_break_reason",
+    "anchors_checked",
+    "problems",
+)
 
 
 def compliance_report_rows(
@@ -490,6 +500,7 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
         report.sha256 = digest
         report.size_bytes = size
         report.ledger_head_hash = verification.head_hash
+        report.ledger_entries = verification.entries
         report.ledger_ok = verification.ok
         report.finished_at = timezone.now()
         report.save()
@@ -703,8 +714,13 @@ def _pdf(
         ),
         Paragraph("Ledger verification", heading),
         Paragraph(
-            ("The hash chain holds: " if verification.ok else "<b>THE HASH CHAIN IS BROKEN</b>: ")
-            + f"{verification.entries} entries checked.",
+            (
+                "The hash chain holds: "
+                if verification.ok
+                else "<b>THE LEDGER FAILS VERIFICATION</b>: "
+            )
+            + f"{verification.entries} entries checked, against {verification.anchors} "
+            "recorded heads (its own, the reports' and the checkpoints').",
             styles["Normal"],
         ),
     ]
@@ -718,6 +734,10 @@ def _pdf(
                 styles["Normal"],
             )
         )
+    story += [
+        Paragraph(escape(f"Problem: {problem}"), styles["Normal"])
+        for problem in verification.problems
+    ]
     story += [
         Paragraph(
             "Head hash (SHA-256):" if verification.ok else "Last intact hash:", styles["Normal"]

@@ -32,12 +32,19 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # A run left pending or grading this long is queued again by the sweep (a lost task, a
 # killed worker); grading is idempotent, so a slow run queued twice is graded once.
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
+# How often the ledger's head is appended to the checkpoint file (a line only when it moved).
+SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS = env.int("SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE = {
     "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
     # Compliance reports left pending (a lost task) are produced again.
     "compliance-report-sweep": {
         "task": "audit.tasks.sweep_compliance_reports",
         "schedule": 600.0,
+    },
+    # The ledger's head, signed, to a file outside the database (audit.services.anchors).
+    "ledger-checkpoint": {
+        "task": "audit.tasks.checkpoint_ledger",
+        "schedule": float(SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS),
     },
 }
 # A compliance report over more graded questions than this is produced by a Celery task

@@ -267,12 +267,66 @@ def test_the_trigger_is_back_on_after_the_tamper_so_the_check_is_real():
     assert _verify()[0] == 1
 
 
+# Entries cut from the end: the chain that is left holds, its stored head does not.
+
+
 def append_many(count: int) -> list[LedgerEntry]:
     return ledger_append_many(
         entries=[
             PendingEntry(Event.DECISION_RECORDED, "decision", str(n), {"n": n})
             for n in range(1, count + 1)
         ]
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("appended", "kept", "says"), [(5, 4, "5 entries"), (1000, 950, "1,000 entries")]
+)
+def test_entries_cut_from_the_end_are_named_by_the_stored_head(appended, kept, says):
+    append_many(appended)
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence > %s", [kept])
+    status, out, error = _verify()
+    assert status == 1
+    assert f"entries checked: {kept}\n" in out
+    assert f"last intact hash: {LedgerEntry.objects.get(sequence=kept).hash}" in out
+    assert error == (
+        f"BROKEN at entry {kept + 1}: the ledger ends at entry {kept} "
+        f"but its head says {says}: entries were removed"
+    )
+
+
+@pytest.mark.django_db
+def test_a_ledger_emptied_behind_its_head_is_named():
+    append_many(3)
+    tamper("DELETE FROM audit_ledgerentry")
+    result = ledger_verify()
+    assert not result.ok
+    assert result.first_break is not None
+    assert result.first_break.reason == (
+        "the ledger is empty but its head says 3 entries: entries were removed"
+    )
+
+
+@pytest.mark.django_db
+def test_a_head_set_back_behind_the_last_entry_is_reported():
+    entries = append_many(5)
+    tamper("UPDATE audit_ledgerhead SET sequence = 3, hash = %s", [entries[2].hash])
+    status, out, error = _verify()
+    assert status == 1
+    assert "problem: the ledger holds 5 entries but its head says 3" in out
+    assert error.startswith("NOT VERIFIED")
+
+
+@pytest.mark.django_db
+def test_a_deleted_head_is_reported():
+    append_many(2)
+    tamper("DELETE FROM audit_ledgerhead")
+    result = ledger_verify()
+    assert not result.ok
+    assert result.problems == (
+        "the ledger holds 2 entries but its head is missing: it was deleted outside the "
+        "application",
     )
 
 

@@ -210,6 +210,7 @@ def test_the_csv_ends_with_the_ledger_verification_and_head_hash(period_data):
     assert ledger["ok"] == "yes"
     assert ledger["head_hash"] == ledger_verify().head_hash
     assert ledger["entries"] == str(LedgerEntry.objects.count())
+    assert (ledger["anchors_checked"], ledger["problems"]) == ("1", "")
 
 
 @pytest.mark.django_db
@@ -218,6 +219,17 @@ def test_a_broken_ledger_is_reported_as_broken(period_data):
     tamper("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
     (ledger,) = as_dicts(csv_report()["ledger"])
     assert (ledger["ok"], ledger["first_break_sequence"]) == ("no", "1")
+
+
+@pytest.mark.django_db
+def test_a_ledger_cut_short_is_reported_as_broken_with_the_reason(period_data):
+    ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence = 2")
+    (ledger,) = as_dicts(csv_report()["ledger"])
+    assert (ledger["ok"], ledger["entries"], ledger["first_break_sequence"]) == ("no", "1", "2")
+    assert ledger["first_break_reason"] == (
+        "the ledger ends at entry 1 but its head says 2 entries: entries were removed"
+    )
 
 
 @pytest.mark.django_db
@@ -282,6 +294,7 @@ def test_a_small_request_is_stored_at_once_and_logged_with_its_sha256(
     assert report.sha256 == hashlib.sha256(content).hexdigest()
     assert report.size_bytes == len(content)
     assert report.ledger_ok is True
+    assert report.ledger_entries == LedgerEntry.objects.count() - 1
     assert f"ledger,{LedgerEntry.objects.count() - 1},{report.ledger_head_hash}" in content.decode()
     entry = LedgerEntry.objects.get(event=Event.REPORT_EXPORTED)
     assert entry.actor_id == compliance_officer.pk
