@@ -2,7 +2,8 @@
 
 Each entry's hash is SHA-256 over the previous entry's hash and the entry's canonical
 JSON (sorted keys, no spaces, UTF-8), so changing, removing or reordering any entry
-changes every hash after it.
+changes every hash after it. Entries cut from the end, or a chain rewritten with every
+hash recomputed, leave a chain that holds: anchors, heads recorded elsewhere, catch those.
 """
 
 import hashlib
@@ -36,19 +37,48 @@ def entry_hash(previous_hash: str, content: Mapping[str, Any]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ChainBreak:
-    """The first entry whose stored hashes do not match what its content gives."""
+    """The first entry whose stored hashes do not match what its content gives, or the
+    first entry that an anchor says should be there and is not."""
 
     sequence: int
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A head recorded somewhere else: the chain must still have this hash at this entry.
+
+    A chain rewritten from its genesis, or cut short with its stored head set back, holds
+    together again; only a hash kept outside the table shows that it is not the chain it
+    was. `source` names where the anchor was recorded, as a reader would say it ("its
+    head", "the checkpoint of 2026-03-10 12:00 UTC").
+    """
+
+    sequence: int
+    hash: str
+    source: str
+
+
+def _count(n: int) -> str:
+    return f"{n:,} {'entry' if n == 1 else 'entries'}"
+
+
 def verify_chain(
     entries: Iterable[tuple[int, Mapping[str, Any], str, str]],
+    anchors: Iterable[Anchor] = (),
 ) -> tuple[int, str, ChainBreak | None]:
-    """Walk (sequence, content, previous_hash, hash) in order.
+    """Walk (sequence, content, previous_hash, hash) in order, checking every anchor on the way.
 
-    Returns how many entries were checked, the head hash, and the first break (or None).
+    Returns how many entries hold, the hash of the last of them, and the first break (or
+    None). An anchor whose entry has another hash puts the break there, and only the
+    entries up to the last anchor that matched are said to hold: the rewrite may have
+    started anywhere after it. An anchor past the last entry means entries were removed.
     """
+    by_sequence: dict[int, list[Anchor]] = {}
+    for anchor in anchors:
+        if anchor.sequence > 0:
+            by_sequence.setdefault(anchor.sequence, []).append(anchor)
+    vouched_sequence, vouched_hash = 0, GENESIS_HASH
     expected_previous = GENESIS_HASH
     expected_sequence = 1
     checked = 0
@@ -73,7 +103,40 @@ def verify_chain(
                 expected_previous,
                 ChainBreak(sequence, "its content does not match its hash (the entry was changed)"),
             )
+        if sequence in by_sequence:
+            for anchor in by_sequence[sequence]:
+                if anchor.hash != stored_hash:
+                    where = (
+                        f"at entry {sequence:,}"
+                        if vouched_sequence + 1 == sequence
+                        else f"between entries {vouched_sequence + 1:,} and {sequence:,}"
+                    )
+                    return (
+                        vouched_sequence,
+                        vouched_hash,
+                        ChainBreak(
+                            sequence,
+                            f"its hash is not the one {anchor.source} records: "
+                            f"the ledger was rewritten {where}",
+                        ),
+                    )
+            vouched_sequence, vouched_hash = sequence, stored_hash
         expected_previous = stored_hash
         expected_sequence += 1
         checked += 1
+    beyond = [
+        anchor for sequence, group in by_sequence.items() if sequence > checked for anchor in group
+    ]
+    if beyond:
+        anchor = max(beyond, key=lambda a: a.sequence)
+        ends = f"ends at entry {checked:,}" if checked else "is empty"
+        return (
+            checked,
+            expected_previous,
+            ChainBreak(
+                checked + 1,
+                f"the ledger {ends} but {anchor.source} says {_count(anchor.sequence)}: "
+                "entries were removed",
+            ),
+        )
     return checked, expected_previous, None

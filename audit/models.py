@@ -53,7 +53,8 @@ def entry_content(
 class LedgerEntry(AppendOnly):
     """One link of the tamper-evident chain (see audit.chain).
 
-    PostgreSQL refuses UPDATE and DELETE on this table (a trigger, migration 0002).
+    The database refuses UPDATE and DELETE on this table: PostgreSQL through a trigger
+    (migration 0002; TRUNCATE too, migration 0003), SQLite through triggers (migration 0003).
     """
 
     sequence = models.PositiveBigIntegerField(unique=True)
@@ -92,7 +93,13 @@ class LedgerEntry(AppendOnly):
 
 
 class LedgerHead(models.Model):
-    """A single row locked while appending, so concurrent writers extend the chain in turn."""
+    """A single row locked while appending, so concurrent writers extend the chain in turn.
+
+    It also says how long the chain is, so that entries cut from its end are noticed. Each
+    append moves it, so it cannot be append-only: the database lets it move forward only,
+    to an entry of the ledger, and refuses its deletion (migration 0003). Whoever can lift
+    that can set it back too, which is why verification also checks anchors kept outside.
+    """
 
     id = models.PositiveSmallIntegerField(primary_key=True, default=1)
     sequence = models.PositiveBigIntegerField(default=0)
@@ -207,6 +214,9 @@ class ComplianceReport(models.Model):
     sha256 = models.CharField(max_length=64, blank=True)
     size_bytes = models.PositiveBigIntegerField(null=True, blank=True)
     ledger_head_hash = models.CharField(max_length=64, blank=True)
+    # The entry the head hash belongs to: with it the report is an anchor that verification
+    # checks the ledger against (an entry with that hash must still be at that position).
+    ledger_entries = models.PositiveBigIntegerField(null=True, blank=True)
     ledger_ok = models.BooleanField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.db.models import QuerySet
 
-from audit.models import Certification, ComplianceReport, RetrainingFlag, Review
+from audit.models import (
+    Certification,
+    ComplianceReport,
+    LedgerEntry,
+    ReportStatus,
+    RetrainingFlag,
+    Review,
+)
 from trainer.errors import NotFoundError
 from trainer.selectors.reports import period_bounds
 
@@ -124,3 +131,25 @@ def compliance_report_get(*, report_id: int) -> ComplianceReport:
         return ComplianceReport.objects.select_related("requested_by").get(pk=report_id)
     except ComplianceReport.DoesNotExist:
         raise NotFoundError("no such report") from None
+
+
+def reports_ledger_heads() -> QuerySet[ComplianceReport]:
+    """Every ready report that states a ledger head, oldest first: anchors of the ledger."""
+    return (
+        ComplianceReport.objects.filter(status=ReportStatus.READY)
+        .exclude(ledger_head_hash="")
+        .only(
+            "period_start",
+            "period_end",
+            "requested_at",
+            "finished_at",
+            "ledger_entries",
+            "ledger_head_hash",
+        )
+        .order_by("pk")
+    )
+
+
+def ledger_positions(*, hashes: Iterable[str]) -> dict[str, int]:
+    """The sequence of the ledger entry holding each of these hashes, for those that exist."""
+    return dict(LedgerEntry.objects.filter(hash__in=list(hashes)).values_list("hash", "sequence"))

@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
+from audit.services.anchors import ledger_checkpoint_write
 from audit.services.reports import compliance_report_produce, compliance_report_sweep
 
 
@@ -16,3 +17,14 @@ def produce_compliance_report(report_id: int) -> str:
 def sweep_compliance_reports() -> list[int]:
     """Queue again the reports whose task was lost (a killed worker); for the beat schedule."""
     return compliance_report_sweep()
+
+
+@shared_task(acks_late=True)
+def checkpoint_ledger() -> int | None:
+    """Append the ledger's head, signed, to the checkpoint file; for the beat schedule.
+
+    Returns the entry count recorded, or None when the file's last line already had it
+    (so a redelivered task writes nothing twice).
+    """
+    checkpoint = ledger_checkpoint_write()
+    return None if checkpoint is None else checkpoint.entries

@@ -148,7 +148,7 @@ def load(decisions: int, seed: int) -> None:
                     ms = rng.randrange(800, 9000)
                     decision = (
                         ident, item, q, "settle_hand", given_json, "{}",
-                        at - dt.timedelta(milliseconds=ms), at, ms, at,
+                        at - dt.timedelta(milliseconds=ms), at, ms, at, False,
                     )  # fmt: skip
                     grade = (
                         ident, base + a + 1, item, q, ident, "settle_hand", right, expected_json,
@@ -230,7 +230,7 @@ def load(decisions: int, seed: int) -> None:
         for name, table, columns in (
             ("decision", "trainer_decision",
              ["id", "item_id", "question", "kind", "answer", "shown", "shown_at", "answered_at",
-              "response_ms", "created_at"]),
+              "response_ms", "created_at", "late"]),
             ("grade", "trainer_grade",
              ["id", "run_id", "item_id", "question", "decision_id", "kind", "correct",
               "expected", "given", "money_diff", "category", "rule", "response_ms"]),

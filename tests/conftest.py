@@ -39,6 +39,43 @@ def restore_migrated_reference_data() -> None:
                 )
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _flush_lifts_the_ledger_protection() -> Iterator[None]:
+    """A transactional test ends with a flush that empties every table: the ledger's
+    triggers rightly refuse that, so the flush lifts them, as a DBA would, and puts them
+    back in the same transaction."""
+    from django.db import transaction
+    from django.db.backends.base.operations import BaseDatabaseOperations
+
+    from tests.ledger_protection import protection_lifted
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        with transaction.atomic(using=self.connection.alias), protection_lifted(self.connection):
+            flush(self, sql_list)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(BaseDatabaseOperations, "execute_sql_flush", execute_sql_flush)
+        yield
+
+
+def _uses_the_database(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("django_db") is not None or bool(
+        {"db", "transactional_db", "live_server"} & set(request.fixturenames)
+    )
+
+
+@pytest.fixture(autouse=True)
+def _own_checkpoint_file(request: pytest.FixtureRequest) -> None:
+    """Each database test has a ledger checkpoint file of its own: a checkpoint another
+    test left would be an anchor this test's ledger does not hold."""
+    if _uses_the_database(request):
+        settings = request.getfixturevalue("settings")
+        folder = request.getfixturevalue("tmp_path")
+        settings.SHOESCHOOL_LEDGER_ANCHOR_FILE = folder / "ledger-anchors.jsonl"
+
+
 @pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with no cached figures: a rolled-back test's keys may come back
@@ -50,9 +87,7 @@ def _empty_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _migrated_reference_data(request: pytest.FixtureRequest) -> None:
-    if request.node.get_closest_marker("django_db") is None and not (
-        {"db", "transactional_db", "live_server"} & set(request.fixturenames)
-    ):
+    if not _uses_the_database(request):
         return
     request.getfixturevalue("_django_db_helper")
     # SQLite's shared in-memory test database answers "table is locked" at once, instead of

@@ -9,7 +9,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    test_only = {"SECRET_KEY", "ALLOWED_HOSTS", "DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_ENV"}
+    test_only = {
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "DJANGO_ALLOW_ASYNC_UNSAFE",
+        "DJANGO_ENV",
+        "SHOESCHOOL_LEDGER_ANCHOR_KEY",
+    }
     base = {k: v for k, v in os.environ.items() if k not in test_only}
     base.pop("DJANGO_SETTINGS_MODULE", None)
     return subprocess.run(
@@ -35,16 +41,30 @@ def test_production_refuses_to_start_without_allowed_hosts():
     assert "ALLOWED_HOSTS" in result.stderr
 
 
+PRODUCTION = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "a-long-random-production-secret-" + "k3y" * 20,
+    "ALLOWED_HOSTS": "dealers.example.com",
+    "SHOESCHOOL_LEDGER_ANCHOR_KEY": "a-long-random-ledger-anchor-key-" + "k3y" * 20,
+}
+
+
+def test_production_refuses_to_start_without_a_ledger_anchor_key():
+    # Without its own key, anyone who read the public development key could sign checkpoints.
+    env = {k: v for k, v in PRODUCTION.items() if k != "SHOESCHOOL_LEDGER_ANCHOR_KEY"}
+    result = run_manage("check", **env)
+    assert result.returncode != 0
+    assert "SHOESCHOOL_LEDGER_ANCHOR_KEY" in result.stderr
+
+
+def test_production_refuses_a_short_ledger_anchor_key():
+    result = run_manage("check", **{**PRODUCTION, "SHOESCHOOL_LEDGER_ANCHOR_KEY": "short"})
+    assert result.returncode != 0
+    assert "SHOESCHOOL_LEDGER_ANCHOR_KEY must be at least 32 characters" in result.stderr
+
+
 def test_production_passes_the_deployment_checklist():
-    result = run_manage(
-        "check",
-        "--deploy",
-        "--fail-level",
-        "WARNING",
-        DJANGO_ENV="production",
-        SECRET_KEY="a-long-random-production-secret-" + "k3y" * 20,
-        ALLOWED_HOSTS="dealers.example.com",
-    )
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -57,11 +77,7 @@ def test_an_unknown_environment_name_is_refused():
 
 def test_demo_accounts_are_refused_outside_development(tmp_path):
     result = run_manage(
-        "setup_demo",
-        DJANGO_ENV="production",
-        SECRET_KEY="a-long-random-production-secret-" + "k3y" * 20,
-        ALLOWED_HOSTS="dealers.example.com",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'prod.sqlite3'}",
+        "setup_demo", **PRODUCTION, DATABASE_URL=f"sqlite:///{tmp_path / 'prod.sqlite3'}"
     )
     assert result.returncode != 0
     assert "only in development" in result.stderr

@@ -1,8 +1,9 @@
-"""Appending to the tamper-evident ledger, and verifying it."""
+"""Appending to the tamper-evident ledger, and verifying it against its head and anchors."""
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,8 +11,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
-from audit.chain import GENESIS_HASH, ChainBreak, entry_hash, verify_chain
+from audit.chain import GENESIS_HASH, Anchor, ChainBreak, entry_hash, verify_chain
 from audit.models import LedgerEntry, LedgerHead, entry_content
+from audit.services.anchors import checkpoint_anchors, file_anchors, report_anchors
 
 
 class Event:
@@ -130,13 +132,23 @@ def ledger_append(
 
 @dataclass(frozen=True)
 class LedgerVerification:
+    """What verification found: how many entries hold and the hash of the last of them.
+
+    `first_break` is the first entry that does not hold (changed, missing, or cut from the
+    end, as the stored head or an anchor shows); `problems` are what else makes the
+    ledger untrustworthy: an anchor that cannot be trusted (a checkpoint line with a bad
+    HMAC), or a stored head that does not fit the entries.
+    """
+
     entries: int
     head_hash: str
     first_break: ChainBreak | None
+    anchors: int = 0
+    problems: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return self.first_break is None
+        return self.first_break is None and not self.problems
 
 
 # The rows ledger_verify reads on PostgreSQL: `recorded_at` already as datetime.isoformat()
@@ -190,11 +202,53 @@ def _entries_postgresql() -> Iterator[tuple[int, dict[str, Any], str, str]]:
                 )
 
 
-def ledger_verify() -> LedgerVerification:
-    """Recompute the whole chain from the stored rows, in constant memory."""
+def _stored_head() -> tuple[int, str] | None:
+    return LedgerHead.objects.filter(id=1).values_list("sequence", "hash").first()
+
+
+def ledger_verify(*, anchors_file: Path | None = None) -> LedgerVerification:
+    """Recompute the whole chain from the stored rows, in constant memory, and check that it
+    still holds its stored head and every anchor: the heads the compliance reports state,
+    the checkpoint file's (when there is one) and `anchors_file`'s.
+    """
+    # Read before the walk: every entry it counts is committed, so the walk sees them all.
+    head = _stored_head()
+    anchors, problems = report_anchors()
+    for more, more_problems in (
+        checkpoint_anchors(),
+        file_anchors(anchors_file) if anchors_file is not None else ([], []),
+    ):
+        anchors += more
+        problems += more_problems
+    if head is not None:
+        anchors.append(Anchor(head[0], head[1], "its head"))
+    checked, head_hash, first_break = verify_chain(_entries(), anchors)
+    if first_break is None:
+        problems += _head_problems(checked)
+    return LedgerVerification(checked, head_hash, first_break, len(anchors), tuple(problems))
+
+
+def _head_problems(checked: int) -> list[str]:
+    # Read after the walk: an append committed meanwhile has moved the head past it too.
+    head = _stored_head()
+    if head is None:
+        if checked:
+            return [
+                f"the ledger holds {checked:,} entries but its head is missing: "
+                "it was deleted outside the application"
+            ]
+        return []
+    if head[0] < checked:
+        return [
+            f"the ledger holds {checked:,} entries but its head says {head[0]:,}: "
+            "it was set back, or entries were added outside the application"
+        ]
+    return []
+
+
+def _entries() -> Iterator[tuple[int, dict[str, Any], str, str]]:
     if connection.vendor == "postgresql":
-        checked, head, first_break = verify_chain(_entries_postgresql())
-        return LedgerVerification(checked, head, first_break)
+        return _entries_postgresql()
     # Plain tuples rather than model instances: a million entries verify in ~40% less CPU.
     rows = LedgerEntry.objects.order_by("sequence").values_list(
         "sequence",
@@ -208,7 +262,7 @@ def ledger_verify() -> LedgerVerification:
         "previous_hash",
         "hash",
     )
-    checked, head, first_break = verify_chain(
+    return (
         (
             sequence,
             entry_content(
@@ -237,4 +291,3 @@ def ledger_verify() -> LedgerVerification:
             stored_hash,
         ) in rows.iterator(chunk_size=5000)
     )
-    return LedgerVerification(checked, head, first_break)

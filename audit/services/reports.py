@@ -8,13 +8,12 @@ as tables with a chart, leaving the per-decision detail to the CSV.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import hashlib
-import io
 import json
 import logging
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -41,10 +40,12 @@ from audit.services.ledger import Event, LedgerVerification, ledger_append, ledg
 from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.roles import Role, has_role
 from trainer.selectors.reports import (
+    CSV_QUOTED,
     DECISION_COLUMNS,
     MispaySummary,
     Totals,
     TraineeSummary,
+    csv_formula_safe,
     report_classes,
     report_decisions,
     report_decisions_csv,
@@ -117,6 +118,12 @@ def _cell(value: Any) -> str:
 
 def _percent(value: Decimal | None) -> str:
     return "" if value is None else f"{value:.2f}"
+
+
+def _csv_row(row: Row) -> Row:
+    # Every cell of the CSV, so that no path to it forgets one: text that would run as a
+    # formula in a spreadsheet gets a leading quote (see csv_formula_safe).
+    return [csv_formula_safe(cell) for cell in row]
 
 
 def _section(name: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> Iterator[Row]:
@@ -199,10 +206,20 @@ def _ledger_cells(verification: LedgerVerification) -> tuple[Any, ...]:
         verification.ok,
         broken.sequence if broken else "",
         broken.reason if broken else "",
+        verification.anchors,
+        "; ".join(verification.problems),
     )
 
 
-LEDGER_COLUMNS = ("entries", "head_hash", "ok", "first_break_sequence", "first_break_reason")
+LEDGER_COLUMNS = (
+    "entries",
+    "head_hash",
+    "ok",
+    "first_break_sequence",
+    "first_break_reason",
+    "anchors_checked",
+    "problems",
+)
 
 
 def compliance_report_rows(
@@ -212,16 +229,19 @@ def compliance_report_rows(
     verification: LedgerVerification | None = None,
     generated_at: dt.datetime | None = None,
 ) -> Iterator[Row]:
-    """The whole report as rows, streamed section by section in constant memory.
+    """The whole report as the CSV's rows, streamed section by section in constant memory.
 
     The ledger is verified at the end unless `verification` is given (the writers verify
     first, to store the result they report).
     """
     _check_request(start=start, end=end, fmt="csv")
-    yield from _leading_rows(start=start, end=end, generated_at=generated_at)
+    yield from map(_csv_row, _leading_rows(start=start, end=end, generated_at=generated_at))
     yield ["decisions", *DECISION_COLUMNS]
-    yield from map(_decision_row, report_decisions(start=start, end=end))
-    yield from _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification or ledger_verify())])
+    yield from (_csv_row(_decision_row(row)) for row in report_decisions(start=start, end=end))
+    yield from map(
+        _csv_row,
+        _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification or ledger_verify())]),
+    )
 
 
 def _leading_rows(
@@ -270,35 +290,38 @@ def compliance_report_write_csv(
     """Write the report as CSV to a text stream; return the ledger verification it states."""
     _check_request(start=start, end=end, fmt="csv")
     verification = ledger_verify()
-    writer = csv.writer(out, lineterminator="\n")
     # The rows of compliance_report_rows, written section by section so that the decisions,
     # the one section that runs to millions of rows, can come already formatted from the
     # database (PostgreSQL) instead of through Python one cell at a time.
-    writer.writerows(_leading_rows(start=start, end=end, generated_at=None))
-    writer.writerow(["decisions", *DECISION_COLUMNS])
-    blocks = report_decisions_csv(start=start, end=end, special=_csv_special_characters())
+    out.writelines(map(_csv_line, _leading_rows(start=start, end=end, generated_at=None)))
+    out.write(_csv_line(["decisions", *DECISION_COLUMNS]))
+    blocks = report_decisions_csv(start=start, end=end)
     if blocks is None:
-        writer.writerows(map(_decision_row, report_decisions(start=start, end=end)))
+        out.writelines(
+            _csv_line(_decision_row(row)) for row in report_decisions(start=start, end=end)
+        )
     else:
-        for block in blocks:
-            out.write(block)
-    writer.writerows(_section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification)]))
+        out.writelines(blocks)
+    out.writelines(
+        map(_csv_line, _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification)]))
+    )
     return verification
 
 
-def _csv_special_characters() -> str:
-    """The characters that make csv.writer (as the report uses it) quote a cell.
+_QUOTED = re.compile("[" + re.escape(CSV_QUOTED) + "]")
 
-    Asked of the csv module itself, since it has changed between Python versions (3.11 does
-    not quote a lone carriage return when the line terminator is "\\n").
+
+def _csv_line(row: Row) -> str:
+    """One line of the CSV, "\\n" ended: each cell made formula-safe, then quoted, quotes
+    doubled, when it holds a character of CSV_QUOTED.
+
+    Written here rather than by csv.writer, which on Python 3.11 leaves a lone carriage
+    return unquoted (see CSV_QUOTED); otherwise the same bytes.
     """
-    special = ""
-    for character in ",\"\n\r\t ;'\\":
-        line = io.StringIO()
-        csv.writer(line, lineterminator="\n").writerow(["a", f"b{character}"])
-        if line.getvalue() != f"a,b{character}\n":
-            special += character
-    return special
+    cells = []
+    for cell in map(csv_formula_safe, row):
+        cells.append('"' + cell.replace('"', '""') + '"' if _QUOTED.search(cell) else cell)
+    return ",".join(cells) + "\n"
 
 
 def compliance_report_write_pdf(
@@ -493,6 +516,7 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
         report.sha256 = digest
         report.size_bytes = size
         report.ledger_head_hash = verification.head_hash
+        report.ledger_entries = verification.entries
         report.ledger_ok = verification.ok
         report.finished_at = timezone.now()
         report.save()
@@ -711,8 +735,13 @@ def _pdf(
         ),
         Paragraph("Ledger verification", heading),
         Paragraph(
-            ("The hash chain holds: " if verification.ok else "<b>THE HASH CHAIN IS BROKEN</b>: ")
-            + f"{verification.entries} entries checked.",
+            (
+                "The hash chain holds: "
+                if verification.ok
+                else "<b>THE LEDGER FAILS VERIFICATION</b>: "
+            )
+            + f"{verification.entries} entries checked, against {verification.anchors} "
+            "recorded heads (its own, the reports' and the checkpoints').",
             styles["Normal"],
         ),
     ]
@@ -726,6 +755,10 @@ def _pdf(
                 styles["Normal"],
             )
         )
+    story += [
+        Paragraph(escape(f"Problem: {problem}"), styles["Normal"])
+        for problem in verification.problems
+    ]
     story += [
         Paragraph(
             "Head hash (SHA-256):" if verification.ok else "Last intact hash:", styles["Normal"]

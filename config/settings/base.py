@@ -170,6 +170,16 @@ CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")
 # How long decisions, grades and the audit ledger are kept (years). The application has
 # no path that deletes them; this records the policy the operator must honour.
 RETENTION_YEARS = env.int("SHOESCHOOL_RETENTION_YEARS", default=5)
+# The ledger's checkpoint file: every so often (audit.tasks.checkpoint_ledger) a line with the
+# ledger's head, signed with HMAC-SHA256 under this key, is appended to it, outside the
+# database, so a head set back in the database is caught (docs/compliance-guide.md).
+# The development key is public on purpose: production refuses to start without its own.
+SHOESCHOOL_LEDGER_ANCHOR_FILE = Path(
+    env.str("SHOESCHOOL_LEDGER_ANCHOR_FILE", default=str(DATA_DIR / "ledger-anchors.jsonl"))
+)
+SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
+    "SHOESCHOOL_LEDGER_ANCHOR_KEY", default="dev-only-ledger-anchor-key-never-used-in-production"
+)
 # The certification rule a pit boss signs against (audit.services.reviews.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.
 SHOESCHOOL_CERT_PASS_MARK = env.str("SHOESCHOOL_CERT_PASS_MARK", default="95")

@@ -32,6 +32,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # A run left pending or grading this long is queued again by the sweep (a lost task, a
 # killed worker); grading is idempotent, so a slow run queued twice is graded once.
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
+# How often the ledger's head is appended to the checkpoint file (a line only when it moved).
+SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS = env.int("SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS", default=3600)
 CELERY_BEAT_SCHEDULE = {
     "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
     # Exam sittings and speed attempts left open past their time box are submitted.
@@ -40,6 +42,11 @@ CELERY_BEAT_SCHEDULE = {
     "compliance-report-sweep": {
         "task": "audit.tasks.sweep_compliance_reports",
         "schedule": 600.0,
+    },
+    # The ledger's head, signed, to a file outside the database (audit.services.anchors).
+    "ledger-checkpoint": {
+        "task": "audit.tasks.checkpoint_ledger",
+        "schedule": float(SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS),
     },
 }
 # A compliance report over more graded questions than this is produced by a Celery task

@@ -1,5 +1,7 @@
 """Production: DEBUG off, secrets and hosts required, HTTPS-only cookies, whitenoise."""
 
+from django.core.exceptions import ImproperlyConfigured
+
 from .environment import env
 
 DEBUG = False
@@ -7,6 +9,13 @@ DEBUG = False
 SECRET_KEY = env.str("SECRET_KEY")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Whoever holds this key can write checkpoint lines the ledger's verification believes: keep
+# it from the people who administer the database.
+SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str("SHOESCHOOL_LEDGER_ANCHOR_KEY")
+if len(SHOESCHOOL_LEDGER_ANCHOR_KEY) < 32:
+    raise ImproperlyConfigured(
+        "SHOESCHOOL_LEDGER_ANCHOR_KEY must be at least 32 characters (a random secret)"
+    )
 
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

@@ -11,10 +11,17 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import ComplianceReport, LedgerEntry, ReportStatus
-from audit.services.ledger import Event, ledger_append, ledger_verify
+from audit.services.ledger import (
+    Event,
+    PendingEntry,
+    ledger_append,
+    ledger_append_many,
+    ledger_verify,
+)
 from audit.services.reports import compliance_report_request
 from tests.audit.factories import RIGHT, graded_attempt, overpay
 from tests.factories import PASSWORD
+from tests.ledger_protection import tamper
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 INDEX = "/compliance/"
@@ -182,7 +189,36 @@ def test_verifying_shows_the_entry_count_and_head_hash(officer):
     page = response.content.decode()
     assert response.status_code == 200
     assert "The chain holds: 3 entries checked." in page
+    assert "It matches every head recorded for it (1)." in page
     assert ledger_verify().head_hash in page
+
+
+@pytest.mark.django_db
+def test_verifying_says_when_entries_were_cut_from_the_end(officer):
+    ledger_append_many(entries=[PendingEntry("x", "t", str(n), {"n": n}) for n in range(1000)])
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence > %s", [950])
+    page = officer.post(VERIFY).content.decode()
+    assert (
+        "The log fails verification at entry 951: the ledger ends at entry 950 but its head "
+        "says 1,000 entries: entries were removed."
+    ) in page
+    assert "Last intact hash (950 entries hold)" in page
+    assert LedgerEntry.objects.get(sequence=950).hash in page
+
+
+@pytest.mark.django_db
+def test_verifying_lists_a_checkpoint_line_that_cannot_be_trusted(officer, settings):
+    ledger_append(event="x", subject_type="t", subject_id=1, payload={})
+    Path(settings.SHOESCHOOL_LEDGER_ANCHOR_FILE).write_text(
+        '{"at":"2026-03-10T12:00:00+00:00","entries":1,"head_hash":"'
+        + "a" * 64
+        + '","hmac":"'
+        + "b" * 64
+        + '"}\n'
+    )
+    page = officer.post(VERIFY).content.decode()
+    assert "The log cannot be vouched for." in page
+    assert "Line 1 of the checkpoint file: its HMAC does not match" in page
 
 
 @pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The tamper-evident ledger: the chain, appending, the trigger and verify_audit_log."""
+"""The tamper-evident ledger: the chain, appending, the triggers and verify_audit_log."""
 
 from __future__ import annotations
 
@@ -16,11 +16,18 @@ from django.test import RequestFactory
 
 from audit.chain import GENESIS_HASH, entry_hash, verify_chain
 from audit.models import LedgerEntry
-from audit.services.ledger import Event, ledger_append, ledger_verify
+from audit.services.ledger import (
+    Event,
+    PendingEntry,
+    ledger_append,
+    ledger_append_many,
+    ledger_verify,
+)
+from tests.ledger_protection import tamper
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql",
-    reason="needs PostgreSQL: the append-only trigger and row locks exist only there (CI runs it)",
+    reason="needs PostgreSQL: TRUNCATE and row locks exist only there (CI runs it)",
 )
 
 
@@ -195,16 +202,15 @@ def test_the_admin_offers_no_way_to_add_change_or_delete_an_entry(admin_user):
     assert "delete_selected" not in model_admin.get_actions(request)
 
 
-@postgresql_only
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "statement",
     [
-        "UPDATE audit_ledgerentry SET payload = '{}'::jsonb WHERE sequence = 1",
+        "UPDATE audit_ledgerentry SET event = 'forged' WHERE sequence = 1",
         "DELETE FROM audit_ledgerentry WHERE sequence = 1",
     ],
 )
-def test_postgresql_refuses_to_update_or_delete_an_entry(statement):
+def test_the_database_refuses_to_update_or_delete_an_entry(statement):
     entry = _append(1)[0]
     with (
         pytest.raises(DatabaseError, match="append-only"),
@@ -228,22 +234,10 @@ def test_verify_audit_log_reports_the_count_and_head_hash_of_an_intact_ledger():
     assert "OK" in out
 
 
-def _tamper(sql: str, params: list[str | int]) -> None:
-    # A DBA with enough rights can switch the trigger off; the chain must still tell.
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # The test's own inserts leave deferred foreign-key checks that block ALTER TABLE.
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE audit_ledgerentry DISABLE TRIGGER audit_ledger_append_only")
-        cursor.execute(sql, params)
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE audit_ledgerentry ENABLE TRIGGER audit_ledger_append_only")
-
-
 @pytest.mark.django_db
 def test_verify_audit_log_names_an_entry_changed_directly_in_the_database():
     _append(5)
-    _tamper(
+    tamper(
         "UPDATE audit_ledgerentry SET payload = %s WHERE sequence = %s",
         ['{"answer": {"action": "pay", "amount": "999.50"}}', 3],
     )
@@ -257,18 +251,127 @@ def test_verify_audit_log_names_an_entry_changed_directly_in_the_database():
 @pytest.mark.django_db
 def test_verify_audit_log_names_the_gap_left_by_an_entry_deleted_in_the_database():
     _append(5)
-    _tamper("DELETE FROM audit_ledgerentry WHERE sequence = %s", [4])
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence = %s", [4])
     status, _, error = _verify()
     assert status == 1
     assert "BROKEN at entry 5" in error
     assert "expected entry 4" in error
 
 
-@postgresql_only
 @pytest.mark.django_db
 def test_the_trigger_is_back_on_after_the_tamper_so_the_check_is_real():
     _append(2)
-    _tamper("UPDATE audit_ledgerentry SET event = %s WHERE sequence = %s", ["forged", 2])
+    tamper("UPDATE audit_ledgerentry SET event = %s WHERE sequence = %s", ["forged", 2])
     with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM audit_ledgerentry WHERE sequence = 1")
     assert _verify()[0] == 1
+
+
+# Entries cut from the end: the chain that is left holds, its stored head does not.
+
+
+def append_many(count: int) -> list[LedgerEntry]:
+    return ledger_append_many(
+        entries=[
+            PendingEntry(Event.DECISION_RECORDED, "decision", str(n), {"n": n})
+            for n in range(1, count + 1)
+        ]
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("appended", "kept", "says"), [(5, 4, "5 entries"), (1000, 950, "1,000 entries")]
+)
+def test_entries_cut_from_the_end_are_named_by_the_stored_head(appended, kept, says):
+    append_many(appended)
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence > %s", [kept])
+    status, out, error = _verify()
+    assert status == 1
+    assert f"entries checked: {kept}\n" in out
+    assert f"last intact hash: {LedgerEntry.objects.get(sequence=kept).hash}" in out
+    assert error == (
+        f"BROKEN at entry {kept + 1}: the ledger ends at entry {kept} "
+        f"but its head says {says}: entries were removed"
+    )
+
+
+@pytest.mark.django_db
+def test_a_ledger_emptied_behind_its_head_is_named():
+    append_many(3)
+    tamper("DELETE FROM audit_ledgerentry")
+    result = ledger_verify()
+    assert not result.ok
+    assert result.first_break is not None
+    assert result.first_break.reason == (
+        "the ledger is empty but its head says 3 entries: entries were removed"
+    )
+
+
+@pytest.mark.django_db
+def test_a_head_set_back_behind_the_last_entry_is_reported():
+    entries = append_many(5)
+    tamper("UPDATE audit_ledgerhead SET sequence = 3, hash = %s", [entries[2].hash])
+    status, out, error = _verify()
+    assert status == 1
+    assert "problem: the ledger holds 5 entries but its head says 3" in out
+    assert error.startswith("NOT VERIFIED")
+
+
+@pytest.mark.django_db
+def test_a_deleted_head_is_reported():
+    append_many(2)
+    tamper("DELETE FROM audit_ledgerhead")
+    result = ledger_verify()
+    assert not result.ok
+    assert result.problems == (
+        "the ledger holds 2 entries but its head is missing: it was deleted outside the "
+        "application",
+    )
+
+
+# What the database refuses on the head: it only moves forward, to an entry of the ledger.
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("statement", "params"),
+    [
+        ("UPDATE audit_ledgerhead SET sequence = 2, hash = %s", ["entry 2"]),
+        ("UPDATE audit_ledgerhead SET sequence = 0, hash = %s", [GENESIS_HASH]),
+        ("UPDATE audit_ledgerhead SET sequence = 4, hash = %s", ["0" * 63 + "1"]),
+        ("UPDATE audit_ledgerhead SET hash = %s", ["entry 2"]),
+        ("DELETE FROM audit_ledgerhead", []),
+    ],
+    ids=["set-back", "reset", "past-the-end", "other-hash", "delete"],
+)
+def test_the_database_refuses_to_set_the_head_back_or_away_from_the_ledger(statement, params):
+    entries = append_many(3)
+    params = [entries[1].hash if p == "entry 2" else p for p in params]
+    with (
+        pytest.raises(DatabaseError, match="ledger head"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(statement, params)
+    assert ledger_verify().ok
+    # The head still moves forward as entries are appended.
+    assert _append(1)[0].sequence == 4
+    assert ledger_verify().ok
+
+
+@postgresql_only
+@pytest.mark.django_db
+@pytest.mark.parametrize("table", ["audit_ledgerentry", "audit_ledgerhead"])
+def test_postgresql_refuses_to_truncate_the_ledger(table):
+    _append(2)
+    with connection.cursor() as cursor:
+        # The test's own inserts leave deferred foreign-key checks that block TRUNCATE.
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+    with (
+        pytest.raises(DatabaseError, match="append-only: TRUNCATE refused"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(f"TRUNCATE {table} CASCADE")
+    assert LedgerEntry.objects.count() == 2

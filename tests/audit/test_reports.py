@@ -7,6 +7,7 @@ import datetime as dt
 import hashlib
 import io
 import json
+import re
 import subprocess
 import time
 from collections import defaultdict
@@ -17,9 +18,18 @@ from pathlib import Path
 import pytest
 from django.db import OperationalError, connection
 
-from audit.models import Certification, ComplianceReport, LedgerEntry, ReportStatus, Review
+from audit.models import (
+    Certification,
+    ComplianceReport,
+    LedgerEntry,
+    ReportStatus,
+    RetrainingFlag,
+    Review,
+)
 from audit.services.ledger import Event, ledger_append, ledger_verify
 from audit.services.reports import (
+    _csv_line,
+    _decision_row,
     compliance_report_download,
     compliance_report_produce,
     compliance_report_request,
@@ -37,7 +47,10 @@ from tests.audit.factories import (
     profile_version,
     underpay,
 )
+from tests.factories import UserFactory
+from tests.ledger_protection import tamper
 from trainer.errors import ConflictError, ForbiddenError, TrainerError
+from trainer.selectors.reports import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -210,20 +223,26 @@ def test_the_csv_ends_with_the_ledger_verification_and_head_hash(period_data):
     assert ledger["ok"] == "yes"
     assert ledger["head_hash"] == ledger_verify().head_hash
     assert ledger["entries"] == str(LedgerEntry.objects.count())
+    assert (ledger["anchors_checked"], ledger["problems"]) == ("1", "")
 
 
 @pytest.mark.django_db
 def test_a_broken_ledger_is_reported_as_broken(period_data):
     ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-            cursor.execute("ALTER TABLE audit_ledgerentry DISABLE TRIGGER audit_ledger_append_only")
-        cursor.execute("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
-        if connection.vendor == "postgresql":
-            cursor.execute("ALTER TABLE audit_ledgerentry ENABLE TRIGGER audit_ledger_append_only")
+    tamper("UPDATE audit_ledgerentry SET subject_id = 'forged' WHERE sequence = 1")
     (ledger,) = as_dicts(csv_report()["ledger"])
     assert (ledger["ok"], ledger["first_break_sequence"]) == ("no", "1")
+
+
+@pytest.mark.django_db
+def test_a_ledger_cut_short_is_reported_as_broken_with_the_reason(period_data):
+    ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
+    tamper("DELETE FROM audit_ledgerentry WHERE sequence = 2")
+    (ledger,) = as_dicts(csv_report()["ledger"])
+    assert (ledger["ok"], ledger["entries"], ledger["first_break_sequence"]) == ("no", "1", "2")
+    assert ledger["first_break_reason"] == (
+        "the ledger ends at entry 1 but its head says 2 entries: entries were removed"
+    )
 
 
 @pytest.mark.django_db
@@ -288,6 +307,7 @@ def test_a_small_request_is_stored_at_once_and_logged_with_its_sha256(
     assert report.sha256 == hashlib.sha256(content).hexdigest()
     assert report.size_bytes == len(content)
     assert report.ledger_ok is True
+    assert report.ledger_entries == LedgerEntry.objects.count() - 1
     assert f"ledger,{LedgerEntry.objects.count() - 1},{report.ledger_head_hash}" in content.decode()
     entry = LedgerEntry.objects.get(event=Event.REPORT_EXPORTED)
     assert entry.actor_id == compliance_officer.pk
@@ -412,3 +432,125 @@ def test_the_sweep_queues_again_only_reports_stuck_past_the_timeout(
         assert compliance_report_sweep() == [stuck.pk]
     assert len(queued) == 1
     assert recent.status == ReportStatus.PENDING
+
+
+# Formula injection: text people typed must not run as a formula when the CSV is opened.
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@pytest.fixture
+def typed_formulas(pit_boss):
+    """Every free-text cell of the report starting as a spreadsheet formula would."""
+    trainee = UserFactory(
+        username="-2+3", first_name='=HYPERLINK("http://evil.example")', last_name="",
+        roles=["trainee"],
+    )  # fmt: skip
+    numeric = UserFactory(username="-7", first_name="Minus", last_name="Seven", roles=["trainee"])
+    TrainingClassFactory(name="+cmd|' /C calc'!A0", trainees=[trainee], instructors=[pit_boss])
+    attempt = graded_attempt(
+        trainee=trainee, grades=[RIGHT, overpay("5.00"), underpay("2.50")], submitted_at=NOON
+    )
+    graded_attempt(trainee=numeric, grades=[RIGHT], submitted_at=NOON)
+    grade = attempt.grading_runs.get().grades.get(question=2)
+    review = Review.objects.create(grade=grade, reviewer=pit_boss, comment="=1+1")
+    flag = RetrainingFlag.objects.create(trainee=trainee, flagged_by=pit_boss, reason="\t=cmd")
+    Review.objects.filter(pk=review.pk).update(created_at=NOON)
+    RetrainingFlag.objects.filter(pk=flag.pk).update(created_at=NOON)
+    Certification.objects.create(
+        trainee=trainee,
+        profile=profile_version().profile,
+        signed_by=pit_boss,
+        signer_full_name="-Bea Boss",
+        signed_at=NOON,
+        statement="\r@SUM(1+1)",
+    )
+    return trainee
+
+
+def is_plain_number(cell: str) -> bool:
+    return re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", cell) is not None
+
+
+@pytest.mark.django_db
+def test_no_csv_cell_starts_as_a_formula_unless_it_is_a_plain_number(typed_formulas):
+    out = io.StringIO()
+    compliance_report_write_csv(start=DAY, end=DAY, out=out)
+    cells = [cell for row in csv.reader(io.StringIO(out.getvalue())) for cell in row]
+    risky = [c for c in cells if c.startswith(FORMULA_START) and not is_plain_number(c)]
+    assert risky == []
+    assert "-2.50" in cells  # a negative amount stays a number
+
+
+@pytest.mark.django_db
+def test_typed_formulas_reach_the_csv_neutralised_with_a_leading_quote(typed_formulas):
+    report = csv_report()
+    trainees = {row["trainee"]: row for row in as_dicts(report["trainees"])}
+    assert trainees["'-2+3"]["name"] == """'=HYPERLINK("http://evil.example")"""
+    # A name that is just a number is no formula: a spreadsheet shows it as that number.
+    assert trainees["-7"]["name"] == "Minus Seven"
+    assert as_dicts(report["classes"])[0]["class"] == "'+cmd|' /C calc'!A0"
+    decisions = as_dicts(report["decisions"])
+    assert {row["trainee"] for row in decisions} == {"'-2+3", "-7"}
+    (review,) = as_dicts(report["reviews"])
+    assert (review["trainee"], review["comment"]) == ("'-2+3", "'=1+1")
+    (flag,) = as_dicts(report["retraining"])
+    assert (flag["trainee"], flag["reason"]) == ("'-2+3", "'\t=cmd")
+    (signoff,) = as_dicts(report["signoffs"])
+    assert (signoff["signer_full_name"], signoff["statement"]) == ("'-Bea Boss", "'\r@SUM(1+1)")
+
+
+@pytest.mark.django_db
+def test_a_carriage_return_in_typed_text_cannot_end_its_row_and_forge_another(pit_boss, trainee):
+    Certification.objects.create(
+        trainee=trainee,
+        profile=profile_version().profile,
+        signed_by=pit_boss,
+        signer_full_name="Bea Boss",
+        signed_at=NOON,
+        statement="Ready\rsignoffs,2026-03-10T12:00:00+00:00,root,Forged Name,otto",
+    )
+    (signoff,) = as_dicts(csv_report()["signoffs"])
+    assert signoff["statement"] == (
+        "Ready\rsignoffs,2026-03-10T12:00:00+00:00,root,Forged Name,otto"
+    )
+
+
+@pytest.mark.django_db
+def test_negative_amounts_stay_plain_numbers(typed_formulas):
+    report = csv_report()
+    underpay_row = next(r for r in as_dicts(report["mispays"]) if r["category"] == "underpay")
+    assert underpay_row["net"] == "-2.50"
+    decision = next(r for r in as_dicts(report["decisions"]) if r["category"] == "underpay")
+    assert decision["money_diff"] == "-2.50"
+
+
+@pytest.mark.django_db
+def test_the_pdf_shows_typed_text_as_typed(typed_formulas, tmp_path):
+    # Only the CSV is read by spreadsheets: the PDF needs no quote in front.
+    path = tmp_path / "report.pdf"
+    compliance_report_write_pdf(start=DAY, end=DAY, out=str(path))
+    text = pdf_text(path)
+    assert "=1+1" in text
+    assert "'=1+1" not in text
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the decisions are written by SQL on PostgreSQL only"
+)
+@pytest.mark.django_db
+def test_postgresql_writes_the_decisions_as_python_would(typed_formulas):
+    # The SQL that writes the decision rows mirrors the Python that writes them elsewhere.
+    for username in ("=x", "+x", "@x", "\tx", "\rx", "-x", "-1", "-1.50", "-1.", "-.5", "-1e5",
+                     "'x", 'a"b', "a,b", "a\nb", "a\rb"):  # fmt: skip
+        graded_attempt(
+            trainee=UserFactory(username=username, roles=["trainee"]),
+            grades=[RIGHT],
+            submitted_at=NOON,
+        )
+    in_python = "".join(
+        _csv_line(_decision_row(row)) for row in report_decisions(start=DAY, end=DAY)
+    )
+    in_sql = report_decisions_csv(start=DAY, end=DAY)
+    assert in_sql is not None
+    assert "".join(in_sql) == in_python

@@ -1,22 +1,48 @@
-"""Recompute the ledger's hash chain: `manage.py verify_audit_log`.
+"""Recompute the ledger's hash chain and check it against its anchors: `manage.py verify_audit_log`.
 
-Prints how many entries were checked and the head hash; exits 1 naming the first broken
-entry when the chain does not hold.
+Prints how many entries were checked against how many anchors and the head hash; exits 1
+naming the first broken entry, or what else is wrong, when the ledger cannot be trusted.
 """
 
+from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from audit.services.anchors import checkpoint_file
 from audit.services.ledger import ledger_verify
 
 
 class Command(BaseCommand):
-    help = "Recompute the audit ledger's hash chain and name the first broken entry, if any."
+    help = (
+        "Recompute the audit ledger's hash chain, check it against its stored head, the "
+        "heads the compliance reports state and the checkpoint file, and name the first "
+        "broken entry, if any."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--anchors",
+            type=Path,
+            metavar="FILE",
+            help=(
+                "heads kept outside the system, one a line: the entry count and the head "
+                "hash separated by a space, or a line copied from the checkpoint file"
+            ),
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        result = ledger_verify()
+        anchors_file: Path | None = options["anchors"]
+        if anchors_file is not None and not anchors_file.is_file():
+            raise CommandError(f"no such anchors file: {anchors_file}", returncode=2)
+        checkpoints = checkpoint_file()
+        if not checkpoints.is_file():
+            self.stdout.write(f"checkpoint file: none at {checkpoints}")
+        result = ledger_verify(anchors_file=anchors_file)
         self.stdout.write(f"entries checked: {result.entries}")
+        self.stdout.write(f"anchors checked: {result.anchors}")
+        for problem in result.problems:
+            self.stdout.write(f"problem: {problem}")
         if result.first_break is not None:
             # Past the break nothing is vouched for, so the last hash that still holds is shown.
             self.stdout.write(f"last intact hash: {result.head_hash}")
@@ -25,4 +51,9 @@ class Command(BaseCommand):
                 returncode=1,
             )
         self.stdout.write(f"head hash: {result.head_hash}")
-        self.stdout.write(self.style.SUCCESS("OK: the chain holds"))
+        if result.problems:
+            raise CommandError(
+                f"NOT VERIFIED: {len(result.problems)} problem(s): {result.problems[0]}",
+                returncode=1,
+            )
+        self.stdout.write(self.style.SUCCESS("OK: the chain holds, with its head and every anchor"))
