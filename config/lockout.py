@@ -35,6 +35,16 @@ def is_locked_out(request: Any) -> bool:
     return bool(getattr(request, "axes_locked_out", False))
 
 
+def lockout_claim(request: Any) -> bool:
+    """Whether the last password check was refused for a lockout, taking axes' mark off the
+    request: its middleware would otherwise put the login page's lockout notice in place
+    of the page, for a caller that tells the user itself (the sign-off form)."""
+    locked = is_locked_out(request)
+    if locked:
+        request.axes_locked_out = False
+    return locked
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None, credentials: Any
 ) -> HttpResponse:

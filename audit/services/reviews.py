@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services.ledger import Event, ledger_append
-from config.lockout import is_locked_out, lockout_message
+from config.lockout import lockout_claim, lockout_message
 from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import stats
@@ -188,7 +188,7 @@ def _check_signature(*, signer: User, password: str, request: HttpRequest) -> st
     confirmed = authenticate(request, username=signer.get_username(), password=password)
     if confirmed is None or confirmed.pk != signer.pk:
         # Not a change, so not a ledger entry (nothing is stored); the security log keeps it.
-        if is_locked_out(request):
+        if lockout_claim(request):
             security_log.warning("sign-off refused: user %s is locked out", signer.pk)
             raise TrainerError(
                 f"{lockout_message()} Nothing was signed.",
