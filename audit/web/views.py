@@ -28,6 +28,7 @@ from audit.forms import (
 )
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services import reviews
+from audit.services.training_record import training_record_pdf
 from audit.web import charts
 from trainer.errors import TrainerError
 from trainer.models import Grade
@@ -262,6 +263,7 @@ def _trainee_page(
         "can_act": can_act,
         # Whoever sits a table test never signs for it, even as a pit boss of the class.
         "can_sign": can_act and request.user.pk != trainee.pk,
+        "record_url": reverse("pit:trainee_record", args=[trainee.pk]),
     }
     context["by_category_svg"] = charts.error_mix_svg(context["by_category"])
     if can_act:
@@ -347,6 +349,20 @@ def role_label(value: str) -> str:
 @pit_view()
 def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
     return _trainee_page(request, trainee_id)
+
+
+@require_GET
+@pit_view()
+def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
+    """The trainee's training record (PDF) for the personnel file; every download is logged."""
+    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    data = training_record_pdf(trainee=trainee, user=request.user)  # type: ignore[arg-type]
+    response = HttpResponse(data, content_type="application/pdf")
+    day = timezone.localdate().isoformat()
+    response["Content-Disposition"] = (
+        f'attachment; filename="training-record-{trainee.username}-{day}.pdf"'
+    )
+    return response
 
 
 def _refused(

@@ -70,6 +70,8 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    # The training record: whoever may see the trainee's page; each download is logged.
+    "pit:trainee_record": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     # An empty form: allowed writers get 400 (the form's errors), nothing is written.
     "pit:trainee_flag": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:trainee_certify": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
