@@ -74,25 +74,28 @@ def _day(when: datetime | None) -> str:
     return timezone.localtime(when).date().isoformat() if when else "?"
 
 
-def standing_badge(state: audit_selectors.TableState) -> Badge:
-    """What the pit reads for a trainee's standing at a table."""
+def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True) -> Badge:
+    """What the pit reads for a trainee's standing at a table (named first, unless the
+    page already names it)."""
     standing = audit_selectors.TableStanding
-    table, when = state.profile, _day(state.when)
+    when = _day(state.when)
     renew = f"; exam #{state.ready} can renew it" if state.ready else ""
     match state.standing:
         case standing.CERTIFIED:
-            return Badge(f"{table}: certified until {when}{renew}", "good")
+            text, tone = f"certified until {when}{renew}", "good"
         case standing.EXPIRING:
-            return Badge(f"{table}: certified until {when}, expiring soon{renew}", "warn")
+            text, tone = f"certified until {when}, expiring soon{renew}", "warn"
         case standing.EXPIRED:
-            return Badge(f"{table}: certification expired {when}", "bad")
+            text, tone = f"certification expired {when}", "bad"
         case standing.WITHDRAWN:
-            return Badge(f"{table}: certification withdrawn {when}", "bad")
+            text, tone = f"certification withdrawn {when}", "bad"
         case standing.PASSED:
-            return Badge(f"{table}: passed, not signed (exam #{state.ready})", "plain")
+            text, tone = f"passed, not signed (exam #{state.ready})", "plain"
         case standing.NOT_PASSED:
-            return Badge(f"{table}: not passed", "muted")
-    return Badge(f"{table}: not sat", "muted")
+            text, tone = "not passed", "muted"
+        case _:
+            text, tone = "not sat", "muted"
+    return Badge(f"{state.profile}: {text}" if with_table else text, tone)
 
 
 @dataclass(frozen=True)
@@ -252,13 +255,14 @@ def _trainee_page(
             _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
         ],
         "tables": [
-            (state, standing_badge(state))
+            (state, standing_badge(state, with_table=False))
             for state in audit_selectors.standings_at_every_table(
                 states=overview.states.get(trainee.pk, [])
             )
         ],
         "sittings": [_sitting_row(sitting) for sitting in sittings],
-        "any_fast": any(sitting.check.fast for sitting in sittings),
+        # The acknowledgement box shows only when a sitting that could be signed needs it.
+        "any_fast": any(s.check.fast and s.check.signable for s in sittings),
         "rule": rule,
         "can_act": can_act,
         # Whoever sits a table test never signs for it, even as a pit boss of the class.
