@@ -22,7 +22,15 @@ class RetrainingFlagAdmin(ReadOnlyAdmin):
 
 @admin.register(models.Certification)
 class CertificationAdmin(ReadOnlyAdmin):
-    list_display = ["id", "trainee", "profile", "signer_full_name", "signed_at", "withdrawn"]
+    list_display = [
+        "id",
+        "trainee",
+        "profile",
+        "signer_full_name",
+        "signed_at",
+        "expires_at",
+        "withdrawn",
+    ]
 
 
 @admin.register(models.ComplianceReport)

@@ -14,6 +14,7 @@ from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from audit.certification import profile_label
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import stats
 
@@ -125,17 +126,36 @@ class LiftFlagForm(forms.Form):
     )
 
 
+class ProfileChoiceField(forms.ModelChoiceField):
+    """A rule profile, listed by its title."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return profile_label(obj)
+
+
 class SignOffForm(forms.Form):
     """A signature: what is signed, and the signer's password entered again."""
 
-    profile = forms.ModelChoiceField(
-        queryset=RuleProfile.objects.all(), to_field_name="name", label="Rule profile"
+    profile = ProfileChoiceField(
+        queryset=RuleProfile.objects.all(), to_field_name="name", label="Table (rule profile)"
     )
-    attempt = forms.ModelChoiceField(queryset=Attempt.objects.none(), label="Exam attempt")
+    attempt = forms.ModelChoiceField(queryset=Attempt.objects.none(), label="Table-test sitting")
     statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=TEXT_MAX,
-        initial="I have reviewed this trainee's exam and certify them to deal this game.",
+        initial="I have reviewed this trainee's table test and certify them to deal this game.",
+    )
+    override_reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        max_length=TEXT_MAX,
+        required=False,
+        label="Sign despite the retraining flag: why",
+        help_text="Needed only while a retraining flag is in force; recorded with your signature.",
+    )
+    acknowledge_fast = forms.BooleanField(
+        required=False,
+        label="I have checked the answers that came faster than plausible: they are the "
+        "trainee's own.",
     )
     password = forms.CharField(
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),

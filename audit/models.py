@@ -174,9 +174,21 @@ class Certification(AppendOnly):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="certifications_signed"
     )
     signer_full_name = models.CharField(max_length=300)
+    # The role the signer signed in (trainer.roles.Role's value): a pit boss or an admin.
+    signer_role = models.CharField(max_length=32, blank=True)
     signed_at = models.DateTimeField()
+    # When the certification lapses (SHOESCHOOL_CERT_VALID_MONTHS after signing); a
+    # withdrawal has none.
+    expires_at = models.DateTimeField(null=True, blank=True)
     statement = models.TextField()
     evidence = models.JSONField(default=dict)
+    # Signed while a retraining flag was in force: why the signer signed regardless, and
+    # which flags (ids) that answers.
+    override_reason = models.TextField(blank=True)
+    flags_overridden = models.JSONField(default=list, blank=True)
+    # The warnings the signer acknowledged before signing (e.g. answers faster than
+    # plausible), as they were worded to them.
+    acknowledged = models.JSONField(default=list, blank=True)
     withdrawn = models.BooleanField(default=False)
     corrects = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"

@@ -81,3 +81,16 @@ def test_demo_accounts_are_refused_outside_development(tmp_path):
     )
     assert result.returncode != 0
     assert "only in development" in result.stderr
+
+
+def test_certification_retention_is_indefinite_or_no_shorter_than_the_records():
+    shorter = run_manage("check", SHOESCHOOL_CERT_RETENTION="3", SHOESCHOOL_RETENTION_YEARS="5")
+    assert shorter.returncode != 0
+    assert "SHOESCHOOL_CERT_RETENTION must be 'indefinite' or a whole number" in shorter.stderr
+    assert run_manage("check", SHOESCHOOL_CERT_RETENTION="forever").returncode != 0
+    assert run_manage("check", SHOESCHOOL_CERT_RETENTION="10").returncode == 0
+
+
+def test_certification_records_are_kept_indefinitely_by_default(settings):
+    assert settings.SHOESCHOOL_CERT_RETENTION == "indefinite"
+    assert settings.RETENTION_YEARS == 5

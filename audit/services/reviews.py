@@ -7,20 +7,20 @@ row pointing at the one it corrects, never an edit.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
+from audit import selectors as audit_selectors
+from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services.ledger import Event, ledger_append
 from config.lockout import lockout_claim, lockout_message
 from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.models import Attempt, Grade, RuleProfile, Skill
+from trainer.roles import Role, roles_of
 from trainer.selectors import stats
 
 if TYPE_CHECKING:
@@ -30,51 +30,6 @@ if TYPE_CHECKING:
 security_log = logging.getLogger("shoeschool.security")
 
 MAX_TEXT = 4000
-
-
-@dataclass(frozen=True)
-class CertificationRule:
-    """What an exam must show before a pit boss may sign a certification on it.
-
-    The defaults follow the training standard: at least 95 % right on an exam of at least
-    50 scenarios, answered at a mean of under 10 seconds a question. Settings
-    SHOESCHOOL_CERT_PASS_MARK, SHOESCHOOL_CERT_MIN_SCENARIOS and
-    SHOESCHOOL_CERT_MAX_MEAN_SECONDS change them for a house.
-    """
-
-    pass_mark: Decimal = Decimal("95")
-    min_scenarios: int = 50
-    max_mean_seconds: Decimal = Decimal("10")
-
-    @classmethod
-    def from_settings(cls) -> CertificationRule:
-        return cls(
-            pass_mark=Decimal(str(getattr(settings, "SHOESCHOOL_CERT_PASS_MARK", "95"))),
-            min_scenarios=int(getattr(settings, "SHOESCHOOL_CERT_MIN_SCENARIOS", 50)),
-            max_mean_seconds=Decimal(
-                str(getattr(settings, "SHOESCHOOL_CERT_MAX_MEAN_SECONDS", "10"))
-            ),
-        )
-
-    def shortfalls(self, evidence: stats.AttemptEvidence, *, profile: str) -> list[str]:
-        """Why this attempt cannot back a certification under ``profile`` (empty: it can)."""
-        found = []
-        if evidence.mode != "exam":
-            found.append(f"it is a {evidence.mode} attempt, not an exam")
-        if evidence.passed is not True:
-            found.append("its current grading did not pass it")
-        if evidence.score is None or evidence.score < self.pass_mark:
-            found.append(f"its score {evidence.score}% is under the pass mark {self.pass_mark}%")
-        if evidence.rounds < self.min_scenarios:
-            found.append(f"it dealt {evidence.rounds} scenarios, fewer than {self.min_scenarios}")
-        limit_ms = self.max_mean_seconds * 1000
-        if evidence.mean_ms is None or Decimal(str(evidence.mean_ms)) >= limit_ms:
-            mean = "no" if evidence.mean_ms is None else f"{evidence.mean_ms / 1000:.1f} s"
-            found.append(f"its mean response time ({mean}) is not under {self.max_mean_seconds} s")
-        if evidence.profiles != (profile,):
-            dealt = ", ".join(evidence.profiles) or "no profile"
-            found.append(f"it was dealt under {dealt}, not only {profile}")
-        return found
 
 
 def _text(value: str, *, field: str) -> str:
@@ -208,6 +163,27 @@ def _check_signature(*, signer: User, password: str, request: HttpRequest) -> st
     return full_name
 
 
+def _require_signer(*, signer: User, trainee: User) -> Role:
+    """The role a signer signs in: a pit boss of the trainee's class or an administrator,
+    never the trainee themselves."""
+    held = roles_of(signer)
+    if signer.pk == trainee.pk:
+        raise ForbiddenError(
+            "nobody signs their own certification: another pit boss of the class or an "
+            "administrator must sign it"
+        )
+    if not stats.viewer_may_act_for(user=signer, trainee=trainee):
+        if Role.COMPLIANCE in held:
+            raise ForbiddenError(
+                "compliance officers see certifications but never sign them: a pit boss of "
+                "the trainee's class or an administrator signs"
+            )
+        raise ForbiddenError(
+            "only a pit boss of the trainee's class, or an administrator, signs a certification"
+        )
+    return Role.ADMIN if Role.ADMIN in held else Role.PIT_BOSS
+
+
 def certification_sign(
     *,
     trainee: User,
@@ -217,33 +193,69 @@ def certification_sign(
     password: str,
     statement: str,
     request: HttpRequest,
+    override_reason: str = "",
+    fast_acknowledged: bool = False,
 ) -> Certification:
     """Sign a certification that the trainee may deal under ``profile``, on the evidence
-    of an exam attempt; the signer re-enters their password (``request``: where from, for
-    the password lockout)."""
-    _require_actor(user=signer, trainee=trainee)
+    of a sitting of that profile's table test; the signer re-enters their password
+    (``request``: where from, for the password lockout).
+
+    Refused, every reason named, unless the sitting qualifies (audit.certification). A
+    retraining flag in force needs ``override_reason`` (why the signer signs regardless);
+    answers faster than plausible need ``fast_acknowledged``. Both are recorded.
+    """
+    role = _require_signer(signer=signer, trainee=trainee)
     full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
+    override_reason = (override_reason or "").strip()
+    if len(override_reason) > MAX_TEXT:
+        raise TrainerError(
+            f"override_reason is longer than {MAX_TEXT} characters", field="override_reason"
+        )
     if attempt.trainee_id != trainee.pk:
         raise NotFoundError("no such attempt of this trainee", field="attempt")
     evidence = stats.attempt_evidence(attempt=attempt)
     if evidence is None:
         raise ConflictError("this attempt has not been graded", field="attempt")
-    shortfalls = CertificationRule.from_settings().shortfalls(evidence, profile=profile.name)
-    if shortfalls:
-        raise ConflictError(
-            "this attempt cannot back a certification: " + "; ".join(shortfalls), field="attempt"
-        )
+    rule = CertificationRule.from_settings()
     with transaction.atomic():
+        # Locks the sitting, so two signatures on it cannot both pass the checks below.
+        locked = (
+            Attempt.objects.select_for_update()
+            .select_related("drill__certifies", "drill__profile_version__profile")
+            .get(pk=attempt.pk)
+        )
+        check = sign_off_check(
+            rule=rule,
+            evidence=evidence,
+            drill=locked.drill,
+            profile=profile,
+            certifications=Certification.objects.filter(trainee=trainee),
+            flags=audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, []),
+        )
+        refusals = check.unanswered(
+            override_reason=override_reason, fast_acknowledged=fast_acknowledged
+        )
+        if refusals:
+            raise ConflictError(
+                "nothing was signed: " + "; ".join(r.text for r in refusals),
+                field=refusals[0].field,
+            )
+        signed_at = timezone.now()
         certification = Certification.objects.create(
             trainee=trainee,
             profile=profile,
             attempt=attempt,
             signed_by=signer,
             signer_full_name=full_name,
-            signed_at=timezone.now(),
+            signer_role=role.value,
+            signed_at=signed_at,
+            expires_at=rule.expiry(signed_at),
             statement=statement,
             evidence=evidence.as_dict(),
+            override_reason=override_reason if check.flags else "",
+            flags_overridden=[flag.pk for flag in check.flags],
+            acknowledged=[check.fast] if check.fast else [],
         )
         ledger_append(
             event=Event.CERTIFICATION_SIGNED,
@@ -265,7 +277,7 @@ def certification_withdraw(
 ) -> Certification:
     """Withdraw a certification: a new signed row pointing back at it."""
     trainee = certification.trainee
-    _require_actor(user=signer, trainee=trainee)
+    role = _require_signer(signer=signer, trainee=trainee)
     full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if certification.withdrawn:
@@ -281,6 +293,7 @@ def certification_withdraw(
             attempt=certification.attempt,
             signed_by=signer,
             signer_full_name=full_name,
+            signer_role=role.value,
             signed_at=timezone.now(),
             statement=statement,
             evidence=certification.evidence,
@@ -301,12 +314,18 @@ def _signature_payload(certification: Certification) -> dict[str, object]:
     return {
         "trainee_id": certification.trainee_id,
         "profile": certification.profile.name,
+        "profile_title": profile_label(certification.profile),
         "attempt_id": certification.attempt_id,
         "signer_id": certification.signed_by_id,
         "signer_full_name": certification.signer_full_name,
+        "signer_role": certification.signer_role,
         "signed_at": certification.signed_at,
+        "expires_at": certification.expires_at,
         "statement": certification.statement,
         "evidence": certification.evidence,
+        "override_reason": certification.override_reason,
+        "flags_overridden": certification.flags_overridden,
+        "acknowledged": certification.acknowledged,
         "withdrawn": certification.withdrawn,
         "corrects": certification.corrects_id,
     }

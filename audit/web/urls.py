@@ -9,6 +9,7 @@ urlpatterns = [
     path("trainees/<int:trainee_id>/", views.trainee_detail, name="trainee"),
     path("trainees/<int:trainee_id>/flag/", views.trainee_flag, name="trainee_flag"),
     path("trainees/<int:trainee_id>/certify/", views.trainee_certify, name="trainee_certify"),
+    path("trainees/<int:trainee_id>/record.pdf", views.trainee_record, name="trainee_record"),
     path("flags/<int:flag_id>/lift/", views.flag_lift, name="flag_lift"),
     path(
         "certifications/<int:certification_id>/withdraw/",

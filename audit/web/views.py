@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
@@ -12,9 +13,11 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from audit import selectors as audit_selectors
+from audit.certification import CertificationRule, profile_label
 from audit.forms import (
     DashboardFilter,
     FlagForm,
@@ -25,6 +28,7 @@ from audit.forms import (
 )
 from audit.models import Certification, RetrainingFlag, Review
 from audit.services import reviews
+from audit.services.training_record import training_record_pdf
 from audit.web import charts
 from trainer.errors import TrainerError
 from trainer.models import Grade
@@ -50,11 +54,48 @@ def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
     )
 
 
-def _rule() -> reviews.CertificationRule:
-    return reviews.CertificationRule.from_settings()
+def _rule() -> CertificationRule:
+    return CertificationRule.from_settings()
 
 
 NO_FIGURE = "—"
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A trainee's standing at one table, written out: the words and their tone (good,
+    warn, bad, plain or muted)."""
+
+    text: str
+    tone: str
+
+
+def _day(when: datetime | None) -> str:
+    return timezone.localtime(when).date().isoformat() if when else "?"
+
+
+def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True) -> Badge:
+    """What the pit reads for a trainee's standing at a table (named first, unless the
+    page already names it)."""
+    standing = audit_selectors.TableStanding
+    when = _day(state.when)
+    renew = f"; exam #{state.ready} can renew it" if state.ready else ""
+    match state.standing:
+        case standing.CERTIFIED:
+            text, tone = f"certified until {when}{renew}", "good"
+        case standing.EXPIRING:
+            text, tone = f"certified until {when}, expiring soon{renew}", "warn"
+        case standing.EXPIRED:
+            text, tone = f"certification expired {when}", "bad"
+        case standing.WITHDRAWN:
+            text, tone = f"certification withdrawn {when}", "bad"
+        case standing.PASSED:
+            text, tone = f"passed, not signed (exam #{state.ready})", "plain"
+        case standing.NOT_PASSED:
+            text, tone = "not passed", "muted"
+        case _:
+            text, tone = "not sat", "muted"
+    return Badge(f"{state.profile}: {text}" if with_table else text, tone)
 
 
 @dataclass(frozen=True)
@@ -72,9 +113,8 @@ class _TraineeRow:
     overpaid: str
     underpaid: str
     unanswered: str
-    certifications: list[str]
+    tables: list[Badge]
     flagged: bool
-    ready: int | None
 
     @classmethod
     def of(
@@ -82,9 +122,8 @@ class _TraineeRow:
         trainee: User,
         figures: stats.Figures,
         *,
-        certifications: list[Certification],
+        tables: list[audit_selectors.TableState],
         flagged: bool,
-        ready: int | None,
     ) -> _TraineeRow:
         return cls(
             username=trainee.username,
@@ -97,9 +136,8 @@ class _TraineeRow:
             overpaid=str(figures.overpaid),
             underpaid=str(figures.underpaid),
             unanswered=str(figures.unanswered),
-            certifications=[c.profile.name for c in certifications],
+            tables=[standing_badge(state) for state in tables],
             flagged=flagged,
-            ready=ready,
         )
 
 
@@ -122,14 +160,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     classes = stats.dashboard_classes(user=request.user, filters=filters, grades=filtered)
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
-    certified = audit_selectors.certifications_in_force(trainee_ids=ids)
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
-    ready = stats.certification_ready(
-        trainee_ids=ids,
-        pass_mark=rule.pass_mark,
-        min_scenarios=rule.min_scenarios,
-        max_mean_ms=rule.max_mean_seconds * 1000,
-    )
+    # Read on every showing, never cached: a signature, a withdrawal or the clock changes
+    # a standing without any grading.
+    standings = audit_selectors.certification_overview(trainee_ids=ids, rule=rule).states
     context = {
         "filterset": filterset,
         "classes": [
@@ -139,9 +173,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                     _TraineeRow.of(
                         trainee,
                         figures,
-                        certifications=certified.get(trainee.pk, []),
+                        tables=standings.get(trainee.pk, []),
                         flagged=bool(flagged.get(trainee.pk)),
-                        ready=ready.get(trainee.pk),
                     )
                     for trainee, figures in block.rows
                 ],
@@ -198,6 +231,12 @@ def _trainee_page(
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
     attempts = stats.exam_attempts_for(trainee=trainee)
     can_act = stats.viewer_may_act_for(user=request.user, trainee=trainee)
+    rule = _rule()
+    flags = audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, [])
+    overview = audit_selectors.certification_overview(
+        trainee_ids=[trainee.pk], rule=rule, flags={trainee.pk: flags}
+    )
+    sittings = overview.sittings.get(trainee.pk, [])
     context: dict[str, Any] = {
         "trainee": trainee,
         "filterset": filterset,
@@ -212,13 +251,25 @@ def _trainee_page(
         "mistakes_page": page,
         "mistakes_newer_query": _query_with_page(request, page - 1) if page > 1 else None,
         "mistakes_older_query": _query_with_page(request, page + 1) if older else None,
-        "flags_in_force": audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(
-            trainee.pk, []
-        ),
+        "flags_in_force": flags,
         "flag_history": audit_selectors.flag_history(trainee_id=trainee.pk),
-        "certifications": audit_selectors.certification_history(trainee_id=trainee.pk),
-        "rule": _rule(),
+        "certifications": [
+            _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
+        ],
+        "tables": [
+            (state, standing_badge(state, with_table=False))
+            for state in audit_selectors.standings_at_every_table(
+                states=overview.states.get(trainee.pk, [])
+            )
+        ],
+        "sittings": [_sitting_row(sitting) for sitting in sittings],
+        # The acknowledgement box shows only when a sitting that could be signed needs it.
+        "any_fast": any(s.check.fast and s.check.signable for s in sittings),
+        "rule": rule,
         "can_act": can_act,
+        # Whoever sits a table test never signs for it, even as a pit boss of the class.
+        "can_sign": can_act and request.user.pk != trainee.pk,
+        "record_url": reverse("pit:trainee_record", args=[trainee.pk]),
     }
     context["by_category_svg"] = charts.error_mix_svg(context["by_category"])
     if can_act:
@@ -232,10 +283,92 @@ def _trainee_page(
     return render(request, "audit/pit/trainee.html", context, status=status)
 
 
+@dataclass(frozen=True)
+class _SittingRow:
+    """A graded exam sitting on the trainee's page, with what a sign-off on it would meet."""
+
+    attempt_id: int
+    title: str
+    table: str
+    sat: str
+    score: str
+    passed: bool
+    mean: str
+    refusals: list[str]
+    fast: str | None
+
+
+def _sitting_row(sitting: audit_selectors.Sitting) -> _SittingRow:
+    evidence, drill = sitting.evidence, sitting.drill
+    return _SittingRow(
+        attempt_id=evidence.attempt_id,
+        title=drill.title,
+        table=profile_label(drill.certifies) if drill.certifies else "—",
+        sat=_minute(evidence.submitted_at or evidence.graded_at),
+        score=NO_FIGURE if evidence.score is None else f"{evidence.score} %",
+        passed=evidence.passed is True,
+        mean=NO_FIGURE if evidence.mean_ms is None else f"{evidence.mean_ms / 1000:.1f} s",
+        refusals=[r.text for r in sitting.check.refusals],
+        fast=sitting.check.fast,
+    )
+
+
+def _minute(when: datetime | None) -> str:
+    return timezone.localtime(when).strftime("%Y-%m-%d %H:%M") if when else "?"
+
+
+@dataclass(frozen=True)
+class _SignatureRow:
+    """A certification or a withdrawal as the trainee's page lists it."""
+
+    certification: Certification
+    table: str
+    role: str
+    signed: str
+    expires: str
+    expired: bool
+    withdrawn_by: Certification | None
+
+
+def _signature_row(cert: Certification) -> _SignatureRow:
+    withdrawals = [c for c in cert.corrections.all() if c.withdrawn]
+    return _SignatureRow(
+        certification=cert,
+        table=profile_label(cert.profile),
+        role=role_label(cert.signer_role),
+        signed=f"{_minute(cert.signed_at)} {timezone.get_current_timezone_name()}",
+        expires=_day(cert.expires_at) if cert.expires_at else "",
+        expired=cert.expires_at is not None and cert.expires_at <= timezone.now(),
+        withdrawn_by=withdrawals[0] if withdrawals else None,
+    )
+
+
+def role_label(value: str) -> str:
+    """The role a signer signed in, as a person reads it ("" when not recorded)."""
+    try:
+        return Role(value).label
+    except ValueError:
+        return ""
+
+
 @require_GET
 @pit_view()
 def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
     return _trainee_page(request, trainee_id)
+
+
+@require_GET
+@pit_view()
+def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
+    """The trainee's training record (PDF) for the personnel file; every download is logged."""
+    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    data = training_record_pdf(trainee=trainee, user=request.user)  # type: ignore[arg-type]
+    response = HttpResponse(data, content_type="application/pdf")
+    day = timezone.localdate().isoformat()
+    response["Content-Disposition"] = (
+        f'attachment; filename="training-record-{trainee.username}-{day}.pdf"'
+    )
+    return response
 
 
 def _refused(
@@ -324,13 +457,16 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
             password=data["password"],
             statement=data["statement"],
             request=request,
+            override_reason=data["override_reason"],
+            fast_acknowledged=data["acknowledge_fast"],
         )
     except TrainerError as error:
         return _refused(request, form, error, page)
     messages.success(
         request,
         f"Signed by {certification.signer_full_name}: {trainee.get_full_name()} is certified "
-        f"under {certification.profile.name}.",
+        f"to deal {profile_label(certification.profile)} until "
+        f"{_day(certification.expires_at)}.",
     )
     return redirect("pit:trainee", trainee_id=trainee.pk)
 

@@ -3,6 +3,7 @@
 from datetime import timedelta
 from pathlib import Path
 
+import environ
 from csp.constants import NONCE, NONE, SELF
 
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
@@ -180,11 +181,27 @@ SHOESCHOOL_LEDGER_ANCHOR_FILE = Path(
 SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
     "SHOESCHOOL_LEDGER_ANCHOR_KEY", default="dev-only-ledger-anchor-key-never-used-in-production"
 )
-# The certification rule a pit boss signs against (audit.services.reviews.CertificationRule):
+# The certification rule a pit boss signs against (audit.certification.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.
 SHOESCHOOL_CERT_PASS_MARK = env.str("SHOESCHOOL_CERT_PASS_MARK", default="95")
 SHOESCHOOL_CERT_MIN_SCENARIOS = env.int("SHOESCHOOL_CERT_MIN_SCENARIOS", default=50)
 SHOESCHOOL_CERT_MAX_MEAN_SECONDS = env.str("SHOESCHOOL_CERT_MAX_MEAN_SECONDS", default="10")
+# A mean answer faster than this is a warning the signer must acknowledge (nobody reads a
+# table that fast: someone else may have answered).
+SHOESCHOOL_CERT_MIN_MEAN_SECONDS = env.str("SHOESCHOOL_CERT_MIN_MEAN_SECONDS", default="1.5")
+# A certification lapses this many months after it was signed.
+SHOESCHOOL_CERT_VALID_MONTHS = env.int("SHOESCHOOL_CERT_VALID_MONTHS", default=12)
+# How long certification records (sign-offs, withdrawals, the sittings and flags they rest
+# on) are kept: "indefinite" (the default: a dealer's personnel file outlives the 5-year
+# policy above), or a whole number of years, never fewer than RETENTION_YEARS.
+SHOESCHOOL_CERT_RETENTION = env.str("SHOESCHOOL_CERT_RETENTION", default="indefinite")
+if SHOESCHOOL_CERT_RETENTION != "indefinite" and not (
+    SHOESCHOOL_CERT_RETENTION.isdigit() and int(SHOESCHOOL_CERT_RETENTION) >= RETENTION_YEARS
+):
+    raise environ.ImproperlyConfigured(
+        "SHOESCHOOL_CERT_RETENTION must be 'indefinite' or a whole number of years not under "
+        f"SHOESCHOOL_RETENTION_YEARS ({RETENTION_YEARS}), not {SHOESCHOOL_CERT_RETENTION!r}"
+    )
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]

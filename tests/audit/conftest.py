@@ -80,11 +80,18 @@ def make_attempt(
     profile: str = "casino-shoe",
     skills: Sequence[str] = ("natural-3to2",),
     runs: Sequence[Sequence[Answer]] = (),
+    drill: Drill | None = None,
 ) -> Attempt:
-    """A submitted, graded attempt of one round per answer; ``runs`` adds regrades."""
+    """A submitted, graded attempt of one round per answer; ``runs`` adds regrades. Its
+    rounds are dealt under ``drill``'s profile when a drill is given (a table test, say)."""
     when = submitted_at or timezone.now()
-    version = profile_version(profile)
-    drill = Drill.objects.create(title=f"{mode} drill", kind="generated", profile_version=version)
+    if drill is None:
+        version = profile_version(profile)
+        drill = Drill.objects.create(
+            title=f"{mode} drill", kind="generated", profile_version=version
+        )
+    else:
+        version = drill.profile_version or profile_version(profile)
     attempt = Attempt.objects.create(
         trainee=trainee,
         drill=drill,

@@ -21,6 +21,8 @@ from trainer.models import (
     AttemptStatus,
     Decision,
     Drill,
+    DrillKind,
+    DrillPurpose,
     Grade,
     GradingRun,
     GradingStatus,
@@ -29,6 +31,7 @@ from trainer.models import (
     RunTrigger,
     TrainingClass,
 )
+from trainer.selectors.blueprints import TABLE_TEST_MIN_ROUNDS, table_test_skills
 from trainer.services.run_summaries import run_summary_build
 
 
@@ -40,6 +43,24 @@ class DrillFactory(factory.django.DjangoModelFactory):
     kind = "generated"
     profile_version = factory.LazyFunction(profile_version)
     count = 1
+
+
+def table_test(profile: str = "casino-shoe", **changes) -> Drill:
+    """A sealed exam that is ``profile``'s table test, as trainer.services.drills'
+    table_test_create makes it (without needing its author); ``changes`` alter it."""
+    version = profile_version(profile)
+    minimums = table_test_skills(version.engine_profile)
+    fields = {
+        "title": f"Table test: {version.profile.title or profile}",
+        "kind": DrillKind.GENERATED,
+        "purpose": DrillPurpose.EXAM,
+        "certifies": version.profile,
+        "profile_version": version,
+        "skills": list(minimums),
+        "skill_minimums": minimums,
+        "count": TABLE_TEST_MIN_ROUNDS,
+    }
+    return Drill.objects.create(**{**fields, **changes})
 
 
 class TrainingClassFactory(factory.django.DjangoModelFactory):

@@ -14,9 +14,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Certification, RetrainingFlag, Review
-from audit.services.reviews import certification_sign, review_create
+from audit.services.reviews import (
+    certification_sign,
+    certification_withdraw,
+    retraining_flag_create,
+    review_create,
+)
 from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
-from tests.audit.factories import TrainingClassFactory
+from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile
 from trainer.selectors import stats
@@ -140,20 +145,24 @@ def test_the_speed_histogram_counts_answers_per_second(history, trainee):
     assert sum(buckets.values()) == 6
 
 
-def test_the_certification_rule_finds_ready_trainees(pit, trainee, other_trainee):
-    ready = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
-    make_attempt(trainee=other_trainee, answers=[RIGHT] * 50, mode=Mode.PRACTICE)
-    found = stats.certification_ready(
-        trainee_ids=[trainee.pk, other_trainee.pk],
-        pass_mark=Decimal(95),
-        min_scenarios=50,
-        max_mean_ms=Decimal(10000),
+def test_the_sittings_evidence_in_bulk_is_the_evidence_of_each(pit, trainee, other_trainee):
+    drill = table_test()
+    newer = make_attempt(
+        trainee=trainee, answers=[RIGHT] * 3 + [Answer(response_ms=None)], drill=drill
     )
-    assert found == {trainee.pk: ready.pk}
-    too_slow = stats.certification_ready(
-        trainee_ids=[trainee.pk], pass_mark=Decimal(95), min_scenarios=50, max_mean_ms=Decimal(3000)
+    older = make_attempt(
+        trainee=trainee,
+        answers=[wrong("1.00", ms=2000), RIGHT],
+        drill=drill,
+        submitted_at=timezone.now() - dt.timedelta(days=1),
+        runs=[[RIGHT, RIGHT]],
     )
-    assert too_slow == {}
+    make_attempt(trainee=other_trainee, answers=[RIGHT], mode=Mode.PRACTICE)
+    found = stats.exam_evidence(trainee_ids=[trainee.pk, other_trainee.pk])
+    assert list(found) == [trainee.pk]
+    assert [e.attempt_id for e in found[trainee.pk]] == [newer.pk, older.pk]
+    for bulk, attempt in zip(found[trainee.pk], (newer, older), strict=True):
+        assert bulk == stats.attempt_evidence(attempt=attempt)
 
 
 def test_the_trend_follows_the_profile_filter(history, trainee):
@@ -272,26 +281,49 @@ def _dashboard_queries(client) -> int:
     return len(queries.captured_queries)
 
 
-def _add_students(training_class, start: int, count: int) -> None:
+def _add_students(training_class, start, count, *, signer):
+    """Students with a practice attempt and a table-test sitting each; every other one
+    certified on it, every third flagged."""
+    drill = table_test()
+    shoe = drill.certifies
     for n in range(start, start + count):
         student = UserFactory(username=f"student{n}", roles=["trainee"])
         training_class.trainees.add(student)
-        make_attempt(trainee=student, answers=[RIGHT, wrong("1.00")])
-        make_attempt(trainee=student, answers=[RIGHT] * 3)
+        make_attempt(trainee=student, answers=[RIGHT, wrong("1.00")], mode=Mode.PRACTICE)
+        sitting = make_attempt(trainee=student, answers=[RIGHT] * 50, drill=drill)
+        if n % 2 == 0:
+            certification_sign(
+                request=signing_request(),
+                trainee=student,
+                profile=shoe,
+                attempt=sitting,
+                signer=signer,
+                password=PASSWORD,
+                statement="ok",
+            )
+        if n % 3 == 0:
+            retraining_flag_create(trainee=student, flagged_by=signer, reason="Rounding")
+
+
+# The dashboard's queries, shown with nothing cached and shown again. Neither number
+# grows with the trainees, their sittings and signatures, or the classes.
+COLD_QUERIES = 16
+WARM_QUERIES = 13
 
 
 def test_the_dashboards_query_count_does_not_grow_with_trainees_or_classes(pit, trainee, pit_boss):
     client = client_for(pit_boss)
-    _add_students(pit["mine"], 0, 2)
-    few = _dashboard_queries(client)
-    _add_students(pit["mine"], 2, 6)
+    _add_students(pit["mine"], 0, 2, signer=pit_boss)
+    cache.clear()
+    assert (_dashboard_queries(client), _dashboard_queries(client)) == (COLD_QUERIES, WARM_QUERIES)
+    _add_students(pit["mine"], 2, 10, signer=pit_boss)
     TrainingClassFactory(name="Night", trainees=[trainee], instructors=[pit_boss])
     cache.clear()
-    many = _dashboard_queries(client)
-    assert many == few
-    assert many <= 24
+    assert (_dashboard_queries(client), _dashboard_queries(client)) == (COLD_QUERIES, WARM_QUERIES)
     html = client.get(reverse("pit:dashboard")).content.decode()
-    assert html.count('data-trainee="student') == 8
+    assert html.count('data-trainee="student') == 12
+    assert html.count("certified until") == 6
+    assert html.count("passed, not signed") == 6
 
 
 def test_the_dashboard_shows_a_newly_graded_run_at_once(pit, trainee, pit_boss):
@@ -360,7 +392,7 @@ def test_a_flag_without_reason_is_refused_with_a_message(pit, trainee, pit_boss)
     assert not RetrainingFlag.objects.exists()
 
 
-def _sign(client, trainee, attempt, password):
+def _sign(client, trainee, attempt, password, **fields):
     return client.post(
         reverse("pit:trainee_certify", args=[trainee.pk]),
         {
@@ -368,31 +400,96 @@ def _sign(client, trainee, attempt, password):
             "attempt": attempt.pk,
             "statement": "Certified for the shoe game",
             "password": password,
+            **fields,
         },
     )
 
 
 def test_signing_off_from_the_page_needs_the_password(pit, trainee, pit_boss):
-    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
     client = client_for(pit_boss)
     refused = _sign(client, trainee, exam, "wrong")
     assert refused.status_code == 400
     assert "nothing was signed" in refused.content.decode()
     assert not Certification.objects.exists()
-    assert _sign(client, trainee, exam, PASSWORD).status_code == 302
+    response = _sign(client, trainee, exam, PASSWORD)
+    assert response.status_code == 302
     cert = Certification.objects.get()
     assert cert.signer_full_name == pit_boss.get_full_name()
+    page = client.get(response["Location"]).content.decode()
+    assert f"certified to deal casino-shoe until {cert.expires_at:%Y-%m-%d}" in page
 
 
 def test_signing_on_a_short_exam_says_why(pit, trainee, pit_boss):
-    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 10)
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 10, drill=table_test())
     response = _sign(client_for(pit_boss), trainee, exam, PASSWORD)
     assert response.status_code == 409
     assert "fewer than 50" in response.content.decode()
 
 
+def test_signing_on_another_tables_test_says_why(pit, trainee, pit_boss):
+    double = table_test("casino-double-deck")
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=double)
+    response = _sign(client_for(pit_boss), trainee, exam, PASSWORD)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "is the table test for casino-double-deck, not for casino-shoe" in html
+    assert not Certification.objects.exists()
+
+
+def test_the_page_warns_of_a_flag_and_fast_answers_and_takes_the_answers(pit, trainee, pit_boss):
+    exam = make_attempt(trainee=trainee, answers=[Answer(response_ms=800)] * 50, drill=table_test())
+    retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="Slow on insurance")
+    client = client_for(pit_boss)
+    page = client.get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    sign_off = page.split('id="sign-off"', 1)[1]
+    assert "has a retraining flag in force (“Slow on insurance”)" in sign_off
+    assert 'name="override_reason"' in sign_off
+    assert 'name="acknowledge_fast"' in sign_off
+    sittings = page.split('id="sittings"', 1)[1].split("</table>", 1)[0]
+    assert "Warning: the answers came at a mean of 0.80 s a question" in sittings
+
+    refused = _sign(client, trainee, exam, PASSWORD)
+    assert refused.status_code == 409
+    html = refused.content.decode()
+    assert "write why you sign regardless" in html
+    assert "tick the box" in html
+    assert not Certification.objects.exists()
+
+    signed = _sign(
+        client,
+        trainee,
+        exam,
+        PASSWORD,
+        override_reason="The flag is about insurance; re-checked it myself",
+        acknowledge_fast="on",
+    )
+    assert signed.status_code == 302
+    cert = Certification.objects.get()
+    assert cert.override_reason == "The flag is about insurance; re-checked it myself"
+    assert len(cert.acknowledged) == 1
+    page = client.get(signed["Location"]).content.decode()
+    assert "Signed despite a retraining flag in force: “The flag is about insurance" in page
+    assert "Acknowledged: the answers came at a mean of 0.80 s" in page
+
+
+def test_a_page_without_flags_or_fast_answers_asks_neither(pit, trainee, pit_boss):
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    page = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    assert 'name="override_reason"' not in page
+    assert 'name="acknowledge_fast"' not in page
+    assert "<strong>Yes</strong>" in page
+
+
+def test_a_pit_boss_who_sat_the_test_gets_no_sign_off_form(pit, pit_boss):
+    pit["mine"].trainees.add(pit_boss)
+    page = client_for(pit_boss).get(reverse("pit:trainee", args=[pit_boss.pk])).content.decode()
+    assert 'id="sign-off"' not in page
+    assert "another pit boss of the class or an administrator signs your certification" in page
+
+
 def test_withdrawing_from_the_page(pit, trainee, pit_boss):
-    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
     cert = certification_sign(
         trainee=trainee,
         profile=RuleProfile.objects.get(name="casino-shoe"),
@@ -408,6 +505,95 @@ def test_withdrawing_from_the_page(pit, trainee, pit_boss):
     )
     assert response.status_code == 302
     assert Certification.objects.filter(withdrawn=True, corrects=cert).exists()
+
+
+# The dashboard's standing per table, right after each change.
+
+
+def _standing(client, trainee) -> str:
+    html = client.get(reverse("pit:dashboard")).content.decode()
+    return _row_cells(html, trainee.username)[-1].split(">", 1)[-1]
+
+
+def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_sitting(
+    pit, trainee, pit_boss
+):
+    client = client_for(pit_boss)
+    assert _standing(client, trainee) == "no table test sat"
+    drill = table_test()
+    make_attempt(trainee=trainee, answers=[wrong("1.00")] * 50, drill=drill)
+    assert _standing(client, trainee) == "casino-shoe: not passed"
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{exam.pk})"
+
+    cert = certification_sign(request=signing_request(),
+        trainee=trainee, profile=drill.certifies, attempt=exam, signer=pit_boss,
+        password=PASSWORD, statement="ok",
+    )  # fmt: skip
+    # No grading in between: the standing is not read from the graded-work cache.
+    assert _standing(client, trainee) == f"casino-shoe: certified until {cert.expires_at:%Y-%m-%d}"
+
+    withdrawal = certification_withdraw(
+        request=signing_request(),
+        certification=cert,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="Mispaid splits",
+    )
+    assert _standing(client, trainee) == (
+        f"casino-shoe: certification withdrawn {withdrawal.signed_at:%Y-%m-%d}"
+    )
+    again = make_attempt(
+        trainee=trainee,
+        answers=[RIGHT] * 50,
+        drill=drill,
+        submitted_at=timezone.now() + dt.timedelta(seconds=1),
+    )
+    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{again.pk})"
+
+
+def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee, pit_boss):
+    client = client_for(pit_boss)
+    drill = table_test()
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+    cert = certification_sign(request=signing_request(),
+        trainee=trainee, profile=drill.certifies, attempt=exam, signer=pit_boss,
+        password=PASSWORD, statement="ok",
+    )  # fmt: skip
+    # Time moves on: the certification was signed long ago.
+    signed = timezone.now() - dt.timedelta(days=340)
+    expires = signed + dt.timedelta(days=365)
+    Certification.objects.filter(pk=cert.pk).update(signed_at=signed, expires_at=expires)
+    assert _standing(client, trainee) == (
+        f"casino-shoe: certified until {expires:%Y-%m-%d}, expiring soon"
+    )
+    html = client.get(reverse("pit:dashboard")).content.decode()
+    assert 'class="badge warn"' in html
+
+    signed = timezone.now() - dt.timedelta(days=400)
+    expires = signed + dt.timedelta(days=365)
+    Certification.objects.filter(pk=cert.pk).update(signed_at=signed, expires_at=expires)
+    assert _standing(client, trainee) == f"casino-shoe: certification expired {expires:%Y-%m-%d}"
+
+    renewal = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{renewal.pk})"
+
+
+def test_the_trainee_page_lists_every_tables_standing(pit, trainee, pit_boss):
+    drill = table_test()
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+    html = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    tables = html.split('id="tables"', 1)[1].split("</table>", 1)[0]
+    assert tables.count("<tr data-table=") == RuleProfile.objects.count()
+    rows = {_table_row(tables, name) for name in ("casino-shoe", "casino-double-deck")}
+    assert rows == {("casino-shoe", "passed, not signed"), ("casino-double-deck", "not sat")}
+
+
+def _table_row(tables: str, name: str) -> tuple[str, str]:
+    row = tables.split(f'data-table="{name}"', 1)[1].split("</tr>", 1)[0]
+    cells = [re.sub(r"<[^>]+>", "", cell).strip() for cell in row.split("<td")[1:]]
+    table, standing = (cell.split(">", 1)[-1] for cell in cells)
+    return table, standing.split(" (exam", 1)[0]
 
 
 # The decision drill-down.

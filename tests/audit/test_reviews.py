@@ -16,6 +16,7 @@ from audit.services.reviews import (
     review_create,
 )
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
+from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from trainer.errors import TrainerError
 from trainer.models import Grade, Mode, RuleProfile
@@ -196,7 +197,7 @@ def test_another_classes_pit_boss_cannot_flag(pit, trainee, other_boss):
 
 @pytest.fixture
 def exam(pit, trainee):
-    return make_attempt(trainee=trainee, answers=[RIGHT] * 50, mode=Mode.EXAM)
+    return make_attempt(trainee=trainee, answers=[RIGHT] * 50, mode=Mode.EXAM, drill=table_test())
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from audit.models import ComplianceReport
 from audit.services.reviews import certification_sign, retraining_flag_create
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
+from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from trainer.models import Grade, RuleProfile
 
@@ -72,6 +73,8 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    # The training record: whoever may see the trainee's page; each download is logged.
+    "pit:trainee_record": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     # An empty form: allowed writers get 400 (the form's errors), nothing is written.
     "pit:trainee_flag": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:trainee_certify": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
@@ -109,7 +112,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 49 + [wrong("5.00")])
     mistake = Grade.objects.get(run__attempt=exam, correct=False)
     flag = retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="Rounding")
-    certified = make_attempt(trainee=trainee, answers=[RIGHT] * 50)
+    certified = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
     certification = certification_sign(
         trainee=trainee,
         profile=RuleProfile.objects.get(name="casino-shoe"),
@@ -118,6 +121,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         password=PASSWORD,
         statement="ok",
         request=signing_request(),
+        override_reason="The flag is for rounding on 6:5; this table pays 3:2",
     )
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"

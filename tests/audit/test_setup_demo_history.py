@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.utils import timezone
 
+from audit.certification import CertificationRule
 from audit.management.commands import setup_demo_history
+from audit.models import Certification
+from audit.selectors import TableStanding, certification_overview
 from audit.services.ledger import ledger_verify
-from tests.factories import UserFactory
-from trainer.models import Attempt, Grade, GradingStatus, Mode
+from tests.factories import UserFactory, profile_version
+from trainer.management.commands.setup_demo import DEMO_PASSWORD
+from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
 from trainer.selectors import stats
+from trainer.services.drills import table_test_create
 
 
 @pytest.fixture
@@ -29,6 +36,9 @@ def demo(db, settings, monkeypatch):
     )
     trainee = UserFactory(username="trainee", roles=["trainee"])
     boss = UserFactory(username="pitboss", roles=["pit_boss"])
+    # As setup_demo makes it: the sign-off is signed with the demo password.
+    boss.set_password(DEMO_PASSWORD)
+    boss.save()
     return trainee, boss
 
 
@@ -50,20 +60,59 @@ def test_it_needs_the_demo_accounts(db, settings):
         _run()
 
 
-def test_it_gives_the_pit_boss_graded_mistakes_to_review(demo):
+def _standings(trainee) -> dict[str, object]:
+    overview = certification_overview(
+        trainee_ids=[trainee.pk], rule=CertificationRule.from_settings()
+    )
+    return {state.profile: state for state in overview.states[trainee.pk]}
+
+
+# Each run deals two 50-round table tests: one run serves the whole history's checks.
+
+
+def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_sign(demo):
     trainee, boss = demo
-    _run()
+    out = _run()
     attempts = Attempt.objects.filter(trainee=trainee)
-    assert attempts.count() == 2
+    # The history's drills (two here), and two table-test sittings.
+    assert attempts.count() == 4
     assert set(attempts.values_list("grading_status", flat=True)) == {GradingStatus.GRADED}
     grades = stats.grades_for_viewer(user=boss)
     assert grades.filter(correct=False).exists()
     assert not Grade.objects.filter(decision__isnull=True).exists()
+
+    (expired,) = Certification.objects.filter(trainee=trainee)
+    assert expired.signed_by == boss
+    assert expired.signed_at < timezone.now() - dt.timedelta(days=365)
+    assert expired.expires_at < timezone.now()
+    assert expired.attempt.submitted_at < expired.signed_at
+    shoe_test = Drill.objects.get(certifies__name="casino-shoe", purpose=DrillPurpose.EXAM)
+    standings = _standings(trainee)
+    assert standings[expired.profile.title].standing == TableStanding.EXPIRED
+    ready = standings["casino-shoe"]
+    assert ready.standing == TableStanding.PASSED
+    assert Attempt.objects.get(pk=ready.ready).drill == shoe_test
+    assert "expired" in out
+    assert f"exam #{ready.ready}" in out
     assert ledger_verify().ok
 
-
-def test_running_it_again_changes_nothing(demo):
-    _run()
-    before = Attempt.objects.count()
+    before = (Attempt.objects.count(), Certification.objects.count())
     assert "nothing to do" in _run()
-    assert Attempt.objects.count() == before
+    assert (Attempt.objects.count(), Certification.objects.count()) == before
+
+
+def test_it_sits_the_table_test_setup_demo_made(demo):
+    trainee, boss = demo
+    made = table_test_create(profile_version=profile_version("casino-shoe"), user=boss)
+    _run()
+    assert Drill.objects.filter(certifies__name="casino-shoe").get() == made
+    assert Attempt.objects.filter(trainee=trainee, drill=made).count() == 1
+
+
+def test_without_the_demo_password_it_signs_nothing_and_says_so(demo):
+    _, boss = demo
+    boss.set_password("changed-since")
+    boss.save()
+    out = _run()
+    assert not Certification.objects.exists()
+    assert "demo password" in out

@@ -127,6 +127,9 @@ class AttemptEvidence:
     mean_ms: float | None
     profiles: tuple[str, ...]
     graded_at: datetime | None
+    # Which drill was sat, and when: what the sign-off asks of the sitting besides figures.
+    drill_id: int | None = None
+    submitted_at: datetime | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -723,6 +726,8 @@ def attempt_evidence(*, attempt: Attempt) -> AttemptEvidence | None:
         mean_ms=float(row["mean"]) if row["mean"] is not None else None,
         profiles=tuple(sorted(profiles)),
         graded_at=attempt.graded_at,
+        drill_id=attempt.drill_id,
+        submitted_at=attempt.submitted_at,
     )
 
 
@@ -730,57 +735,92 @@ def exam_attempts_for(*, trainee: User) -> QuerySet[Attempt]:
     """The trainee's graded exam attempts, newest first: what a certification may rest on."""
     return (
         Attempt.objects.filter(trainee=trainee, mode=Mode.EXAM, grading_status=GradingStatus.GRADED)
-        .select_related("drill")
+        .select_related("drill__certifies")
         .annotate(rounds=Count("items"))
         .order_by("-graded_at", "-pk")
     )
 
 
-def certification_ready(
-    *, trainee_ids: Iterable[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
-) -> dict[int, int]:
-    """For each trainee with an exam that meets the certification rule, that attempt's id
-    (the newest such). Each trainee's answer is kept in the cache until one of their runs
-    is graded; those not cached are found in two queries, however many they are."""
-    ready = _per_trainee(
-        "certification-ready",
-        _graded_versions(sorted(set(trainee_ids))),
-        (pass_mark, min_scenarios, max_mean_ms),
-        lambda ids: _certification_ready(ids, pass_mark, min_scenarios, max_mean_ms),
-        0,
+def exam_evidence(*, trainee_ids: Iterable[int]) -> dict[int, list[AttemptEvidence]]:
+    """Each trainee's graded exam sittings, newest first, with the figures a certification
+    would rest on (those of attempt_evidence, read from the current runs' summaries).
+
+    Kept in the cache until one of the trainee's runs is graded: the figures change with
+    a grading and nothing else. Whatever else a sign-off depends on (the drill sat, the
+    certifications signed, the flags, the clock) the caller reads fresh. Those not cached
+    are read in two queries, however many they are.
+    """
+    nothing: list[AttemptEvidence] = []
+    found = _per_trainee(
+        "exam-evidence", _graded_versions(sorted(set(trainee_ids))), None, _exam_evidence, nothing
     )
-    return {trainee_id: attempt_id for trainee_id, attempt_id in ready.items() if attempt_id}
+    return {trainee_id: rows for trainee_id, rows in found.items() if rows}
 
 
-def _certification_ready(
-    trainee_ids: list[int], pass_mark: Decimal, min_scenarios: int, max_mean_ms: Decimal
-) -> dict[int, int]:
-    candidates = (
-        Attempt.objects.filter(
-            trainee_id__in=trainee_ids,
-            mode=Mode.EXAM,
-            grading_status=GradingStatus.GRADED,
-            passed=True,
-            score__gte=pass_mark,
+def _exam_evidence(trainee_ids: list[int]) -> dict[int, list[AttemptEvidence]]:
+    sittings = Attempt.objects.filter(
+        trainee_id__in=trainee_ids, mode=Mode.EXAM, grading_status=GradingStatus.GRADED
+    ).annotate(rounds=Count("items"))
+    attempts: dict[int, tuple[int, int, datetime | None, datetime | None, int]] = {
+        pk: (trainee_id, drill_id, submitted_at, graded_at, rounds)
+        for pk, trainee_id, drill_id, submitted_at, graded_at, rounds in sittings.values_list(
+            "pk", "trainee_id", "drill_id", "submitted_at", "graded_at", "rounds"
         )
-        .annotate(rounds=Count("items"))
-        .filter(rounds__gte=min_scenarios)
-        .values_list("pk", "trainee_id", "graded_at")
-    )
-    owners = {pk: (trainee_id, graded_at) for pk, trainee_id, graded_at in candidates}
-    if not owners:
+    }
+    if not attempts:
         return {}
-    # The mean response time of the attempt's current run: its summary's sum over count.
-    means = current_summaries().filter(attempt_id__in=owners, answered__gt=0)
-    ready: dict[int, tuple[Any, int]] = {}
-    for attempt_id, total_ms, answered in means.values_list(
-        "attempt_id", "response_ms_sum", "answered"
+    found: dict[int, list[AttemptEvidence]] = {}
+    summaries = current_summaries().filter(attempt_id__in=list(attempts))
+    for (
+        attempt_id,
+        run_id,
+        passed,
+        score,
+        questions,
+        correct,
+        answered,
+        total_ms,
+        profiles,
+    ) in summaries.values_list(
+        "attempt_id",
+        "run_id",
+        "run__passed",
+        "run__score",
+        "questions",
+        "correct",
+        "answered",
+        "response_ms_sum",
+        "profiles",
     ):
-        if Decimal(total_ms) / answered >= max_mean_ms:
-            continue
-        trainee_id, graded_at = owners[attempt_id]
-        best = ready.get(trainee_id)
-        key = (graded_at, attempt_id)
-        if best is None or key > best:
-            ready[trainee_id] = key
-    return {trainee_id: key[1] for trainee_id, key in ready.items()}
+        trainee_id, drill_id, submitted_at, graded_at, rounds = attempts[attempt_id]
+        found.setdefault(trainee_id, []).append(
+            AttemptEvidence(
+                attempt_id=attempt_id,
+                run_id=run_id,
+                trainee_id=trainee_id,
+                mode=Mode.EXAM.value,
+                passed=passed,
+                score=score,
+                rounds=rounds,
+                questions=questions,
+                correct=correct,
+                mean_ms=total_ms / answered if answered else None,
+                profiles=tuple(sorted(_json_list(profiles))),
+                graded_at=graded_at,
+                drill_id=drill_id,
+                submitted_at=submitted_at,
+            )
+        )
+    for rows in found.values():
+        rows.sort(key=_sat_order, reverse=True)
+    return found
+
+
+def _sat_order(evidence: AttemptEvidence) -> tuple[float, int]:
+    when = evidence.submitted_at or evidence.graded_at
+    return (when.timestamp() if when else 0.0, evidence.attempt_id)
+
+
+def _json_list(value: Any) -> list[str]:
+    decoded = json.loads(value) if isinstance(value, str) else value
+    return [str(item) for item in decoded or []]

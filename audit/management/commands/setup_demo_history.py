@@ -1,35 +1,51 @@
-"""Give the demo trainee a graded history, so the demo pit boss has mistakes to review.
+"""Give the demo trainee a graded history, so the demo pit boss has mistakes to review and
+table tests to look at.
 
-Development only, and idempotent: it does nothing once the demo trainee has graded
-attempts. Every answer goes through the trainee's real services (start, show, answer,
-submit) and is graded synchronously by the grading service, so the ledger, the grades and
-the dashboard are exactly what a real trainee would have produced.
+The history: two practice drills and an exam with mistakes in them; a certification at
+the double-deck table signed more than a year ago, so expired; and a passed sitting of
+the six-deck shoe's table test that nobody has signed, ready for the sign-off.
+
+Development only, and idempotent: each part is made once (a drill the trainee already has
+a graded sitting of is left alone). Every answer goes through the trainee's real services
+(start, show, answer, submit), is graded synchronously by the grading service and the
+certification is signed through the sign-off service with the demo pit boss's password,
+so the ledger, the grades and the dashboard are exactly what real use would have produced.
+The expired certification and the sitting it rests on are made on a clock turned back
+(EXPIRED_AGO): every record of them, their ledger entries included, carries that date.
 """
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Any
+from unittest import mock
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
+from audit.services.reviews import certification_sign
+from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
     Assignment,
     Attempt,
     AttemptItem,
     Drill,
     DrillKind,
+    DrillPurpose,
     GradingStatus,
     Mode,
     RuleProfileVersion,
     TrainingClass,
 )
+from trainer.selectors.blueprints import blueprint_shortfalls
 from trainer.selectors.stats import current_run_of
 from trainer.services.attempts import (
     attempt_question_show,
@@ -37,6 +53,7 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
+from trainer.services.drills import assignment_create, table_test_create
 from trainer.services.grading import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"
@@ -46,9 +63,12 @@ HISTORY = [
     ("Demo history: naturals", Mode.PRACTICE, 8, 0.80, ["natural-3to2", "rounding"]),
     ("Demo history: the dealer's hand", Mode.PRACTICE, 8, 0.85, ["dealer-bust", "soft-17"]),
     ("Demo history: mixed exam", Mode.EXAM, 12, 0.85, ["push", "player-bust", "natural-3to2"]),
-    # Long and careful enough to meet the certification rule, so the sign-off can be tried.
-    ("Demo history: certification exam", Mode.EXAM, 50, 1.0, ["dealer-bust", "push"]),
 ]
+# The table whose certification has expired, and the one with a sitting ready to sign.
+EXPIRED_TABLE = "casino-double-deck"
+READY_TABLE = "casino-shoe"
+# How long ago the expired certification was signed: more than the 12 months it lasts.
+EXPIRED_AGO = timedelta(days=400)
 
 
 class Command(BaseCommand):
@@ -64,9 +84,6 @@ class Command(BaseCommand):
         boss = users.filter(username=PIT_BOSS).first()
         if trainee is None or boss is None:
             raise CommandError("run `manage.py setup_demo` first: the demo accounts are missing")
-        if Attempt.objects.filter(trainee=trainee, grading_status=GradingStatus.GRADED).exists():
-            self.stdout.write("The demo trainee already has a graded history: nothing to do.")
-            return
         version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").latest("version")
         with transaction.atomic():
             training_class = (
@@ -76,43 +93,122 @@ class Command(BaseCommand):
             training_class.instructors.add(boss)
             training_class.trainees.add(trainee)
         rng = random.Random(2026)  # noqa: S311 - the same demo every time, not a secret
+        made = False
         for title, mode, rounds, right, skills in HISTORY:
             drill, _ = Drill.objects.get_or_create(
                 title=title,
                 defaults={
                     "kind": DrillKind.GENERATED,
-                    "purpose": "exam" if mode == Mode.EXAM else "practice",
+                    "purpose": DrillPurpose.EXAM if mode == Mode.EXAM else DrillPurpose.PRACTICE,
                     "profile_version": version,
                     "skills": skills,
                     "count": rounds,
                     "max_boxes": 2,
                 },
             )
-            assignment = None
-            if mode != Mode.PRACTICE:
-                assignment, _ = Assignment.objects.get_or_create(
-                    drill=drill, mode=mode, trainee=trainee, defaults={"assigned_by": boss}
-                )
-            attempt = attempt_start(
-                trainee=trainee,
-                drill=drill,
-                mode=mode,
-                assignment=assignment,
-                seed=rng.randrange(2**31),
-            )
-            answered = self._play(attempt, trainee, rng, right)
-            attempt = attempt_submit(attempt=attempt, user=trainee)
-            run = attempt.grading_runs.order_by("-number").first()
-            if run is not None:
-                grading_run_execute(run_id=run.pk)
-            current = current_run_of(attempt=attempt)
-            score = current.score if current else None
-            self.stdout.write(f"  {title}: {answered} answers, score {score}%")
+            if self._sat(trainee, drill):
+                continue
+            attempt = self._sit(trainee, boss, drill, mode, rng, right)
+            self.stdout.write(f"  {title}: {self._score(attempt)}")
+            made = True
+        made = self._expired_certification(trainee, boss, rng) or made
+        made = self._ready_sitting(trainee, boss, rng) or made
+        if not made:
+            self.stdout.write("The demo trainee already has a graded history: nothing to do.")
+            return
         self.stdout.write(
             f"The demo trainee has a graded history; log in as {PIT_BOSS} to review it."
         )
 
+    def _sat(self, trainee: Any, drill: Drill) -> bool:
+        return Attempt.objects.filter(
+            trainee=trainee, drill=drill, grading_status=GradingStatus.GRADED
+        ).exists()
+
+    def _sit(
+        self, trainee: Any, boss: Any, drill: Drill, mode: str, rng: random.Random, right: float
+    ) -> Attempt:
+        """One attempt of the drill, answered (right with chance ``right``) and graded."""
+        assignment = None
+        if mode != Mode.PRACTICE:
+            assignment = Assignment.objects.filter(
+                drill=drill, mode=mode, trainee=trainee
+            ).first() or assignment_create(
+                drill=drill, mode=mode, trainee=trainee, assigned_by=boss
+            )
+        attempt = attempt_start(
+            trainee=trainee,
+            drill=drill,
+            mode=mode,
+            assignment=assignment,
+            seed=rng.randrange(2**31),
+        )
+        self._play(attempt, trainee, rng, right)
+        attempt = attempt_submit(attempt=attempt, user=trainee)
+        run = attempt.grading_runs.order_by("-number").first()
+        if run is not None:
+            grading_run_execute(run_id=run.pk)
+        attempt.refresh_from_db()
+        return attempt
+
+    def _score(self, attempt: Attempt) -> str:
+        current = current_run_of(attempt=attempt)
+        score = current.score if current else None
+        return f"{attempt.get_mode_display().lower()} #{attempt.pk}, score {score}%"
+
+    def _table_test(self, table: str, boss: Any) -> Drill:
+        """The table's table test: the one setup_demo made, or a new one."""
+        found = (
+            Drill.objects.filter(certifies__name=table, purpose=DrillPurpose.EXAM, is_active=True)
+            .select_related("certifies", "profile_version__profile")
+            .order_by("pk")
+        )
+        for drill in found:
+            if not blueprint_shortfalls(drill=drill):
+                return drill
+        version = RuleProfileVersion.objects.filter(profile__name=table).latest("version")
+        return table_test_create(profile_version=version, user=boss)
+
+    def _expired_certification(self, trainee: Any, boss: Any, rng: random.Random) -> bool:
+        drill = self._table_test(EXPIRED_TABLE, boss)
+        if self._sat(trainee, drill):
+            return False
+        if not boss.check_password(DEMO_PASSWORD):
+            self.stdout.write(
+                f"  {drill.title}: not sat, since {PIT_BOSS}'s password is no longer the demo "
+                "password the certification would be signed with"
+            )
+            return False
+        table = drill.certifies
+        assert table is not None  # a table test certifies its table
+        with _clock_turned_back(EXPIRED_AGO):
+            attempt = self._sit(trainee, boss, drill, Mode.EXAM, rng, 1.0)
+            certification = certification_sign(
+                request=_signing_request(),
+                trainee=trainee,
+                profile=table,
+                attempt=attempt,
+                signer=boss,
+                password=DEMO_PASSWORD,
+                statement="I have reviewed this trainee's table test and certify them to deal "
+                "this game.",
+            )
+        self.stdout.write(
+            f"  {drill.title}: {self._score(attempt)}, signed "
+            f"{certification.signed_at:%Y-%m-%d}, expired {certification.expires_at:%Y-%m-%d}"
+        )
+        return True
+
+    def _ready_sitting(self, trainee: Any, boss: Any, rng: random.Random) -> bool:
+        drill = self._table_test(READY_TABLE, boss)
+        if self._sat(trainee, drill):
+            return False
+        attempt = self._sit(trainee, boss, drill, Mode.EXAM, rng, 1.0)
+        self.stdout.write(f"  {drill.title}: {self._score(attempt)}, ready for the sign-off")
+        return True
+
     def _play(self, attempt: Attempt, trainee: Any, rng: random.Random, right: float) -> int:
+        """Answer every question, each some seconds after it was shown."""
         answered = 0
         while (question := attempt_question_show(attempt=attempt, user=trainee)) is not None:
             position, n = question["position"], question["n"]
@@ -128,6 +224,28 @@ class Command(BaseCommand):
             )
             answered += 1
         return answered
+
+
+def _signing_request() -> HttpRequest:
+    """Where the demo's signature is entered from, as the password lockout needs to know:
+    this machine."""
+    request = HttpRequest()
+    request.method = "POST"
+    request.META["REMOTE_ADDR"] = "127.0.0.1"
+    return request
+
+
+@contextmanager
+def _clock_turned_back(by: timedelta) -> Iterator[None]:
+    """Django's clock (timezone.now, which every record's time and the ledger read) runs
+    ``by`` behind while inside: what is made here carries its past dates throughout."""
+    real = timezone.now
+
+    def earlier() -> datetime:
+        return real() - by
+
+    with mock.patch.object(timezone, "now", earlier):
+        yield
 
 
 def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
