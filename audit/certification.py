@@ -96,8 +96,13 @@ class CertificationRule:
             mean = "no" if evidence.mean_ms is None else f"{evidence.mean_ms / 1000:.1f} s"
             found.append(f"its mean response time ({mean}) is not under {self.max_mean_seconds} s")
         if evidence.profiles != (profile,):
-            dealt = ", ".join(evidence.profiles) or "no profile"
-            found.append(f"it was dealt under {dealt}, not only {label}")
+            # The evidence holds the profiles' names, never shown: say how it differs.
+            if len(evidence.profiles) > 1:
+                found.append(
+                    f"it mixes the rules of {len(evidence.profiles)} tables, not only {label}"
+                )
+            else:
+                found.append(f"it was dealt under another table's rules, not {label}")
         return found
 
     def too_fast(self, evidence: AttemptEvidence) -> str | None:

@@ -119,9 +119,10 @@ def test_another_tables_test_cannot_certify_this_table(pit, trainee, pit_boss):
     double = table_test("casino-double-deck")
     shoe = RuleProfile.objects.get(name="casino-shoe")
     error = refusal(lambda: sign(trainee, sit(trainee, double), pit_boss, shoe))
-    assert f"“{double.title}” is the table test for casino-double-deck, not for casino-shoe" in (
+    assert f"“{double.title}” is the table test for Double deck, not for Six-deck shoe" in (
         error.message
     )
+    assert "dealt under another table's rules, not Six-deck shoe" in error.message
 
 
 def test_a_table_test_that_does_not_cover_its_table_never_certifies(
@@ -322,8 +323,8 @@ def standing(trainee, profile="casino-shoe"):
     overview = certification_overview(
         trainee_ids=[trainee.pk], rule=CertificationRule.from_settings()
     )
-    found = {s.profile: s for s in overview.states[trainee.pk]}
-    return found.get(profile)
+    found = {s.profile_id: s for s in overview.states[trainee.pk]}
+    return found.get(RuleProfile.objects.get(name=profile).pk)
 
 
 def test_never_sat_has_no_standing(pit, trainee):

@@ -417,7 +417,7 @@ def test_signing_off_from_the_page_needs_the_password(pit, trainee, pit_boss):
     cert = Certification.objects.get()
     assert cert.signer_full_name == pit_boss.get_full_name()
     page = client.get(response["Location"]).content.decode()
-    assert f"certified to deal casino-shoe until {cert.expires_at:%Y-%m-%d}" in page
+    assert f"certified to deal Six-deck shoe until {cert.expires_at:%Y-%m-%d}" in page
 
 
 def test_signing_on_a_short_exam_says_why(pit, trainee, pit_boss):
@@ -433,7 +433,7 @@ def test_signing_on_another_tables_test_says_why(pit, trainee, pit_boss):
     response = _sign(client_for(pit_boss), trainee, exam, PASSWORD)
     assert response.status_code == 409
     html = response.content.decode()
-    assert "is the table test for casino-double-deck, not for casino-shoe" in html
+    assert "is the table test for Double deck, not for Six-deck shoe" in html
     assert not Certification.objects.exists()
 
 
@@ -522,16 +522,17 @@ def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_s
     assert _standing(client, trainee) == "no table test sat"
     drill = table_test()
     make_attempt(trainee=trainee, answers=[wrong("1.00")] * 50, drill=drill)
-    assert _standing(client, trainee) == "casino-shoe: not passed"
+    assert _standing(client, trainee) == "Six-deck shoe: not passed"
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
-    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{exam.pk})"
+    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{exam.pk})"
 
     cert = certification_sign(request=signing_request(),
         trainee=trainee, profile=drill.certifies, attempt=exam, signer=pit_boss,
         password=PASSWORD, statement="ok",
     )  # fmt: skip
     # No grading in between: the standing is not read from the graded-work cache.
-    assert _standing(client, trainee) == f"casino-shoe: certified until {cert.expires_at:%Y-%m-%d}"
+    until = f"{cert.expires_at:%Y-%m-%d}"
+    assert _standing(client, trainee) == f"Six-deck shoe: certified until {until}"
 
     withdrawal = certification_withdraw(
         request=signing_request(),
@@ -541,7 +542,7 @@ def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_s
         statement="Mispaid splits",
     )
     assert _standing(client, trainee) == (
-        f"casino-shoe: certification withdrawn {withdrawal.signed_at:%Y-%m-%d}"
+        f"Six-deck shoe: certification withdrawn {withdrawal.signed_at:%Y-%m-%d}"
     )
     again = make_attempt(
         trainee=trainee,
@@ -549,7 +550,7 @@ def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_s
         drill=drill,
         submitted_at=timezone.now() + dt.timedelta(seconds=1),
     )
-    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{again.pk})"
+    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{again.pk})"
 
 
 def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee, pit_boss):
@@ -565,7 +566,7 @@ def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee,
     expires = signed + dt.timedelta(days=365)
     Certification.objects.filter(pk=cert.pk).update(signed_at=signed, expires_at=expires)
     assert _standing(client, trainee) == (
-        f"casino-shoe: certified until {expires:%Y-%m-%d}, expiring soon"
+        f"Six-deck shoe: certified until {expires:%Y-%m-%d}, expiring soon"
     )
     html = client.get(reverse("pit:dashboard")).content.decode()
     assert 'class="badge warn"' in html
@@ -573,10 +574,10 @@ def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee,
     signed = timezone.now() - dt.timedelta(days=400)
     expires = signed + dt.timedelta(days=365)
     Certification.objects.filter(pk=cert.pk).update(signed_at=signed, expires_at=expires)
-    assert _standing(client, trainee) == f"casino-shoe: certification expired {expires:%Y-%m-%d}"
+    assert _standing(client, trainee) == f"Six-deck shoe: certification expired {expires:%Y-%m-%d}"
 
     renewal = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
-    assert _standing(client, trainee) == f"casino-shoe: passed, not signed (exam #{renewal.pk})"
+    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{renewal.pk})"
 
 
 def test_the_trainee_page_lists_every_tables_standing(pit, trainee, pit_boss):
@@ -585,8 +586,8 @@ def test_the_trainee_page_lists_every_tables_standing(pit, trainee, pit_boss):
     html = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
     tables = html.split('id="tables"', 1)[1].split("</table>", 1)[0]
     assert tables.count("<tr data-table=") == RuleProfile.objects.count()
-    rows = {_table_row(tables, name) for name in ("casino-shoe", "casino-double-deck")}
-    assert rows == {("casino-shoe", "passed, not signed"), ("casino-double-deck", "not sat")}
+    rows = {_table_row(tables, name) for name in ("Six-deck shoe", "Double deck")}
+    assert rows == {("Six-deck shoe", "passed, not signed"), ("Double deck", "not sat")}
 
 
 def _table_row(tables: str, name: str) -> tuple[str, str]:

@@ -75,7 +75,8 @@ def test_the_rule_accepts_an_exam_that_meets_every_condition():
         ({"rounds": 49}, "fewer than 50"),
         ({"mean_ms": 10000.0}, "not under 10"),
         ({"mean_ms": None}, "not under 10"),
-        ({"profiles": ("casino-shoe", "scarne-4deck")}, "not only casino-shoe"),
+        ({"profiles": ("casino-shoe", "scarne-4deck")}, "mixes the rules of 2 tables"),
+        ({"profiles": ("scarne-4deck",)}, "another table's rules, not casino-shoe"),
     ],
 )
 def test_the_rule_names_each_shortfall(changes, reason):

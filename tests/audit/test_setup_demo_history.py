@@ -89,7 +89,7 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     shoe_test = Drill.objects.get(certifies__name="casino-shoe", purpose=DrillPurpose.EXAM)
     standings = _standings(trainee)
     assert standings[expired.profile.title].standing == TableStanding.EXPIRED
-    ready = standings["casino-shoe"]
+    ready = standings["Six-deck shoe"]
     assert ready.standing == TableStanding.PASSED
     assert Attempt.objects.get(pk=ready.ready).drill == shoe_test
     assert "expired" in out

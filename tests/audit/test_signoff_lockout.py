@@ -11,14 +11,15 @@ from django.urls import reverse
 from audit.models import Certification
 from audit.services.reviews import certification_sign, certification_withdraw
 from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request
+from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from trainer.errors import TrainerError
-from trainer.models import Mode, RuleProfile
+from trainer.models import RuleProfile
 
 
 @pytest.fixture
 def exam(pit, trainee):
-    return make_attempt(trainee=trainee, answers=[RIGHT] * 50, mode=Mode.EXAM)
+    return make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test("casino-shoe"))
 
 
 @pytest.fixture
