@@ -17,6 +17,7 @@ from audit.models import (
     Review,
 )
 from trainer.errors import NotFoundError
+from trainer.roles import Role
 from trainer.selectors.reports import period_bounds
 
 REVIEW_COLUMNS = (
@@ -43,11 +44,16 @@ SIGNOFF_COLUMNS = (
     "signed_at",
     "signed_by",
     "signer_full_name",
+    "signer_role",
     "trainee",
     "profile",
     "attempt",
+    "expires_at",
     "withdrawn",
     "corrects_certification",
+    "flags_overridden",
+    "override_reason",
+    "acknowledged",
     "statement",
 )
 
@@ -99,24 +105,41 @@ def report_flags(
 def report_signoffs(
     *, start: dt.date, end: dt.date, chunk_size: int = 2000
 ) -> Iterator[tuple[Any, ...]]:
-    """Certifications signed or withdrawn in the period, oldest first, in SIGNOFF_COLUMNS order."""
+    """Certifications signed or withdrawn in the period, oldest first, in SIGNOFF_COLUMNS order:
+    with the signer's role, the expiry, the retraining flags a signer signed over and why,
+    and the warnings they acknowledged, each as plain text (flags as their numbers, the
+    acknowledgements as worded to the signer, separated by "; ")."""
     lower, upper = period_bounds(start=start, end=end)
-    return (
+    rows = (
         Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
         .order_by("signed_at", "id")
         .values_list(
             "signed_at",
             "signed_by__username",
             "signer_full_name",
+            "signer_role",
             "trainee__username",
             "profile__name",
             "attempt_id",
+            "expires_at",
             "withdrawn",
             "corrects_id",
+            "flags_overridden",
+            "override_reason",
+            "acknowledged",
             "statement",
         )
         .iterator(chunk_size=chunk_size)
     )
+    role_at = SIGNOFF_COLUMNS.index("signer_role")
+    flags_at = SIGNOFF_COLUMNS.index("flags_overridden")
+    acknowledged_at = SIGNOFF_COLUMNS.index("acknowledged")
+    for row in rows:
+        cells = list(row)
+        cells[role_at] = Role(cells[role_at]).label if cells[role_at] in set(Role) else ""
+        cells[flags_at] = ", ".join(f"flag #{pk}" for pk in cells[flags_at] or [])
+        cells[acknowledged_at] = "; ".join(str(text) for text in cells[acknowledged_at] or [])
+        yield tuple(cells)
 
 
 def compliance_reports_list(*, limit: int = 100) -> QuerySet[ComplianceReport]:

@@ -181,6 +181,46 @@ def _trainee_cells(summary: TraineeSummary) -> tuple[Any, ...]:
 MISPAY_COLUMNS = ("category", "count", "overpaid", "underpaid", "net")
 
 
+# The PDF's sign-off table: the CSV's columns, the signer's name and role in one cell and
+# everything the signer wrote or acknowledged in the last, so the page keeps its width.
+SIGNOFF_PDF_COLUMNS = (
+    "signed_at",
+    "signed_by",
+    "trainee",
+    "profile",
+    "attempt",
+    "expires_at",
+    "withdrawn",
+    "statement",
+)
+
+
+def _signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    cell = dict(zip(SIGNOFF_COLUMNS, row, strict=True))
+    signer = f"{cell['signer_full_name']} ({cell['signed_by']})"
+    if cell["signer_role"]:
+        signer += f", {cell['signer_role']}"
+    written = [f"“{cell['statement']}”"]
+    if cell["corrects_certification"]:
+        written.append(f"Withdraws certification #{cell['corrects_certification']}.")
+    if cell["flags_overridden"]:
+        written.append(
+            f"Signed over {cell['flags_overridden']} in force: “{cell['override_reason']}”"
+        )
+    if cell["acknowledged"]:
+        written.append(f"Acknowledged: {cell['acknowledged']}")
+    return (
+        cell["signed_at"],
+        signer,
+        cell["trainee"],
+        cell["profile"],
+        cell["attempt"],
+        cell["expires_at"],
+        cell["withdrawn"],
+        " ".join(written),
+    )
+
+
 def _mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     return (summary.category, summary.count, summary.overpaid, summary.underpaid, summary.net)
 
@@ -726,7 +766,11 @@ def _pdf(
         Paragraph("Retraining flags", heading),
         table(FLAG_COLUMNS, report_flags(start=start, end=end), text_last(FLAG_COLUMNS)),
         Paragraph("Sign-offs", heading),
-        table(SIGNOFF_COLUMNS, report_signoffs(start=start, end=end), text_last(SIGNOFF_COLUMNS)),
+        table(
+            SIGNOFF_PDF_COLUMNS,
+            map(_signoff_pdf_cells, report_signoffs(start=start, end=end)),
+            text_last(SIGNOFF_PDF_COLUMNS),
+        ),
         Paragraph("Decision log", heading),
         Paragraph(
             f"{totals.questions} graded questions are listed one per row in the CSV edition "

@@ -87,8 +87,13 @@ def period_data(trainee, other_trainee, pit_boss):
         profile=profile_version().profile,
         signed_by=pit_boss,
         signer_full_name="Bea Boss",
+        signer_role="pit_boss",
         signed_at=NOON,
+        expires_at=NOON + dt.timedelta(days=365),
         statement="Ready to deal casino-shoe",
+        override_reason="The flag is for rounding on 6:5; this table pays 3:2",
+        flags_overridden=[7],
+        acknowledged=["Answers averaged 1.2 s, faster than 1.5 s"],
     )
     ledger_append(
         event=Event.DECISION_RECORDED, subject_type="decision", subject_id=1, payload={"n": 1}
@@ -215,6 +220,12 @@ def test_the_csv_lists_reviews_and_sign_offs_with_who_and_when(period_data):
     assert signoff["signed_at"] == "2026-03-10T12:00:00+00:00"
     assert (signoff["signed_by"], signoff["signer_full_name"]) == ("boss", "Bea Boss")
     assert signoff["trainee"] == "otto"
+    assert signoff["signer_role"] == "Pit boss"
+    assert signoff["expires_at"] == "2027-03-10T12:00:00+00:00"
+    assert signoff["flags_overridden"] == "flag #7"
+    assert signoff["override_reason"] == "The flag is for rounding on 6:5; this table pays 3:2"
+    assert signoff["acknowledged"] == "Answers averaged 1.2 s, faster than 1.5 s"
+    assert signoff["statement"] == "Ready to deal casino-shoe"
 
 
 @pytest.mark.django_db
@@ -290,6 +301,13 @@ def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_dat
     assert "2.50" in text
     assert "Counted the 3:2 as 2:1" in text
     assert "Bea Boss" in text
+    assert "Pit boss" in text
+    assert "2027-03-10" in text
+    # The override and the acknowledged warning are part of the signed record.
+    flat = " ".join(text.split())
+    assert "Signed over flag #7 in force" in flat
+    assert "this table pays 3:2" in flat
+    assert "Acknowledged: Answers averaged 1.2 s" in flat
     assert verification.head_hash in text
     assert "The hash chain holds" in text
     assert "Page 2" in text
