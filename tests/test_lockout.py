@@ -165,3 +165,21 @@ def test_an_administrator_unlocks_an_account_in_the_admin(client, trainee, admin
     )
     assert response.status_code == 200
     assert guess(Client(REMOTE_ADDR="10.0.0.3"), "tina", PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/x-www-form-urlencoded", "position=1&answer=hit"),
+        ("application/json", '{"position": 1, "answer": {"answer": "hit"}}'),
+        ("multipart/form-data", "position=1"),  # no boundary: a malformed body
+    ],
+)
+def test_a_wrong_basic_password_is_refused_before_the_body_is_read(trainee, content_type, body):
+    # The lockout records a failed login's form fields: it must not parse the API's body
+    # (a form body answered 415, naming the body, before the wrong password's 403).
+    response = basic("tina", "wrong-guess").generic(
+        "POST", "/api/attempts/", body, content_type=content_type
+    )
+    assert response.status_code == 403
+    assert response.json()["code"] == "authentication_failed"

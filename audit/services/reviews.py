@@ -221,7 +221,7 @@ def certification_sign(
     with transaction.atomic():
         # Locks the sitting, so two signatures on it cannot both pass the checks below.
         locked = (
-            Attempt.objects.select_for_update()
+            Attempt.objects.select_for_update(of=("self",))
             .select_related("drill__certifies", "drill__profile_version__profile")
             .get(pk=attempt.pk)
         )

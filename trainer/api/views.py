@@ -8,7 +8,6 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
@@ -17,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from trainer.api import serializers as s
-from trainer.api.filters import StrictFilterSet, choice_filter
+from trainer.api.filters import MomentFilter, StrictFilterSet, choice_filter
 from trainer.api.permissions import IsTrainee
 from trainer.api.selectors import (
     assignment_get_for_trainee,
@@ -46,11 +45,17 @@ _ERRORS = {
     409: OpenApiResponse(s.ErrorOutput, description="The attempt's state refuses this."),
     413: OpenApiResponse(s.ErrorOutput, description="The body is over the upload limit."),
     415: OpenApiResponse(s.ErrorOutput, description="The body is not application/json."),
+    429: OpenApiResponse(
+        s.ErrorOutput,
+        description="Too many wrong passwords: signing in is paused for this account or "
+        "address; the Retry-After header says for how many seconds.",
+    ),
 }
 
 
 def errors(*codes: int) -> dict[int | str, Any]:
-    return {code: _ERRORS[code] for code in (403, *codes)}
+    # Any request may carry HTTP Basic credentials, so any may meet the password lockout.
+    return {code: _ERRORS[code] for code in (403, 429, *codes)}
 
 
 def body_errors(*codes: int) -> dict[int | str, Any]:
@@ -70,8 +75,8 @@ class TraineeView(APIView):
 
 class AssignmentFilter(StrictFilterSet):
     mode = choice_filter(Mode.choices)
-    due_before = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="lte")
-    due_after = filters.IsoDateTimeFilter(field_name="due_at", lookup_expr="gte")
+    due_before = MomentFilter(field_name="due_at", lookup_expr="lte")
+    due_after = MomentFilter(field_name="due_at", lookup_expr="gte")
 
     class Meta:
         model = Assignment
