@@ -8,15 +8,9 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from audit.models import (
-    Certification,
-    ComplianceReport,
-    LedgerEntry,
-    ReportStatus,
-    RetrainingFlag,
-    Review,
-)
-from trainer.errors import NotFoundError
+from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
+from core.errors import NotFoundError
+from ledger.models import LedgerEntry
 from trainer.selectors.reports import period_bounds
 
 REVIEW_COLUMNS = (

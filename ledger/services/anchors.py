@@ -2,8 +2,9 @@
 
 The stored head alone does not show entries cut from the end of the ledger if whoever cut
 them set the head back too. What does: the head each compliance report states (and
-stores), the signed lines of the checkpoint file, written periodically outside the
-database, and any file of heads an auditor kept (verify_audit_log --anchors).
+stores; audit.services.anchors, registered by the audit app), the signed lines of the
+checkpoint file, written periodically outside the database, and any file of heads an
+auditor kept (verify_audit_log --anchors).
 """
 
 from __future__ import annotations
@@ -16,10 +17,15 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import timezone
 
-from audit.chain import GENESIS_HASH, Anchor
-from audit.checkpoints import Checkpoint, LineError, checkpoint_line, parse_checkpoint, read_anchors
-from audit.models import LedgerHead
-from audit.selectors_reports import ledger_positions, reports_ledger_heads
+from ledger.chain import Anchor
+from ledger.checkpoints import (
+    Checkpoint,
+    LineError,
+    checkpoint_line,
+    parse_checkpoint,
+    read_anchors,
+)
+from ledger.models import LedgerHead
 
 # A checkpoint line is about 200 bytes: the last one is within this much of the end.
 _TAIL_BYTES = 4096
@@ -31,37 +37,6 @@ def _key() -> bytes:
 
 def checkpoint_file() -> Path:
     return Path(settings.SHOESCHOOL_LEDGER_ANCHOR_FILE)
-
-
-def report_anchors() -> tuple[list[Anchor], list[str]]:
-    """The head every ready compliance report states, at the entry it names.
-
-    A report made before reports recorded that entry is placed by its hash; one whose hash
-    no entry has any more is a problem of its own.
-    """
-    anchors: list[Anchor] = []
-    unplaced: dict[str, str] = {}
-    for report in reports_ledger_heads():
-        made = (report.finished_at or report.requested_at).astimezone(dt.UTC)
-        source = (
-            f"the compliance report for {report.period_start.isoformat()} to "
-            f"{report.period_end.isoformat()} made {made:%Y-%m-%d %H:%M} UTC"
-        )
-        if report.ledger_entries is not None:
-            anchors.append(Anchor(report.ledger_entries, report.ledger_head_hash, source))
-        elif report.ledger_head_hash != GENESIS_HASH:
-            unplaced.setdefault(report.ledger_head_hash, source)
-    positions = ledger_positions(hashes=unplaced) if unplaced else {}
-    problems: list[str] = []
-    for head_hash, source in unplaced.items():
-        if head_hash in positions:
-            anchors.append(Anchor(positions[head_hash], head_hash, source))
-        else:
-            problems.append(
-                f"no entry of the ledger has the head hash {source} states: "
-                "the ledger was rewritten after it"
-            )
-    return anchors, problems
 
 
 def checkpoint_anchors() -> tuple[list[Anchor], list[str]]:
