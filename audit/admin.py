@@ -1,13 +1,7 @@
 from django.contrib import admin
 
 from audit import models
-from trainer.admin import ReadOnlyAdmin
-
-
-@admin.register(models.LedgerEntry)
-class LedgerEntryAdmin(ReadOnlyAdmin):
-    list_display = ["sequence", "recorded_at", "event", "actor_name", "subject_type", "subject_id"]
-    list_filter = ["event"]
+from core.admin import ReadOnlyAdmin
 
 
 @admin.register(models.Review)

@@ -1,112 +1,13 @@
-"""The audit side's records: the ledger, reviews, retraining flags, certifications and
-compliance reports. All are append-only: a correction is a new row pointing at the old."""
+"""The audit side's records: reviews, retraining flags, certifications and compliance
+reports. All but the reports are append-only: a correction is a new row pointing at the old.
+(The ledger's entries and head are the ledger app's.)"""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import models
 
-
-class AppendOnly(models.Model):
-    """A record that is written once: saving an existing row or deleting one is refused."""
-
-    class Meta:
-        abstract = True
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.pk is not None and not self._state.adding:
-            raise ValidationError(f"{self.__class__.__name__} is append-only: write a new entry")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
-        raise ValidationError(f"{self.__class__.__name__} is append-only and is never deleted")
-
-
-def entry_content(
-    *,
-    sequence: int,
-    recorded_at: datetime,
-    event: str,
-    actor_id: int | None,
-    actor_name: str,
-    subject_type: str,
-    subject_id: str,
-    payload: Any,
-) -> dict[str, Any]:
-    """What a ledger entry's hash covers: everything but the hashes themselves."""
-    return {
-        "sequence": sequence,
-        "recorded_at": recorded_at.isoformat(),
-        "event": event,
-        "actor_id": actor_id,
-        "actor_name": actor_name,
-        "subject_type": subject_type,
-        "subject_id": subject_id,
-        "payload": payload,
-    }
-
-
-class LedgerEntry(AppendOnly):
-    """One link of the tamper-evident chain (see audit.chain).
-
-    The database refuses UPDATE and DELETE on this table: PostgreSQL through a trigger
-    (migration 0002; TRUNCATE too, migration 0003), SQLite through triggers (migration 0003).
-    """
-
-    sequence = models.PositiveBigIntegerField(unique=True)
-    recorded_at = models.DateTimeField()
-    event = models.CharField(max_length=64)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    actor_name = models.CharField(max_length=150, blank=True)
-    subject_type = models.CharField(max_length=64)
-    subject_id = models.CharField(max_length=64)
-    payload = models.JSONField()
-    previous_hash = models.CharField(max_length=64)
-    hash = models.CharField(max_length=64, unique=True)
-
-    class Meta:
-        ordering = ["sequence"]
-        verbose_name_plural = "ledger entries"
-        indexes = [models.Index(fields=["subject_type", "subject_id"])]
-
-    def __str__(self) -> str:
-        return f"#{self.sequence} {self.event} {self.subject_type}:{self.subject_id}"
-
-    def content(self) -> dict[str, Any]:
-        """What the hash covers: everything but the hashes themselves."""
-        return entry_content(
-            sequence=self.sequence,
-            recorded_at=self.recorded_at,
-            event=self.event,
-            actor_id=self.actor_id,
-            actor_name=self.actor_name,
-            subject_type=self.subject_type,
-            subject_id=self.subject_id,
-            payload=self.payload,
-        )
-
-
-class LedgerHead(models.Model):
-    """A single row locked while appending, so concurrent writers extend the chain in turn.
-
-    It also says how long the chain is, so that entries cut from its end are noticed. Each
-    append moves it, so it cannot be append-only: the database lets it move forward only,
-    to an entry of the ledger, and refuses its deletion (migration 0003). Whoever can lift
-    that can set it back too, which is why verification also checks anchors kept outside.
-    """
-
-    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
-    sequence = models.PositiveBigIntegerField(default=0)
-    hash = models.CharField(max_length=64)
-
-    def __str__(self) -> str:
-        return f"ledger head #{self.sequence}"
+from core.models import AppendOnly
 
 
 class Review(AppendOnly):
@@ -174,7 +75,7 @@ class Certification(AppendOnly):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="certifications_signed"
     )
     signer_full_name = models.CharField(max_length=300)
-    # The role the signer signed in (trainer.roles.Role's value): a pit boss or an admin.
+    # The role the signer signed in (core.roles.Role's value): a pit boss or an admin.
     signer_role = models.CharField(max_length=32, blank=True)
     signed_at = models.DateTimeField()
     # When the certification lapses (SHOESCHOOL_CERT_VALID_MONTHS after signing); a

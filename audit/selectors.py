@@ -18,8 +18,9 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from audit.certification import CertificationRule, SignOffCheck, profile_label, sign_off_check
-from audit.chain import GENESIS_HASH
-from audit.models import Certification, LedgerHead, RetrainingFlag, Review
+from audit.models import Certification, RetrainingFlag, Review
+from ledger.chain import GENESIS_HASH
+from ledger.models import LedgerHead
 from trainer.models import Drill, RuleProfile
 from trainer.selectors import stats
 

@@ -8,16 +8,10 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from audit.models import (
-    Certification,
-    ComplianceReport,
-    LedgerEntry,
-    ReportStatus,
-    RetrainingFlag,
-    Review,
-)
-from trainer.errors import NotFoundError
-from trainer.roles import Role
+from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
+from core.errors import NotFoundError
+from core.roles import Role
+from ledger.models import LedgerEntry
 from trainer.selectors.reports import period_bounds
 
 REVIEW_COLUMNS = (

@@ -75,8 +75,9 @@ def load(decisions: int, seed: int) -> None:
     from django.contrib.auth.models import Group
     from django.db import connection, transaction
 
-    from audit.chain import GENESIS_HASH, canonical_json, entry_hash
-    from audit.models import LedgerHead
+    from ledger.chain import GENESIS_HASH, canonical_json, entry_hash
+    from ledger.events import Event
+    from ledger.models import LedgerHead
     from trainer.models import Drill, RuleProfileVersion, TrainingClass
 
     rng = random.Random(seed)
@@ -202,7 +203,7 @@ def load(decisions: int, seed: int) -> None:
             content = {
                 "sequence": sequence,
                 "recorded_at": recorded.isoformat(),
-                "event": "decision.recorded",
+                "event": Event.DECISION_RECORDED,
                 "actor_id": None,
                 "actor_name": "",
                 "subject_type": "decision",
@@ -215,7 +216,7 @@ def load(decisions: int, seed: int) -> None:
                     [
                         sequence,
                         recorded.isoformat(),
-                        "decision.recorded",
+                        Event.DECISION_RECORDED,
                         "",
                         "decision",
                         str(decision[0]),

@@ -5,6 +5,8 @@ from pathlib import Path
 
 from celery import Celery
 
+from config.probes import database_status
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("shoeschool")
@@ -28,6 +30,4 @@ def _make_broker_folders(**_: object) -> None:
 @app.task(name="shoeschool.worker_health")
 def worker_health() -> dict[str, str]:
     """Answer from inside a worker: proves the broker delivers and the worker reaches the DB."""
-    from config.health import database_status
-
     return {"worker": "ok", "database": database_status()}

@@ -1,21 +1,11 @@
 """The /healthz probe: is the database answering, and can we reach the broker?"""
 
-from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from config.celery import app as celery_app
-
-
-def database_status() -> str:
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
-    except Exception as exc:  # any driver error means "down"; the message says why
-        return f"error: {exc.__class__.__name__}: {exc}".strip()
-    return "ok"
+from config.probes import database_status
 
 
 def broker_status() -> str:

@@ -19,9 +19,9 @@ def restore_migrated_reference_data() -> None:
     """
     from django.contrib.auth.models import Group
 
+    from core.roles import Role
     from trainer import rules
     from trainer.models import RuleProfile, RuleProfileVersion
-    from trainer.roles import Role
 
     if Group.objects.count() < len(Role) or not RuleProfileVersion.objects.exists():
         for role in Role:

@@ -10,23 +10,11 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from core.admin import ReadOnlyAdmin
+from core.errors import TrainerError
+from core.roles import Role, has_role
 from trainer import models
-from trainer.errors import TrainerError
-from trainer.roles import Role, has_role
 from trainer.services.grading import regrade_request
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shows a record; never adds, changes or deletes one."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class RuleProfileVersionInline(admin.TabularInline):

@@ -1,6 +1,6 @@
 from django.http import HttpRequest
 
-from trainer.roles import Role, roles_of
+from core.roles import Role, roles_of
 
 
 def roles(request: HttpRequest) -> dict[str, object]:

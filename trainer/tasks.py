@@ -13,7 +13,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
-from trainer.errors import NotFoundError
+from core.errors import NotFoundError
 from trainer.services.attempts import attempts_close_expired
 from trainer.services.grading import (
     grading_run_execute,

@@ -1,36 +1,15 @@
-"""The ledger's anchors: heads recorded outside the ledger table, that it must still hold.
+"""The compliance reports as anchors of the ledger: each ready report states the ledger's head.
 
-The stored head alone does not show entries cut from the end of the ledger if whoever cut
-them set the head back too. What does: the head each compliance report states (and
-stores), the signed lines of the checkpoint file, written periodically outside the
-database, and any file of heads an auditor kept (verify_audit_log --anchors).
+The ledger (ledger.services.verify) checks its chain against every anchor source it is
+given; audit's AppConfig.ready gives it this one, so the ledger needs no import of audit.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
-import os
-from pathlib import Path
 
-from django.conf import settings
-from django.utils import timezone
-
-from audit.chain import GENESIS_HASH, Anchor
-from audit.checkpoints import Checkpoint, LineError, checkpoint_line, parse_checkpoint, read_anchors
-from audit.models import LedgerHead
 from audit.selectors_reports import ledger_positions, reports_ledger_heads
-
-# A checkpoint line is about 200 bytes: the last one is within this much of the end.
-_TAIL_BYTES = 4096
-
-
-def _key() -> bytes:
-    return str(settings.SHOESCHOOL_LEDGER_ANCHOR_KEY).encode()
-
-
-def checkpoint_file() -> Path:
-    return Path(settings.SHOESCHOOL_LEDGER_ANCHOR_FILE)
+from ledger.chain import GENESIS_HASH, Anchor
 
 
 def report_anchors() -> tuple[list[Anchor], list[str]]:
@@ -62,70 +41,3 @@ def report_anchors() -> tuple[list[Anchor], list[str]]:
                 "the ledger was rewritten after it"
             )
     return anchors, problems
-
-
-def checkpoint_anchors() -> tuple[list[Anchor], list[str]]:
-    """The heads in the checkpoint file, if there is one; a problem for each untrusted line."""
-    path = checkpoint_file()
-    if not path.is_file():
-        return [], []
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        return read_anchors(lines, key=_key(), name="the checkpoint file", plain=False)
-
-
-def file_anchors(path: Path) -> tuple[list[Anchor], list[str]]:
-    """The heads in a file an auditor kept: "ENTRIES HEAD_HASH" or checkpoint lines."""
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        return read_anchors(lines, key=_key(), name="the anchors file", plain=True)
-
-
-def _last_line(path: Path) -> str | None:
-    with path.open("rb") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        handle.seek(max(0, size - _TAIL_BYTES))
-        lines = handle.read().decode("utf-8", errors="replace").splitlines()
-    return lines[-1] if lines else None
-
-
-def _ends_mid_line(path: Path) -> bool:
-    with path.open("rb") as handle:
-        size = handle.seek(0, os.SEEK_END)
-        if size == 0:
-            return False
-        handle.seek(size - 1)
-        return handle.read(1) != b"\n"
-
-
-def ledger_checkpoint_write(*, now: dt.datetime | None = None) -> Checkpoint | None:
-    """Append the ledger's stored head, signed, to the checkpoint file.
-
-    Returns the checkpoint written, or None when there was nothing new to record: an empty
-    ledger, or a head the file's last line already records (so the task can run twice).
-    The head is recorded as stored, without walking the chain, which a large ledger takes
-    a while to do: the verification checks it like any other anchor.
-    """
-    head = LedgerHead.objects.filter(id=1).values_list("sequence", "hash").first()
-    if head is None or head[0] == 0:
-        return None
-    checkpoint = Checkpoint(now or timezone.now(), head[0], head[1])
-    path = checkpoint_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Append-only on our side: the file is never rewritten, only added to.
-    with path.open("a", encoding="utf-8") as handle:
-        # Two workers running the task at once: the second sees the first's line.
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        last = _last_line(path)
-        if last is not None:
-            try:
-                previous = parse_checkpoint(last, key=_key())
-            except LineError:
-                previous = None
-            if previous is not None and (previous.entries, previous.head_hash) == head:
-                return None
-        if _ends_mid_line(path):
-            # A line cut short (a crash mid-write) is left as it is, on a line of its own.
-            handle.write("\n")
-        handle.write(checkpoint_line(checkpoint, key=_key()))
-        handle.flush()
-        os.fsync(handle.fileno())
-    return checkpoint

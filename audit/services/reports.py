@@ -36,9 +36,12 @@ from audit.selectors_reports import (
     report_reviews,
     report_signoffs,
 )
-from audit.services.ledger import Event, LedgerVerification, ledger_append, ledger_verify
-from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
-from trainer.roles import Role, has_role
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.queue import enqueue
+from core.roles import Role, has_role
+from ledger.events import Event
+from ledger.services.append import ledger_append
+from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer.selectors.reports import (
     CSV_QUOTED,
     DECISION_COLUMNS,
@@ -510,9 +513,7 @@ def compliance_report_request(
 
 
 def _enqueue(report_id: int) -> None:
-    from audit.tasks import produce_compliance_report
-
-    transaction.on_commit(lambda: produce_compliance_report.delay(report_id))
+    enqueue("audit.tasks.produce_compliance_report", report_id)
 
 
 def compliance_report_produce(*, report_id: int) -> ComplianceReport:

@@ -16,11 +16,12 @@ from django.utils import timezone
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
-from audit.services.ledger import Event, ledger_append
 from config.lockout import lockout_claim, lockout_message
-from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.roles import Role, roles_of
+from ledger.events import Event
+from ledger.services.append import ledger_append
 from trainer.models import Attempt, Grade, RuleProfile, Skill
-from trainer.roles import Role, roles_of
 from trainer.selectors import stats
 
 if TYPE_CHECKING:

@@ -22,10 +22,11 @@ from django.utils import timezone
 
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
-from audit.services.ledger import Event, ledger_append
-from trainer.errors import NotFoundError
+from core.errors import NotFoundError
+from core.roles import Role, roles_of
+from ledger.events import Event
+from ledger.services.append import ledger_append
 from trainer.models import Skill
-from trainer.roles import Role, roles_of
 from trainer.selectors import stats
 
 if TYPE_CHECKING:

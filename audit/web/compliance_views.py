@@ -17,16 +17,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from audit.models import ReportStatus
 from audit.selectors_reports import compliance_reports_list
-from audit.services.ledger import LedgerVerification, ledger_verify
 from audit.services.reports import (
     FORMATS,
     compliance_report_download,
     compliance_report_request,
     stored_report_path,
 )
-from trainer.errors import TrainerError
-from trainer.roles import Role
-from trainer.web.access import role_required
+from core.access import role_required
+from core.errors import TrainerError
+from core.roles import Role
+from ledger.services.verify import LedgerVerification, ledger_verify
 
 P = ParamSpec("P")
 View = Callable[Concatenate[HttpRequest, P], HttpResponseBase]

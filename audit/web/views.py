@@ -30,11 +30,11 @@ from audit.models import Certification, RetrainingFlag, Review
 from audit.services import reviews
 from audit.services.training_record import training_record_pdf
 from audit.web import charts
-from trainer.errors import TrainerError
+from core.access import role_required
+from core.errors import TrainerError
+from core.roles import Role
 from trainer.models import Grade
-from trainer.roles import Role
 from trainer.selectors import stats
-from trainer.web.access import role_required
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",
     "csp",
+    "ledger",
     "trainer",
     "audit",
 ]
@@ -171,7 +172,7 @@ CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")
 # How long decisions, grades and the audit ledger are kept (years). The application has
 # no path that deletes them; this records the policy the operator must honour.
 RETENTION_YEARS = env.int("SHOESCHOOL_RETENTION_YEARS", default=5)
-# The ledger's checkpoint file: every so often (audit.tasks.checkpoint_ledger) a line with the
+# The ledger's checkpoint file: every so often (ledger.tasks.checkpoint_ledger) a line with the
 # ledger's head, signed with HMAC-SHA256 under this key, is appended to it, outside the
 # database, so a head set back in the database is caught (docs/compliance-guide.md).
 # The development key is public on purpose: production refuses to start without its own.

@@ -10,20 +10,22 @@ import pytest
 from django.utils import timezone
 
 from audit.certification import CertificationRule, add_months
-from audit.models import Certification, LedgerEntry
+from audit.models import Certification
 from audit.selectors import TableStanding, certification_overview
-from audit.services.ledger import Event, ledger_verify
 from audit.services.reviews import (
     certification_sign,
     certification_withdraw,
     retraining_flag_create,
 )
+from core.errors import TrainerError
+from core.roles import Role
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.audit.conftest import RIGHT, Answer, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
-from trainer.errors import TrainerError
 from trainer.models import Drill, DrillPurpose, Mode, RuleProfile
-from trainer.roles import Role
 
 
 @pytest.fixture

@@ -10,15 +10,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from audit.models import ComplianceReport, LedgerEntry, ReportStatus
-from audit.services.ledger import (
-    Event,
-    PendingEntry,
-    ledger_append,
-    ledger_append_many,
-    ledger_verify,
-)
+from audit.models import ComplianceReport, ReportStatus
 from audit.services.reports import compliance_report_request
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.append import PendingEntry, ledger_append, ledger_append_many
+from ledger.services.verify import ledger_verify
 from tests.audit.factories import RIGHT, graded_attempt, overpay
 from tests.factories import PASSWORD
 from tests.ledger_protection import tamper

@@ -9,8 +9,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event, ledger_verify
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.audit.factories import RIGHT, graded_attempt, overpay
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)

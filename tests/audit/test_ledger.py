@@ -14,15 +14,11 @@ from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.test import RequestFactory
 
-from audit.chain import GENESIS_HASH, entry_hash, verify_chain
-from audit.models import LedgerEntry
-from audit.services.ledger import (
-    Event,
-    PendingEntry,
-    ledger_append,
-    ledger_append_many,
-    ledger_verify,
-)
+from ledger.chain import GENESIS_HASH, entry_hash, verify_chain
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.append import PendingEntry, ledger_append, ledger_append_many
+from ledger.services.verify import ledger_verify
 from tests.ledger_protection import tamper
 
 postgresql_only = pytest.mark.skipif(
@@ -192,7 +188,7 @@ def test_deleting_an_entry_is_refused():
 @pytest.mark.django_db
 def test_the_admin_offers_no_way_to_add_change_or_delete_an_entry(admin_user):
     entry = _append(1)[0]
-    request = RequestFactory().get("/admin/audit/ledgerentry/")
+    request = RequestFactory().get("/admin/ledger/ledgerentry/")
     request.user = admin_user
     model_admin = site._registry[LedgerEntry]
     assert model_admin.has_view_permission(request, entry)

@@ -20,12 +20,14 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from audit.chain import GENESIS_HASH, Anchor, ChainBreak, canonical_json, entry_hash, verify_chain
-from audit.models import LedgerEntry
-from audit.services.anchors import ledger_checkpoint_write
-from audit.services.ledger import Event, PendingEntry, ledger_append_many, ledger_verify
 from audit.services.reports import compliance_report_request
-from audit.tasks import checkpoint_ledger
+from ledger.chain import GENESIS_HASH, Anchor, ChainBreak, canonical_json, entry_hash, verify_chain
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.anchors import ledger_checkpoint_write
+from ledger.services.append import PendingEntry, ledger_append_many
+from ledger.services.verify import ledger_verify
+from ledger.tasks import checkpoint_ledger
 from tests.ledger_protection import protection_lifted
 
 DAY = dt.date(2026, 3, 10)

@@ -18,15 +18,7 @@ from pathlib import Path
 import pytest
 from django.db import OperationalError, connection
 
-from audit.models import (
-    Certification,
-    ComplianceReport,
-    LedgerEntry,
-    ReportStatus,
-    RetrainingFlag,
-    Review,
-)
-from audit.services.ledger import Event, ledger_append, ledger_verify
+from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
 from audit.services.reports import (
     _csv_line,
     _decision_row,
@@ -38,6 +30,11 @@ from audit.services.reports import (
     compliance_report_write_pdf,
 )
 from audit.tasks import produce_compliance_report
+from core.errors import ConflictError, ForbiddenError, TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.append import ledger_append
+from ledger.services.verify import ledger_verify
 from tests.audit.factories import (
     RIGHT,
     GradeSpec,
@@ -49,7 +46,6 @@ from tests.audit.factories import (
 )
 from tests.factories import UserFactory
 from tests.ledger_protection import tamper
-from trainer.errors import ConflictError, ForbiddenError, TrainerError
 from trainer.selectors.reports import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)

@@ -6,8 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from audit.models import Certification, LedgerEntry, RetrainingFlag, Review
-from audit.services.ledger import Event, ledger_verify
+from audit.models import Certification, RetrainingFlag, Review
 from audit.services.reviews import (
     CertificationRule,
     certification_sign,
@@ -15,10 +14,13 @@ from audit.services.reviews import (
     retraining_flag_create,
     review_create,
 )
+from core.errors import TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
-from trainer.errors import TrainerError
 from trainer.models import Grade, Mode, RuleProfile
 from trainer.selectors.stats import AttemptEvidence
 

@@ -14,7 +14,7 @@ from audit.certification import CertificationRule
 from audit.management.commands import setup_demo_history
 from audit.models import Certification
 from audit.selectors import TableStanding, certification_overview
-from audit.services.ledger import ledger_verify
+from ledger.services.verify import ledger_verify
 from tests.factories import UserFactory, profile_version
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode

@@ -12,8 +12,10 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
-from audit.models import Certification, LedgerEntry
-from audit.services.ledger import Event, ledger_verify
+from audit.models import Certification
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.browser import artifacts_dir, chromium_page
 from tests.trainer.test_table_browser import graded
 from trainer.management.commands.setup_demo import DEMO_PASSWORD

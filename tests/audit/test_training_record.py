@@ -13,18 +13,20 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import Certification, LedgerEntry, LedgerHead
-from audit.services.ledger import Event, ledger_verify
+from audit.models import Certification
 from audit.services.reviews import (
     certification_sign,
     certification_withdraw,
     retraining_flag_create,
 )
 from audit.services.training_record import training_record_pdf
+from core.errors import TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry, LedgerHead
+from ledger.services.verify import ledger_verify
 from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
-from trainer.errors import TrainerError
 from trainer.models import RuleProfile
 
 pytestmark = pytest.mark.skipif(

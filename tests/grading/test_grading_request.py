@@ -1,16 +1,12 @@
 import pytest
 from django.db import transaction
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event, ledger_verify
-from trainer.errors import ConflictError, TrainerError
+from core.errors import ConflictError, TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus, RunTrigger
-from trainer.services.grading import (
-    REGRADE_REQUESTED,
-    grading_request,
-    grading_request_batch,
-    grading_sweep,
-)
+from trainer.services.grading import grading_request, grading_request_batch, grading_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +37,7 @@ def test_it_numbers_each_new_run_after_the_last(attempt_of, pit_boss):
         attempt=attempt, trigger=RunTrigger.REGRADE, reason="fix", requested_by=pit_boss
     )
     assert second.number == 2
-    assert LedgerEntry.objects.get(event=REGRADE_REQUESTED).actor_id == pit_boss.pk
+    assert LedgerEntry.objects.get(event=Event.REGRADE_REQUESTED).actor_id == pit_boss.pk
 
 
 def test_it_refuses_an_attempt_that_is_not_submitted(attempt_of):

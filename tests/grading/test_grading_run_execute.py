@@ -2,8 +2,9 @@ from decimal import Decimal
 
 import pytest
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event, ledger_verify
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.grading.conftest import PLAYER_WINS, SOFT_17, right
 from trainer.models import Attempt, ErrorCategory, Grade, GradingRun, GradingStatus, RunStatus
 from trainer.services.grading import (

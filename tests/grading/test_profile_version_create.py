@@ -1,8 +1,8 @@
 import pytest
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event
-from trainer.errors import TrainerError
+from core.errors import TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry
 from trainer.models import RuleProfile
 from trainer.services.profiles import profile_version_create
 

@@ -2,8 +2,8 @@ from decimal import Decimal
 
 import pytest
 
+from core.errors import TrainerError
 from tests.grading.conftest import SOFT_17, casino_shoe, right
-from trainer.errors import TrainerError
 from trainer.models import Attempt, Grade, GradingRun, RunStatus, RunTrigger, Scenario
 from trainer.services.grading import grading_request, grading_run_execute, regrade_request
 from trainer.services.profiles import profile_version_create

@@ -13,8 +13,9 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Count
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event, ledger_verify
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.verify import ledger_verify
 from tests.grading.conftest import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker

@@ -7,7 +7,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.models import LedgerEntry
+from ledger.models import LedgerEntry
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,

@@ -4,8 +4,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions
 
+from core.errors import ConflictError, NotFoundError, TrainerError
 from trainer.api.exceptions import api_exception_handler
-from trainer.errors import ConflictError, NotFoundError, TrainerError
 
 
 def handle(exc):

@@ -5,8 +5,8 @@ import time
 import pytest
 from rest_framework.test import APIClient
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event
+from ledger.events import Event
+from ledger.models import LedgerEntry
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,

@@ -6,7 +6,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from audit.models import LedgerEntry
+from ledger.models import LedgerEntry
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import Attempt, Decision, Mode
 from trainer.services.attempts import attempt_start

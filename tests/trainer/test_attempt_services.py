@@ -6,8 +6,9 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from audit.models import LedgerEntry
-from audit.services.ledger import Event
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from ledger.events import Event
+from ledger.models import LedgerEntry
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
@@ -17,7 +18,6 @@ from tests.trainer.factories import (
     profile_version,
     simple_document,
 )
-from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.models import (
     Attempt,
     AttemptStatus,

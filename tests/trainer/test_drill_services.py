@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from trainer.errors import ForbiddenError, NotFoundError, TrainerError
+from core.errors import ForbiddenError, NotFoundError, TrainerError
 from trainer.models import Assignment, Drill, RuleProfileVersion, Scenario, TrainingClass
 from trainer.services.drills import assignment_create, drill_create
 from trainer.services.scenarios import scenario_import

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 from trainer.generator import generate_documents, round_skills
 from trainer.models import DrillPurpose, RuleProfile, RuleProfileVersion
 from trainer.selectors.blueprints import (

@@ -16,8 +16,8 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from core.errors import ConflictError, ForbiddenError
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
-from trainer.errors import ConflictError, ForbiddenError
 from trainer.models import (
     Attempt,
     AttemptItem,

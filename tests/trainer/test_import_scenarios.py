@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 from trainer.models import Scenario
 from trainer.services.scenarios import scenario_import, scenario_import_detailed
 

@@ -10,10 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import override_settings
 
+from core.roles import Role, roles_of
 from trainer import rules
 from trainer.generator import generate_documents
 from trainer.models import Assignment, Drill, Scenario, TrainingClass
-from trainer.roles import Role, roles_of
 from trainer.selectors.blueprints import blueprint_shortfalls
 
 

@@ -11,7 +11,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:

@@ -18,7 +18,7 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from trainer.errors import echo
+from core.errors import echo
 
 # Ten digits is past any page there will ever be, and keeps the number an int for the DB.
 _PAGE = re.compile(r"[1-9][0-9]{0,9}")

@@ -13,8 +13,8 @@ from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 from rest_framework.utils import json as drf_json
 
+from core.errors import echo
 from trainer import strictjson
-from trainer.errors import echo
 
 
 class StrictJSONParser(JSONParser):

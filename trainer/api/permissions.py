@@ -3,7 +3,7 @@ from typing import Any
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from trainer.roles import Role, has_role
+from core.roles import Role, has_role
 
 
 class IsTrainee(BasePermission):

@@ -3,7 +3,7 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch, QuerySet
 
-from trainer.errors import NotFoundError
+from core.errors import NotFoundError
 from trainer.models import Assignment, Attempt, Drill
 from trainer.selectors.attempts import assignments_for_trainee, attempt_progress
 

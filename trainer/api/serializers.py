@@ -11,7 +11,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from trainer.errors import clip
+from core.errors import clip
 from trainer.models import Mode
 
 # What an amount looks like (the schema's pattern): ASCII digits, at most two decimals.

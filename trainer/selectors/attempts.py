@@ -20,8 +20,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.errors import ConflictError, NotFoundError
 from trainer import rules
-from trainer.errors import ConflictError, NotFoundError
 from trainer.models import (
     Assignment,
     Attempt,

@@ -31,7 +31,8 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from trainer.errors import NotFoundError
+from core.errors import NotFoundError
+from core.roles import Role, roles_of
 from trainer.models import (
     Attempt,
     ErrorCategory,
@@ -44,7 +45,6 @@ from trainer.models import (
     Skill,
     TrainingClass,
 )
-from trainer.roles import Role, roles_of
 from trainer.tallies import BUCKET_MS, Tally, facet_key
 
 if TYPE_CHECKING:

@@ -26,9 +26,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from audit.services.ledger import Event, ledger_append
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.roles import Role, has_role
+from ledger.events import Event
+from ledger.services.append import ledger_append
 from trainer import rules
-from trainer.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from trainer.generator import generate_documents
 from trainer.models import (
     Assignment,
@@ -43,7 +45,6 @@ from trainer.models import (
     RuleProfileVersion,
     Scenario,
 )
-from trainer.roles import Role, has_role
 from trainer.selectors.attempts import (
     PROCEDURE_ANSWERS,
     SETTLEMENT_ACTIONS,
@@ -276,7 +277,7 @@ def _parse_amount(value: object) -> Decimal:
 
     JSON numbers are refused (money never passes through a float), and so are other
     scripts' digits, which Python's ``\\d`` and Decimal would read. A message repeats at
-    most 30 characters of what was sent (as trainer.errors.echo does).
+    most 30 characters of what was sent (as core.errors.echo does).
     """
     if not isinstance(value, str):
         kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}

@@ -12,8 +12,9 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import ForbiddenError, NotFoundError, TrainerError, echo
+from core.roles import Role, has_role, roles_of
 from trainer import rules
-from trainer.errors import ForbiddenError, NotFoundError, TrainerError, echo
 from trainer.generator import generate_round
 from trainer.models import (
     Assignment,
@@ -28,7 +29,6 @@ from trainer.models import (
     Skill,
     TrainingClass,
 )
-from trainer.roles import Role, has_role, roles_of
 from trainer.selectors.blueprints import (
     TABLE_TEST_MIN_ROUNDS,
     blueprint_shortfalls,

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
-from functools import partial
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -25,9 +24,11 @@ from django.db.models import Max, Model, QuerySet, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from audit.services.ledger import Event, PendingEntry, ledger_append_many
+from core.errors import ConflictError, NotFoundError, TrainerError
+from core.queue import enqueue
+from ledger.events import Event
+from ledger.services.append import PendingEntry, ledger_append_many
 from trainer import rules
-from trainer.errors import ConflictError, NotFoundError, TrainerError
 from trainer.models import (
     Attempt,
     AttemptItem,
@@ -46,8 +47,6 @@ from trainer.services.run_summaries import run_summaries_save
 
 logger = logging.getLogger(__name__)
 
-# The ledger has no event of its own for a regrade request; the submit event is for trainees.
-REGRADE_REQUESTED = "grading_run.requested"
 # Grades per bulk insert and per GRADES_RECORDED ledger entry.
 CHUNK = 1000
 # Runs per batch task (one transaction): big enough to amortise the queries and the
@@ -146,7 +145,7 @@ def grading_request_batch(
             attempt.grading_status = GradingStatus.PENDING
             attempt.grading_queued_at = now
             attempt.grading_error = ""
-        event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else REGRADE_REQUESTED
+        event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else Event.REGRADE_REQUESTED
         ledger_append_many(
             entries=[
                 PendingEntry(
@@ -168,18 +167,17 @@ def grading_request_batch(
             ]
         )
         run_ids = [run.pk for run in runs]
-        transaction.on_commit(partial(_enqueue, run_ids))
+        _enqueue(run_ids)
     return runs
 
 
 def _enqueue(run_ids: Sequence[int]) -> None:
-    from trainer import tasks  # the tasks import this module
-
+    """Queue the runs' grading (trainer.tasks) when the transaction commits."""
     if len(run_ids) == 1:
-        tasks.grade_run.delay(run_ids[0])
+        enqueue("trainer.tasks.grade_run", run_ids[0])
         return
     for start in range(0, len(run_ids), RUNS_PER_TASK):
-        tasks.grade_runs.delay(list(run_ids[start : start + RUNS_PER_TASK]))
+        enqueue("trainer.tasks.grade_runs", list(run_ids[start : start + RUNS_PER_TASK]))
 
 
 # Executing.
@@ -882,7 +880,7 @@ def grading_sweep(*, timeout: timedelta | None = None) -> list[int]:
         Attempt.objects.filter(grading_runs__pk__in=run_ids).update(
             grading_queued_at=timezone.now()
         )
-        transaction.on_commit(partial(_enqueue, run_ids))
+        _enqueue(run_ids)
     logger.info("grading sweep queued %d run(s) again", len(run_ids))
     return run_ids
 

@@ -9,9 +9,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 
-from audit.services.ledger import Event, ledger_append
+from core.errors import TrainerError
+from ledger.events import Event
+from ledger.services.append import ledger_append
 from trainer import rules
-from trainer.errors import TrainerError
 from trainer.models import RuleProfile, RuleProfileVersion
 
 

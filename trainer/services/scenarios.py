@@ -16,8 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
+from core.errors import TrainerError, clip, echo
 from trainer import rules, strictjson
-from trainer.errors import TrainerError, clip, echo
 from trainer.models import RuleProfileVersion, Scenario, Skill
 from trainer.rules.profiles import PARAMETERS
 

@@ -16,9 +16,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from trainer.errors import NotFoundError, TrainerError
+from core.access import role_required
+from core.errors import NotFoundError, TrainerError
+from core.roles import Role
 from trainer.models import AttemptStatus, Mode
-from trainer.roles import Role
 from trainer.selectors.attempts import (
     assignments_for_trainee,
     attempt_current_question,
@@ -39,7 +40,6 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
-from trainer.web.access import role_required
 from trainer.web.display import (
     CHIPS,
     SETTLEMENT_CHOICES,

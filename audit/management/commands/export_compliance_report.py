@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from audit.services.reports import FORMATS, compliance_report_export
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 
 
 def _date(name: str, value: str) -> dt.date:

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 from trainer.services.scenarios import (
     ImportResult,
     scenario_entries_from_text,

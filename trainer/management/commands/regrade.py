@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
-from trainer.errors import TrainerError
+from core.errors import TrainerError
 from trainer.services.grading import regrade_candidates, regrade_request
 
 

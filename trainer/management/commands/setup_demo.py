@@ -14,9 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from core.roles import Role
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
-from trainer.roles import Role
 from trainer.services.drills import assignment_create, drill_create, table_test_create
 
 # Public on purpose: these accounts exist only in the development configuration.

@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
-from trainer.errors import TrainerError
-from trainer.roles import Role, has_role
+from core.errors import TrainerError
+from core.roles import Role, has_role
 
 P = ParamSpec("P")
 R = TypeVar("R", bound=HttpResponseBase)

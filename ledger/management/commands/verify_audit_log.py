@@ -9,8 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from audit.services.anchors import checkpoint_file
-from audit.services.ledger import ledger_verify
+from ledger.services.anchors import checkpoint_file
+from ledger.services.verify import ledger_verify
 
 
 class Command(BaseCommand):

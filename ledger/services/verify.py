@@ -1,134 +1,29 @@
-"""Appending to the tamper-evident ledger, and verifying it against its head and anchors."""
+"""Verifying the tamper-evident ledger against its head and its anchors."""
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
-from django.utils import timezone
+from django.db import connection
 
-from audit.chain import GENESIS_HASH, Anchor, ChainBreak, entry_hash, verify_chain
-from audit.models import LedgerEntry, LedgerHead, entry_content
-from audit.services.anchors import checkpoint_anchors, file_anchors, report_anchors
+from ledger.chain import Anchor, ChainBreak, verify_chain
+from ledger.models import LedgerEntry, LedgerHead, entry_content
+from ledger.services.anchors import checkpoint_anchors, file_anchors
 
-
-class Event:
-    """The ledger's event names. Each says who acted on what."""
-
-    SITTING_STARTED = "sitting.started"  # a trainee started a sitting of an assignment
-    DECISION_RECORDED = "decision.recorded"  # a trainee answered a question of a round
-    ATTEMPT_SUBMITTED = "attempt.submitted"  # a trainee submitted an attempt
-    GRADES_RECORDED = "grades.recorded"  # the grading service graded (part of) a run
-    RUN_FINISHED = "grading_run.finished"  # a grading run's score and pass/fail
-    REVIEW_RECORDED = "review.recorded"  # a pit boss reviewed a mistake
-    RETRAINING_FLAGGED = "retraining.flagged"  # a pit boss flagged a trainee for retraining
-    CERTIFICATION_SIGNED = "certification.signed"  # a pit boss signed off a certification
-    REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
-    TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
-    PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
+# Where anchors come from besides the ledger's own: a function returning the anchors it
+# found and the problems (untrusted or unplaceable anchors) it met. The compliance reports
+# are one (audit registers audit.services.anchors.report_anchors when the app is ready), so
+# the ledger checks them without importing the app that keeps them.
+AnchorSource = Callable[[], tuple[list[Anchor], list[str]]]
+_anchor_sources: list[AnchorSource] = []
 
 
-@dataclass(frozen=True)
-class PendingEntry:
-    event: str
-    subject_type: str
-    subject_id: str
-    payload: Mapping[str, Any]
-    actor: AbstractBaseUser | None = None
-
-
-def _plain(payload: Mapping[str, Any]) -> dict[str, Any]:
-    # Decimals, dates and UUIDs become strings now, so what is stored is what was hashed.
-    plain: dict[str, Any] = json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
-    return plain
-
-
-def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
-    """Append entries in order, in the caller's transaction (one is opened if none is).
-
-    The head row is locked for the rest of the transaction, so concurrent writers
-    extend the chain one after another and the entries commit or roll back with the
-    change they record.
-    """
-    with transaction.atomic():
-        head, _ = LedgerHead.objects.select_for_update().get_or_create(
-            id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
-        )
-        now = timezone.now()
-        rows: list[LedgerEntry] = []
-        previous_hash, sequence = head.hash, head.sequence
-        for pending in entries:
-            sequence += 1
-            actor = pending.actor
-            row = LedgerEntry(
-                sequence=sequence,
-                recorded_at=now,
-                event=pending.event,
-                actor_id=getattr(actor, "pk", None),
-                actor_name=actor.get_username() if actor is not None else "",
-                subject_type=pending.subject_type,
-                subject_id=str(pending.subject_id),
-                payload=_plain(pending.payload),
-                previous_hash=previous_hash,
-            )
-            row.hash = entry_hash(previous_hash, row.content())
-            previous_hash = row.hash
-            rows.append(row)
-        if rows:
-            _insert(rows)
-            LedgerHead.objects.filter(id=1).update(sequence=sequence, hash=previous_hash)
-        return rows
-
-
-def _insert(rows: list[LedgerEntry]) -> None:
-    """bulk_create, but COPY on PostgreSQL.
-
-    Django 5.2 sends a PostgreSQL bulk insert as UNNEST of one array per column, and the
-    client-side parameter binding quotes the jsonb[] array of payloads in Python,
-    character by character. COPY writes the same rows; the ids are taken from the
-    table's sequence first, so the rows come back with their pk as bulk_create's do.
-    """
-    if connection.vendor != "postgresql" or len(rows) < 2:
-        LedgerEntry.objects.bulk_create(rows, batch_size=1000)
-        return
-    meta = LedgerEntry._meta
-    fields = [f for f in meta.concrete_fields if f.column]
-    pk = meta.pk
-    assert pk is not None
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-            [meta.db_table, pk.column, len(rows)],
-        )
-        for row, (pk_value,) in zip(rows, cursor.fetchall(), strict=True):
-            row.pk = pk_value
-        raw = cursor.cursor
-        with raw.copy(f"COPY {meta.db_table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(
-                    [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
-                )
-    for row in rows:
-        row._state.adding = False
-        row._state.db = connection.alias
-
-
-def ledger_append(
-    *,
-    event: str,
-    subject_type: str,
-    subject_id: object,
-    payload: Mapping[str, Any],
-    actor: AbstractBaseUser | None = None,
-) -> LedgerEntry:
-    """Append one entry recording a change, in the same transaction as the change."""
-    pending = PendingEntry(event, subject_type, str(subject_id), payload, actor)
-    return ledger_append_many(entries=[pending])[0]
+def anchor_source_register(source: AnchorSource) -> None:
+    """Have every verification check the anchors `source` returns (once, however often)."""
+    if source not in _anchor_sources:
+        _anchor_sources.append(source)
 
 
 @dataclass(frozen=True)
@@ -209,13 +104,15 @@ def _stored_head() -> tuple[int, str] | None:
 
 def ledger_verify(*, anchors_file: Path | None = None) -> LedgerVerification:
     """Recompute the whole chain from the stored rows, in constant memory, and check that it
-    still holds its stored head and every anchor: the heads the compliance reports state,
-    the checkpoint file's (when there is one) and `anchors_file`'s.
+    still holds its stored head and every anchor: the registered sources' (the heads the
+    compliance reports state), the checkpoint file's (when there is one) and `anchors_file`'s.
     """
     # Read before the walk: every entry it counts is committed, so the walk sees them all.
     head = _stored_head()
-    anchors, problems = report_anchors()
+    anchors: list[Anchor] = []
+    problems: list[str] = []
     for more, more_problems in (
+        *(source() for source in _anchor_sources),
         checkpoint_anchors(),
         file_anchors(anchors_file) if anchors_file is not None else ([], []),
     ):

@@ -6,7 +6,7 @@ cannot add a believable line:
 
     {"at":"2026-03-10T12:00:00+00:00","entries":1000,"head_hash":"…","hmac":"…"}
 
-The HMAC is over the canonical JSON (audit.chain.canonical_json) of the line without its
+The HMAC is over the canonical JSON (ledger.chain.canonical_json) of the line without its
 "hmac" key. An anchors file given to verify_audit_log holds one anchor a line: either
 such a checkpoint line, or the entry count and head hash a report states, separated by
 a space (`1000 9f86d0…`). Blank lines and lines starting with # are skipped.
@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from audit.chain import Anchor, canonical_json
+from ledger.chain import Anchor, canonical_json
 
 _HASH = re.compile(r"[0-9a-f]{64}")
 _PLAIN = re.compile(r"(\d+)\s+([0-9a-f]{64})")

@@ -1,0 +1,22 @@
+"""Every event the product writes to the ledger: one name for each kind of change recorded.
+
+A service that appends to the ledger names its event from here and nowhere else, so this
+list is the whole vocabulary a reader of the ledger (or of a compliance report) can meet.
+"""
+
+
+class Event:
+    """The ledger's event names. Each says who acted on what."""
+
+    SITTING_STARTED = "sitting.started"  # a trainee started a sitting of an assignment
+    DECISION_RECORDED = "decision.recorded"  # a trainee answered a question of a round
+    ATTEMPT_SUBMITTED = "attempt.submitted"  # a trainee submitted an attempt
+    REGRADE_REQUESTED = "grading_run.requested"  # someone asked for an attempt to be regraded
+    GRADES_RECORDED = "grades.recorded"  # the grading service graded (part of) a run
+    RUN_FINISHED = "grading_run.finished"  # a grading run's score and pass/fail
+    REVIEW_RECORDED = "review.recorded"  # a pit boss reviewed a mistake
+    RETRAINING_FLAGGED = "retraining.flagged"  # a pit boss flagged a trainee for retraining
+    CERTIFICATION_SIGNED = "certification.signed"  # a pit boss signed off a certification
+    REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
+    TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
+    PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded

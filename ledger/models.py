@@ -1,0 +1,104 @@
+"""The ledger's records: its entries, each hash-chained to the one before, and its head.
+
+The tables keep the names they had when the ledger lived in the audit app (audit_ledgerentry,
+audit_ledgerhead): the data and the database's triggers (audit migrations 0002 and 0003)
+stay with them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+from core.models import AppendOnly
+
+
+def entry_content(
+    *,
+    sequence: int,
+    recorded_at: datetime,
+    event: str,
+    actor_id: int | None,
+    actor_name: str,
+    subject_type: str,
+    subject_id: str,
+    payload: Any,
+) -> dict[str, Any]:
+    """What a ledger entry's hash covers: everything but the hashes themselves."""
+    return {
+        "sequence": sequence,
+        "recorded_at": recorded_at.isoformat(),
+        "event": event,
+        "actor_id": actor_id,
+        "actor_name": actor_name,
+        "subject_type": subject_type,
+        "subject_id": subject_id,
+        "payload": payload,
+    }
+
+
+class LedgerEntry(AppendOnly):
+    """One link of the tamper-evident chain (see ledger.chain).
+
+    The database refuses UPDATE and DELETE on this table: PostgreSQL through a trigger
+    (audit migration 0002; TRUNCATE too, audit migration 0003), SQLite through triggers
+    (audit migration 0003).
+    """
+
+    sequence = models.PositiveBigIntegerField(unique=True)
+    recorded_at = models.DateTimeField()
+    event = models.CharField(max_length=64)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_name = models.CharField(max_length=150, blank=True)
+    subject_type = models.CharField(max_length=64)
+    subject_id = models.CharField(max_length=64)
+    payload = models.JSONField()
+    previous_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        db_table = "audit_ledgerentry"
+        ordering = ["sequence"]
+        verbose_name_plural = "ledger entries"
+        indexes = [models.Index(fields=["subject_type", "subject_id"])]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence} {self.event} {self.subject_type}:{self.subject_id}"
+
+    def content(self) -> dict[str, Any]:
+        """What the hash covers: everything but the hashes themselves."""
+        return entry_content(
+            sequence=self.sequence,
+            recorded_at=self.recorded_at,
+            event=self.event,
+            actor_id=self.actor_id,
+            actor_name=self.actor_name,
+            subject_type=self.subject_type,
+            subject_id=self.subject_id,
+            payload=self.payload,
+        )
+
+
+class LedgerHead(models.Model):
+    """A single row locked while appending, so concurrent writers extend the chain in turn.
+
+    It also says how long the chain is, so that entries cut from its end are noticed. Each
+    append moves it, so it cannot be append-only: the database lets it move forward only,
+    to an entry of the ledger, and refuses its deletion (audit migration 0003). Whoever can
+    lift that can set it back too, which is why verification also checks anchors kept outside.
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    sequence = models.PositiveBigIntegerField(default=0)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "audit_ledgerhead"
+
+    def __str__(self) -> str:
+        return f"ledger head #{self.sequence}"

@@ -1,0 +1,113 @@
+"""Appending to the tamper-evident ledger, in the transaction of the change it records."""
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import connection, transaction
+from django.utils import timezone
+
+from ledger.chain import GENESIS_HASH, entry_hash
+from ledger.models import LedgerEntry, LedgerHead
+
+
+@dataclass(frozen=True)
+class PendingEntry:
+    event: str
+    subject_type: str
+    subject_id: str
+    payload: Mapping[str, Any]
+    actor: AbstractBaseUser | None = None
+
+
+def _plain(payload: Mapping[str, Any]) -> dict[str, Any]:
+    # Decimals, dates and UUIDs become strings now, so what is stored is what was hashed.
+    plain: dict[str, Any] = json.loads(json.dumps(payload, cls=DjangoJSONEncoder))
+    return plain
+
+
+def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
+    """Append entries in order, in the caller's transaction (one is opened if none is).
+
+    The head row is locked for the rest of the transaction, so concurrent writers
+    extend the chain one after another and the entries commit or roll back with the
+    change they record.
+    """
+    with transaction.atomic():
+        head, _ = LedgerHead.objects.select_for_update().get_or_create(
+            id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
+        )
+        now = timezone.now()
+        rows: list[LedgerEntry] = []
+        previous_hash, sequence = head.hash, head.sequence
+        for pending in entries:
+            sequence += 1
+            actor = pending.actor
+            row = LedgerEntry(
+                sequence=sequence,
+                recorded_at=now,
+                event=pending.event,
+                actor_id=getattr(actor, "pk", None),
+                actor_name=actor.get_username() if actor is not None else "",
+                subject_type=pending.subject_type,
+                subject_id=str(pending.subject_id),
+                payload=_plain(pending.payload),
+                previous_hash=previous_hash,
+            )
+            row.hash = entry_hash(previous_hash, row.content())
+            previous_hash = row.hash
+            rows.append(row)
+        if rows:
+            _insert(rows)
+            LedgerHead.objects.filter(id=1).update(sequence=sequence, hash=previous_hash)
+        return rows
+
+
+def _insert(rows: list[LedgerEntry]) -> None:
+    """bulk_create, but COPY on PostgreSQL.
+
+    Django 5.2 sends a PostgreSQL bulk insert as UNNEST of one array per column, and the
+    client-side parameter binding quotes the jsonb[] array of payloads in Python,
+    character by character. COPY writes the same rows; the ids are taken from the
+    table's sequence first, so the rows come back with their pk as bulk_create's do.
+    """
+    if connection.vendor != "postgresql" or len(rows) < 2:
+        LedgerEntry.objects.bulk_create(rows, batch_size=1000)
+        return
+    meta = LedgerEntry._meta
+    fields = [f for f in meta.concrete_fields if f.column]
+    pk = meta.pk
+    assert pk is not None
+    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+            [meta.db_table, pk.column, len(rows)],
+        )
+        for row, (pk_value,) in zip(rows, cursor.fetchall(), strict=True):
+            row.pk = pk_value
+        raw = cursor.cursor
+        with raw.copy(f"COPY {meta.db_table} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(
+                    [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
+                )
+    for row in rows:
+        row._state.adding = False
+        row._state.db = connection.alias
+
+
+def ledger_append(
+    *,
+    event: str,
+    subject_type: str,
+    subject_id: object,
+    payload: Mapping[str, Any],
+    actor: AbstractBaseUser | None = None,
+) -> LedgerEntry:
+    """Append one entry recording a change, in the same transaction as the change."""
+    pending = PendingEntry(event, subject_type, str(subject_id), payload, actor)
+    return ledger_append_many(entries=[pending])[0]

@@ -1,0 +1,38 @@
+"""Services queue tasks by their registered names (core.queue.enqueue) and beat schedules
+them by name: a misspelt or renamed task would only fail in a worker, so the names are
+checked here against the tasks the Celery app registers."""
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+from config.celery import app
+
+ROOT = Path(__file__).resolve().parent.parent
+QUEUED = re.compile(r"""\benqueue\(\s*["']([\w.]+)["']""")
+
+
+def _registered() -> set[str]:
+    app.loader.import_default_modules()
+    return set(app.tasks)
+
+
+def test_every_task_a_service_queues_by_name_is_registered():
+    queued = {
+        name
+        for package in ("core", "ledger", "trainer", "audit")
+        for path in (ROOT / package).rglob("*.py")
+        for name in QUEUED.findall(path.read_text(encoding="utf-8"))
+    }
+    assert queued >= {
+        "trainer.tasks.grade_run",
+        "trainer.tasks.grade_runs",
+        "audit.tasks.produce_compliance_report",
+    }
+    assert queued <= _registered()
+
+
+def test_every_task_the_beat_schedule_names_is_registered():
+    scheduled = {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert scheduled <= _registered()
