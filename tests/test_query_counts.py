@@ -1,0 +1,170 @@
+"""Exact query counts for the paths that list or write many things, each measured at two
+data sizes (zulip's ``assert_database_query_count`` is the model): a page or a write that
+queried once per trainee, attempt, round or answer would show it here as the data grows.
+
+A change of count is a change of design: when one is intended, update the number and say
+why in the commit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from audit.models import RetrainingFlag
+from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
+from tests.audit.factories import TrainingClassFactory, table_test
+from tests.factories import UserFactory
+from tests.trainer.factories import DrillFactory, natural_document, simple_document
+from trainer.models import Attempt, GradingRun, Mode
+from trainer.services.attempts import attempt_start, attempt_submit, decision_record
+from trainer.services.grading import grading_runs_execute
+
+pytestmark = pytest.mark.django_db
+
+
+@contextmanager
+def assert_database_query_count(expected: int) -> Iterator[None]:
+    """Exactly ``expected`` queries in the block; on failure, every query is listed."""
+    with CaptureQueriesContext(connection) as queries:
+        yield
+    found = len(queries.captured_queries)
+    if found != expected:
+        listing = "\n".join(
+            f"{n}. {q['sql'][:300]}" for n, q in enumerate(queries.captured_queries, 1)
+        )
+        pytest.fail(f"{found} queries, expected {expected}:\n{listing}")
+
+
+def per_vendor(*, sqlite: int, postgresql: int) -> int:
+    """Where the database changes the count (PostgreSQL's bulk COPY, row locks)."""
+    return {"sqlite": sqlite, "postgresql": postgresql}[connection.vendor]
+
+
+def counted(action: Callable[[], object]) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        action()
+    return len(queries.captured_queries)
+
+
+# The pit.
+
+
+def _class_of(size: int, boss) -> None:
+    """``size`` trainees in one class of ``boss``'s, each with a practice attempt (one
+    mistake), a table-test sitting, and every other one flagged for retraining."""
+    trainees = [UserFactory(username=f"t{size}-{n}", roles=["trainee"]) for n in range(size)]
+    TrainingClassFactory(name=f"Class of {size}", trainees=trainees, instructors=[boss])
+    drill = table_test()
+    for n, trainee in enumerate(trainees):
+        make_attempt(trainee=trainee, answers=[RIGHT, wrong("1.00")], mode=Mode.PRACTICE)
+        make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+        if n % 2:
+            RetrainingFlag.objects.create(trainee=trainee, flagged_by=boss, reason="Rounding")
+
+
+DASHBOARD_QUERIES = 16
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_pit_dashboard_at_two_sizes(pit_boss, size):
+    _class_of(size, pit_boss)
+    client = client_for(pit_boss)
+    cache.clear()
+    url = reverse("pit:dashboard")
+    with assert_database_query_count(DASHBOARD_QUERIES):
+        assert client.get(url).status_code == 200
+
+
+def _trainee_with(attempts: int, boss):
+    trainee = UserFactory(username=f"busy{attempts}", roles=["trainee"])
+    TrainingClassFactory(name=f"Busy {attempts}", trainees=[trainee], instructors=[boss])
+    for _ in range(attempts):
+        make_attempt(trainee=trainee, answers=[wrong("1.00"), wrong("-2.00"), RIGHT])
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    RetrainingFlag.objects.create(trainee=trainee, flagged_by=boss, reason="Rounding")
+    return trainee
+
+
+TRAINEE_PAGE_QUERIES = 23
+
+
+@pytest.mark.parametrize("attempts", [1, 6])
+def test_the_pit_trainee_page_at_two_sizes(pit_boss, attempts):
+    trainee = _trainee_with(attempts, pit_boss)
+    client = client_for(pit_boss)
+    cache.clear()
+    url = reverse("pit:trainee", args=[trainee.pk])
+    with assert_database_query_count(TRAINEE_PAGE_QUERIES):
+        assert client.get(url).status_code == 200
+
+
+# The table.
+
+
+def _started(trainee, rounds: int) -> Attempt:
+    documents = [natural_document(f"natural-{n}") for n in range(rounds)]
+    drill = DrillFactory(documents=documents)
+    return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+
+
+START_QUERIES = 11
+
+
+@pytest.mark.parametrize("rounds", [2, 12])
+def test_starting_an_attempt_at_two_sizes(trainee, rounds):
+    drill = DrillFactory(documents=[simple_document(f"simple-{n}") for n in range(rounds)])
+    client = client_for(trainee)
+    with assert_database_query_count(START_QUERIES):
+        response = client.post(reverse("train:start"), {"drill": drill.pk})
+    assert response.status_code == 302
+
+
+DECISION_QUERIES = 18
+
+
+@pytest.mark.parametrize("answered", [1, 9])
+def test_recording_a_decision_at_two_sizes(trainee, answered):
+    """Answer ``answered`` rounds first (two questions each), then record one more."""
+    attempt = _started(trainee, answered + 1)
+    api = client_for(trainee)
+    question = f"/api/attempts/{attempt.pk}/question"
+    for position in range(1, answered + 1):
+        for n, answer in ((1, {"action": "pay", "amount": "37.50"}), (2, {"answer": "reshuffle"})):
+            api.get(question)
+            decision_record(
+                attempt=attempt, user=trainee, position=position, question=n, answer=answer
+            )
+    api.get(question)
+    body = {"position": answered + 1, "question": 1, "answer": {"action": "pay", "amount": "37.50"}}
+    url = f"/api/attempts/{attempt.pk}/answers"
+    with assert_database_query_count(DECISION_QUERIES):
+        response = api.post(url, body, content_type="application/json")
+    assert response.status_code == 201, response.content
+
+
+# Grading.
+
+
+GRADING_QUERIES = 23
+
+
+@pytest.mark.parametrize("attempts", [2, 6])
+def test_a_grading_batch_at_two_sizes(trainee, attempts):
+    for _ in range(attempts):
+        attempt_submit(attempt=_started(trainee, 3), user=trainee)
+    # Submitting asked for each run; the worker would be handed them in one batch.
+    ids = list(GradingRun.objects.values_list("pk", flat=True))
+    assert len(ids) == attempts
+    # PostgreSQL writes every run's figures and every attempt's score in one statement
+    # each (executemany); SQLite's path updates them a row at a time.
+    expected = per_vendor(sqlite=GRADING_QUERIES + 2 * attempts, postgresql=GRADING_QUERIES)
+    with assert_database_query_count(expected):
+        outcome = grading_runs_execute(run_ids=ids)
+    assert set(outcome) == set(ids)
+    assert GradingRun.objects.filter(pk__in=ids, status="graded").count() == attempts
