@@ -24,8 +24,8 @@ from audit.services.reports import (
     compliance_report_request,
     stored_report_path,
 )
+from config import pages
 from trainer.errors import TrainerError
-from trainer.roles import Role
 from trainer.web.access import role_required
 
 P = ParamSpec("P")
@@ -53,11 +53,8 @@ class ReportRequestForm(forms.Form):
         return cleaned
 
 
-compliance_view = role_required(
-    Role.COMPLIANCE,
-    Role.ADMIN,
-    refusal="the compliance pages are for compliance officers and admins",
-)
+# Who may open these pages is written in config.pages, which the top bar follows too.
+compliance_view = role_required(*pages.COMPLIANCE.roles, refusal=pages.COMPLIANCE.refusal)
 
 
 def _page(
