@@ -49,7 +49,11 @@ class ReportRequestForm(forms.Form):
         cleaned = super().clean() or {}
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
-            self.add_error("start", "The period must start on or before the day it ends.")
+            self.add_error(
+                "start",
+                f"“From” ({start:%Y-%m-%d}) is after “To” ({end:%Y-%m-%d}): the period must "
+                "start on or before the day it ends.",
+            )
         return cleaned
 
 
