@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -31,12 +31,27 @@ from config.lockout import client_address, lockout_claim, lockout_message
 security_log = logging.getLogger("shoeschool.security")
 
 
+def _plain_labels(form: SetPasswordForm) -> None:
+    form.fields["new_password2"].label = "New password again"
+    if "old_password" in form.fields:
+        form.fields["old_password"].label = "Current password"
+
+
+class NewPasswordForm(SetPasswordForm):
+    """Django's form for a new password (a reset), its labels in plain words."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _plain_labels(self)
+
+
 class LockoutCheckedPasswordChangeForm(PasswordChangeForm):
     """Django's change form, its current password checked as a login checks it."""
 
     def __init__(self, user: Any, *args: Any, request: HttpRequest, **kwargs: Any) -> None:
         self.request = request
         super().__init__(user, *args, **kwargs)
+        _plain_labels(self)
 
     def clean_old_password(self) -> str:
         old_password: str = self.cleaned_data["old_password"]
@@ -110,4 +125,5 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     # Never signs in: a login here would pass by the lockout (docs/security.md).
     post_reset_login = False
+    form_class = NewPasswordForm
     success_url = reverse_lazy("password_reset_complete")
