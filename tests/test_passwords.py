@@ -189,3 +189,9 @@ def test_an_inactive_account_gets_no_reset_email(client):
     UserFactory(username="gone", email="gone@casino.example", is_active=False)
     client.post(RESET, {"email": "gone@casino.example"})
     assert mail.outbox == []
+
+
+def test_the_admins_password_change_leads_to_the_one_inside_the_lockout(admin_user):
+    response = signed_in(admin_user).get("/admin/password_change/")
+    assert response.status_code == 302
+    assert response["Location"] == CHANGE
