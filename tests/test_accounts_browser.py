@@ -151,3 +151,20 @@ def test_each_role_sees_its_parts_and_a_refusal_keeps_the_bar(
     expect(page.locator(".way-back a")).to_have_text(["Log in"])
     page.screenshot(path=artifacts / "13-not-found-signed-out.png", full_page=True)
     assert violations == []
+
+
+def test_the_bar_and_the_password_pages_fit_a_phone(live_server, artifacts, admin_user):
+    # The admin has the most links in the bar; nothing may push the page sideways.
+    with chromium_page(viewport={"width": 390, "height": 844}) as phone:
+        log_in(phone, live_server.url, admin_user.username)
+        expect(phone.locator("nav[aria-label=Main] a")).to_have_text(
+            ["Pit", "Compliance", "Administration"]
+        )
+        for path, shot in (
+            ("/accounts/password/change/", "14-phone-change.png"),
+            ("/no-such-page/", "15-phone-not-found.png"),
+        ):
+            phone.goto(f"{live_server.url}{path}")
+            width = phone.evaluate("document.documentElement.scrollWidth")
+            assert width <= 390, f"{path} is {width} px wide"
+            phone.screenshot(path=artifacts / shot, full_page=True)
