@@ -55,6 +55,24 @@ class TraineeFilter(django_filters.ModelChoiceFilter):
     field_class = TraineeChoiceField
 
 
+class DashboardFilterForm(forms.Form):
+    """The dashboard's filter form: a date range the wrong way round is an error naming
+    its two dates, not a filter that silently matches nothing."""
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        submitted = cleaned.get("submitted")
+        start = getattr(submitted, "start", None)
+        stop = getattr(submitted, "stop", None)
+        if start is not None and stop is not None and start > stop:
+            self.add_error(
+                "submitted",
+                f"Submitted between: the “from” date ({start:%Y-%m-%d}) is after the “to” "
+                f"date ({stop:%Y-%m-%d}). Swap them, or clear one.",
+            )
+        return cleaned
+
+
 class DashboardFilter(django_filters.FilterSet):
     """Date range (of submission), profile, skill and one of the viewer's trainees."""
 
@@ -79,10 +97,16 @@ class DashboardFilter(django_filters.FilterSet):
     class Meta:
         model = Grade
         fields: list[str] = []
+        form = DashboardFilterForm
 
     def __init__(self, *args: Any, trainees: QuerySet[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.filters["trainee"].queryset = trainees.order_by("last_name", "first_name")
+
+    @property
+    def refused(self) -> bool:
+        """Whether the filter was given but could not be applied (its errors say why)."""
+        return self.is_bound and not self.form.is_valid()
 
     def as_stats_filter(self) -> stats.StatsFilter:
         """The cleaned choices, or no filter at all when the form is invalid."""

@@ -21,7 +21,7 @@ from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import UserFactory
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
-from trainer.models import Attempt, GradingRun, Mode
+from trainer.models import GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit, decision_record
 from trainer.services.grading import grading_runs_execute
 
@@ -55,7 +55,7 @@ def counted(action: Callable[[], object]) -> int:
 # The pit.
 
 
-def _class_of(size: int, boss) -> None:
+def _class_of(size, boss):
     """``size`` trainees in one class of ``boss``'s, each with a practice attempt (one
     mistake), a table-test sitting, and every other one flagged for retraining."""
     trainees = [UserFactory(username=f"t{size}-{n}", roles=["trainee"]) for n in range(size)]
@@ -81,7 +81,7 @@ def test_the_pit_dashboard_at_two_sizes(pit_boss, size):
         assert client.get(url).status_code == 200
 
 
-def _trainee_with(attempts: int, boss):
+def _trainee_with(attempts, boss):
     trainee = UserFactory(username=f"busy{attempts}", roles=["trainee"])
     TrainingClassFactory(name=f"Busy {attempts}", trainees=[trainee], instructors=[boss])
     for _ in range(attempts):
@@ -107,7 +107,7 @@ def test_the_pit_trainee_page_at_two_sizes(pit_boss, attempts):
 # The table.
 
 
-def _started(trainee, rounds: int) -> Attempt:
+def _started(trainee, rounds):
     documents = [natural_document(f"natural-{n}") for n in range(rounds)]
     drill = DrillFactory(documents=documents)
     return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)

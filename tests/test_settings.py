@@ -94,3 +94,67 @@ def test_certification_retention_is_indefinite_or_no_shorter_than_the_records():
 def test_certification_records_are_kept_indefinitely_by_default(settings):
     assert settings.SHOESCHOOL_CERT_RETENTION == "indefinite"
     assert settings.RETENTION_YEARS == 5
+
+
+def email_settings(**env: str) -> list[str]:
+    code = (
+        "from django.conf import settings as s; "
+        "print(s.EMAIL_BACKEND, s.EMAIL_HOST, s.EMAIL_PORT, s.EMAIL_HOST_USER, "
+        "s.EMAIL_USE_TLS, s.EMAIL_USE_SSL, repr(s.DEFAULT_FROM_EMAIL), sep='|')"
+    )
+    result = run_manage("shell", "-c", code, **env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1].split("|")
+
+
+def test_development_prints_email_to_the_console():
+    backend, *_ = email_settings(DJANGO_ENV="development")
+    assert backend == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_production_sends_email_by_smtp_from_an_email_url():
+    got = email_settings(
+        **PRODUCTION,
+        EMAIL_URL="smtp+tls://mailer:s3cret@mail.casino.example:587",
+        DEFAULT_FROM_EMAIL="Shoe School <training@casino.example>",
+    )
+    assert got == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.casino.example",
+        "587",
+        "mailer",
+        "True",
+        "False",
+        "'Shoe School <training@casino.example>'",
+    ]
+
+
+def test_production_sends_email_by_smtp_from_separate_variables():
+    got = email_settings(
+        **PRODUCTION,
+        EMAIL_HOST="smtp.casino.example",
+        EMAIL_PORT="465",
+        EMAIL_HOST_USER="mailer",
+        EMAIL_HOST_PASSWORD="s3cret",
+        EMAIL_USE_SSL="true",
+    )
+    assert got[:6] == [
+        "django.core.mail.backends.smtp.EmailBackend",
+        "smtp.casino.example",
+        "465",
+        "mailer",
+        "False",
+        "True",
+    ]
+
+
+def test_production_with_email_passes_the_deployment_checklist():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        **PRODUCTION,
+        EMAIL_URL="smtp+tls://mailer:s3cret@mail.casino.example:587",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr

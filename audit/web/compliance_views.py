@@ -23,9 +23,9 @@ from audit.services.reports import (
     compliance_report_request,
     stored_report_path,
 )
+from config import pages
 from core.access import role_required
 from core.errors import TrainerError
-from core.roles import Role
 from ledger.services.verify import LedgerVerification, ledger_verify
 
 P = ParamSpec("P")
@@ -49,15 +49,16 @@ class ReportRequestForm(forms.Form):
         cleaned = super().clean() or {}
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
-            self.add_error("start", "The period must start on or before the day it ends.")
+            self.add_error(
+                "start",
+                f"“From” ({start:%Y-%m-%d}) is after “To” ({end:%Y-%m-%d}): the period must "
+                "start on or before the day it ends.",
+            )
         return cleaned
 
 
-compliance_view = role_required(
-    Role.COMPLIANCE,
-    Role.ADMIN,
-    refusal="the compliance pages are for compliance officers and admins",
-)
+# Who may open these pages is written in config.pages, which the top bar follows too.
+compliance_view = role_required(*pages.COMPLIANCE.roles, refusal=pages.COMPLIANCE.refusal)
 
 
 def _page(

@@ -30,6 +30,7 @@ from audit.models import Certification, RetrainingFlag, Review
 from audit.services import reviews
 from audit.services.training_record import training_record_pdf
 from audit.web import charts
+from config import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role
@@ -42,16 +43,12 @@ if TYPE_CHECKING:
 P = ParamSpec("P")
 View = Callable[Concatenate[HttpRequest, P], HttpResponse]
 
-READERS = (Role.PIT_BOSS, Role.COMPLIANCE, Role.ADMIN)
-WRITERS = (Role.PIT_BOSS, Role.ADMIN)
-
 
 def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
-    """Pit bosses and admins act; compliance officers also read."""
-    return role_required(
-        *(WRITERS if write else READERS),
-        refusal="the pit's pages are for pit bosses and compliance",
-    )
+    """Pit bosses and admins act; compliance officers also read (config.pages, which the
+    top bar follows too)."""
+    roles = pages.PIT_ACTORS if write else pages.PIT.roles
+    return role_required(*roles, refusal=pages.PIT.refusal)
 
 
 def _rule() -> CertificationRule:

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from csp.constants import NONCE, NONE, SELF
@@ -84,6 +85,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "trainer.context_processors.roles",
+                "config.context_processors.navigation",
             ],
         },
     },
@@ -156,6 +158,56 @@ AXES_RESET_ON_SUCCESS = False
 # A refused attempt during a lockout does not restart it: the wait shown stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
+
+# Password reset (config.accounts; docs/security.md): a reset link lasts this long; one
+# e-mail address gets at most this many reset e-mails, and one client address may ask at
+# most this many times, per window.
+PASSWORD_RESET_TIMEOUT = env.int("SHOESCHOOL_PASSWORD_RESET_LINK_MINUTES", default=60) * 60
+SHOESCHOOL_PASSWORD_RESET_EMAIL_LIMIT = env.int("SHOESCHOOL_PASSWORD_RESET_EMAIL_LIMIT", default=3)
+SHOESCHOOL_PASSWORD_RESET_CLIENT_LIMIT = env.int(
+    "SHOESCHOOL_PASSWORD_RESET_CLIENT_LIMIT", default=20
+)
+SHOESCHOOL_PASSWORD_RESET_WINDOW_MINUTES = env.int(
+    "SHOESCHOOL_PASSWORD_RESET_WINDOW_MINUTES", default=60
+)
+
+
+def _email() -> dict[str, Any]:
+    """Where e-mail (password resets) goes: EMAIL_URL if set (smtp+tls://user:password@host:587
+    for STARTTLS, smtp+ssl://…:465 for SSL), else the separate EMAIL_* variables. Without
+    either, development prints e-mail to the console and production sends it by SMTP to
+    localhost:25 (docs/operations.md)."""
+    if env.str("EMAIL_URL", default=""):
+        config: dict[str, Any] = env.email_url("EMAIL_URL")
+        return config
+    backend = {
+        "development": "django.core.mail.backends.console.EmailBackend",
+        "production": "django.core.mail.backends.smtp.EmailBackend",
+    }.get(ENVIRONMENT, "django.core.mail.backends.locmem.EmailBackend")
+    return {
+        "EMAIL_BACKEND": env.str("EMAIL_BACKEND", default=backend),
+        "EMAIL_HOST": env.str("EMAIL_HOST", default="localhost"),
+        "EMAIL_PORT": env.int("EMAIL_PORT", default=25),
+        "EMAIL_HOST_USER": env.str("EMAIL_HOST_USER", default=""),
+        "EMAIL_HOST_PASSWORD": env.str("EMAIL_HOST_PASSWORD", default=""),
+        "EMAIL_USE_TLS": env.bool("EMAIL_USE_TLS", default=False),
+        "EMAIL_USE_SSL": env.bool("EMAIL_USE_SSL", default=False),
+    }
+
+
+_EMAIL = _email()
+EMAIL_BACKEND = _EMAIL["EMAIL_BACKEND"]
+# An EMAIL_URL leaves out what it does not say (None): Django's defaults then.
+EMAIL_HOST = _EMAIL.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _EMAIL.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _EMAIL.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _EMAIL.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_EMAIL.get("EMAIL_USE_TLS"))
+EMAIL_USE_SSL = bool(_EMAIL.get("EMAIL_USE_SSL"))
+# A mail server that does not answer must not hold a page for long.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Shoe School <shoeschool@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -3,7 +3,6 @@
 import datetime as dt
 import hashlib
 import io
-import subprocess
 
 import pytest
 from django.core.management import call_command
@@ -13,6 +12,7 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from tests.audit.factories import RIGHT, graded_attempt, overpay
+from tests.pdf import needs_pdftotext, pdf_text
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 
@@ -47,13 +47,12 @@ def test_it_writes_the_csv_and_logs_the_export_with_its_sha256(graded, tmp_path)
     assert ledger_verify().ok
 
 
+@needs_pdftotext
 @pytest.mark.django_db
 def test_it_writes_a_pdf_that_reads_back(graded, trainee, tmp_path):
     path = tmp_path / "q1.pdf"
     export("--from", "2026-03-01", "--to", "2026-03-31", "--format", "pdf", "--out", str(path))
-    text = subprocess.run(
-        ["pdftotext", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
+    text = pdf_text(path, layout=False)
     assert "2026-03-01 to 2026-03-31" in text
     assert trainee.get_full_name() in text
 

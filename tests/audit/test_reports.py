@@ -8,7 +8,6 @@ import hashlib
 import io
 import json
 import re
-import subprocess
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -46,6 +45,7 @@ from tests.audit.factories import (
 )
 from tests.factories import UserFactory
 from tests.ledger_protection import tamper
+from tests.pdf import needs_pdftotext, pdf_text
 from trainer.selectors.reports import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)
@@ -278,12 +278,7 @@ def wait_for(condition: Callable[[], bool], *, seconds: float = 60) -> bool:
     return condition()
 
 
-def pdf_text(path: Path) -> str:
-    return subprocess.run(
-        ["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True
-    ).stdout
-
-
+@needs_pdftotext
 @pytest.mark.django_db
 def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_data, tmp_path):
     path = tmp_path / "report.pdf"
@@ -539,6 +534,7 @@ def test_negative_amounts_stay_plain_numbers(typed_formulas):
     assert decision["money_diff"] == "-2.50"
 
 
+@needs_pdftotext
 @pytest.mark.django_db
 def test_the_pdf_shows_typed_text_as_typed(typed_formulas, tmp_path):
     # Only the CSV is read by spreadsheets: the PDF needs no quote in front.

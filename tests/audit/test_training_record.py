@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,11 +26,10 @@ from ledger.services.verify import ledger_verify
 from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
+from tests.pdf import needs_pdftotext
 from trainer.models import RuleProfile
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("pdftotext") is None, reason="needs pdftotext (apt-get install poppler-utils)"
-)
+pytestmark = needs_pdftotext
 
 STAMP = re.compile(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC")
 

@@ -34,6 +34,8 @@ def test_it_creates_the_four_demo_accounts(demo):
     assert roles_of(users["trainee"]) == {Role.TRAINEE}
     assert roles_of(users["pitboss"]) == {Role.PIT_BOSS}
     assert users["admin"].check_password("shoe-school-demo")
+    # A reset link can be tried on them: development prints the e-mail to the console.
+    assert users["trainee"].email == "trainee@shoeschool.example"
 
 
 def test_it_loads_the_library_and_puts_the_trainee_in_the_demo_class(demo):

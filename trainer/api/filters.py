@@ -1,8 +1,9 @@
-"""Query filters as strict input: a value outside the choices, a date that is not one, or
-a parameter given empty is a 400 naming it (django-filter would ignore the empty one)."""
+"""Query filters as strict input: a value outside the choices, a date that is not one, a
+parameter given empty, or a range whose start is after its end is a 400 naming it
+(django-filter would ignore the empty one, and an inverted range would match nothing)."""
 
 import datetime as dt
-from typing import Any
+from typing import Any, ClassVar
 
 from django.core.exceptions import ValidationError
 from django_filters import rest_framework as filters
@@ -12,11 +13,24 @@ from trainer.api.serializers import choice_message
 
 
 class StrictFilterSet(filters.FilterSet):
+    # Pairs of parameters (lower bound, upper bound) that together make a range.
+    ranges: ClassVar[tuple[tuple[str, str], ...]] = ()
+
     def is_valid(self) -> bool:
         valid: bool = super().is_valid()
         for name in self.filters:
             if name in self.data and not self.data[name]:
                 self.form.add_error(name, f"{name} is empty; leave it out to filter on nothing")
+                valid = False
+        cleaned = getattr(self.form, "cleaned_data", {})
+        for low, high in self.ranges:
+            start, end = cleaned.get(low), cleaned.get(high)
+            if start is not None and end is not None and start > end:
+                self.form.add_error(
+                    low,
+                    f"{low} ({self.data[low]}) is after {high} ({self.data[high]}): "
+                    "the range is the wrong way round and would match nothing",
+                )
                 valid = False
         return valid
 

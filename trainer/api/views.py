@@ -77,6 +77,7 @@ class AssignmentFilter(StrictFilterSet):
     mode = choice_filter(Mode.choices)
     due_before = MomentFilter(field_name="due_at", lookup_expr="lte")
     due_after = MomentFilter(field_name="due_at", lookup_expr="gte")
+    ranges = (("due_after", "due_before"),)
 
     class Meta:
         model = Assignment

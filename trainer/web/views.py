@@ -16,9 +16,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config import pages
 from core.access import role_required
 from core.errors import NotFoundError, TrainerError
-from core.roles import Role
 from trainer.models import AttemptStatus, Mode
 from trainer.selectors.attempts import (
     assignments_for_trainee,
@@ -61,7 +61,7 @@ def _me(request: HttpRequest) -> AbstractBaseUser:
 def trainee_page(view: View) -> View:
     """Trainees only; TrainerError becomes a 404, a 403, or the page with its message."""
 
-    @role_required(Role.TRAINEE, refusal="the training pages are for trainees")
+    @role_required(*pages.TRAINING.roles, refusal=pages.TRAINING.refusal)
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:

@@ -88,6 +88,9 @@ class Command(BaseCommand):
             )
             if created:
                 user.set_password(DEMO_PASSWORD)
+            if not user.email:
+                # In development a reset link is printed to the console: try it on these.
+                user.email = f"{username}@shoeschool.example"
             user.is_staff = role is Role.ADMIN
             user.is_superuser = role is Role.ADMIN
             user.save()
