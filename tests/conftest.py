@@ -1,5 +1,6 @@
 """Fixtures shared by every test: one user per role, and a real Celery worker."""
 
+import importlib
 import os
 import time
 from collections.abc import Iterator
@@ -23,11 +24,14 @@ def restore_migrated_reference_data() -> None:
     from trainer import rules
     from trainer.models import RuleProfile, RuleProfileVersion
 
+    # The titles a pit calls the tables, as migration 0010 gave them.
+    titles = importlib.import_module("trainer.migrations.0010_profile_titles").TITLES
     if Group.objects.count() < len(Role) or not RuleProfileVersion.objects.exists():
         for role in Role:
             Group.objects.get_or_create(name=role.value)
         for name, engine in rules.PROFILES.items():
-            profile, _ = RuleProfile.objects.get_or_create(name=name, defaults={"title": name})
+            title = titles.get(name, name)
+            profile, _ = RuleProfile.objects.get_or_create(name=name, defaults={"title": title})
             if not profile.versions.exists():
                 RuleProfileVersion.objects.create(
                     profile=profile,

@@ -183,3 +183,11 @@ def test_a_wrong_basic_password_is_refused_before_the_body_is_read(trainee, cont
     )
     assert response.status_code == 403
     assert response.json()["code"] == "authentication_failed"
+
+
+@pytest.mark.parametrize(("username", "password"), [("ti\x00na", PASSWORD), ("tina", "a\x00b")])
+def test_a_nul_byte_in_basic_credentials_is_a_wrong_password(trainee, username, password):
+    # Found by the schema fuzz: PostgreSQL refused the lookup with a 500.
+    response = basic(username, password).get("/api/attempts/")
+    assert response.status_code == 403
+    assert response.json()["code"] == "authentication_failed"

@@ -29,6 +29,10 @@ class LockoutBasicAuthentication(BasicAuthentication):
         # The mark axes puts on a locked-out request lands on the copy too, so its middleware
         # does not answer with the login page's notice in place of the API's 429.
         assert request is not None  # DRF always authenticates a request
+        if "\x00" in userid or "\x00" in password:
+            # No account has one (the login form refuses it too); PostgreSQL cannot even
+            # compare a text column with it, so it never reaches the database.
+            raise exceptions.AuthenticationFailed("Invalid username/password.")
         plain: HttpRequest = copy.copy(request._request)
         plain.POST = QueryDict()
         try:
