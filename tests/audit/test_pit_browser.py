@@ -192,10 +192,10 @@ def test_the_dashboard_shows_each_trainees_standing_per_table(
     page.goto(f"{live_server.url}/pit/")
     table = page.locator("section", has_text="Morning")
     expect(table.locator(f"tr[data-trainee={trainee.username}]")).to_contain_text(
-        "casino-shoe: certified until"
+        "Six-deck shoe: certified until"
     )
     expect(table.locator(f"tr[data-trainee={trainee.username}]")).to_contain_text(
-        "casino-double-deck: passed, not signed"
+        "Double deck: passed, not signed"
     )
     expect(table.locator("tr[data-trainee=ella]")).to_contain_text("expiring soon")
     expect(table.locator("tr[data-trainee=omar]")).to_contain_text("certification expired")
