@@ -35,6 +35,19 @@ def reviews_of_grade(*, grade_id: int) -> list[Review]:
     )
 
 
+def reviews_for_trainee(*, trainee_id: int, limit: int = 50) -> list[Review]:
+    """The pit's comments on a trainee's graded answers, newest first, as the trainee reads
+    them: each with the answer it is about. A correction is listed with the comment it
+    replaces left out."""
+    corrected = Review.objects.filter(corrects__isnull=False).values("corrects_id")
+    return list(
+        Review.objects.filter(grade__run__attempt__trainee_id=trainee_id)
+        .exclude(pk__in=corrected)
+        .select_related("reviewer", "grade__item", "grade__run__attempt__drill")
+        .order_by("-created_at", "-pk")[:limit]
+    )
+
+
 def reviewed_grade_ids(*, grade_ids: Iterable[int]) -> set[int]:
     """Of these grades, those that have at least one review."""
     return set(

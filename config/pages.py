@@ -45,6 +45,15 @@ TRAINING = Area(
     roles=(Role.TRAINEE,),
     refusal="the training pages are for trainees",
 )
+RECORD = Area(
+    key="record",
+    url_name="record:mine",
+    label="My record",
+    summary="Your pit boss's comments on your answers, retraining flags, certifications "
+    "and progress by skill.",
+    roles=(Role.TRAINEE,),
+    refusal="a training record is shown to its trainee",
+)
 PIT = Area(
     key="pit",
     url_name="pit:dashboard",
@@ -73,7 +82,7 @@ ADMINISTRATION = Area(
     staff_only=True,
 )
 
-AREAS = (TRAINING, PIT, COMPLIANCE, ADMINISTRATION)
+AREAS = (TRAINING, RECORD, PIT, COMPLIANCE, ADMINISTRATION)
 
 
 def areas_for(user: AbstractBaseUser | AnonymousUser) -> list[Area]:

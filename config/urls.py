@@ -51,6 +51,7 @@ urlpatterns = [
         name="api-docs",
     ),
     path("api/", include("trainer.api.urls")),
+    path("train/record/", include("audit.web.record_urls")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
     path("compliance/", include("audit.web.compliance_urls")),

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 # What each role's top bar lists, written out: the rules in config.pages must give this.
 NAV = {
-    "trainee": ["training"],
+    "trainee": ["training", "record"],
     "pit_boss": ["pit"],
     "compliance_officer": ["pit", "compliance"],
     "admin_user": ["pit", "compliance", "admin"],
@@ -32,6 +32,7 @@ MATRIX_USER = {
 }
 AREA_OF_NAMESPACE = {
     "train": pages.TRAINING,
+    "record": pages.RECORD,
     "pit": pages.PIT,
     "compliance": pages.COMPLIANCE,
     "admin": pages.ADMINISTRATION,
@@ -91,7 +92,7 @@ def test_every_page_a_role_may_read_in_the_role_matrix_is_under_a_part_of_its_ba
 def test_a_user_with_several_roles_sees_every_part_of_each(db):
     user = UserFactory(username="double", roles=["trainee", "compliance"])
     links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["training", "pit", "compliance"]
+    assert [area for area, _ in links] == ["training", "record", "pit", "compliance"]
 
 
 def test_an_admin_who_is_not_staff_gets_no_administration_link(db):
@@ -131,7 +132,7 @@ def test_a_refusal_of_the_pit_to_a_trainee_leads_back_to_the_training(trainee):
     response = signed_in(trainee).get(reverse("pit:dashboard"))
     assert response.status_code == 403
     html = response.content.decode()
-    assert [area for area, _ in nav_of(html)] == ["training"]
+    assert [area for area, _ in nav_of(html)] == ["training", "record"]
     way_back = html.split('class="way-back"', 1)[1].split("</p>", 1)[0]
     assert 'href="/train/">My training' in way_back
 

@@ -66,6 +66,8 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "api:no-endpoint": ("get", _row(404, 404, 404, 404, 404, 404, 404)),
     # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
     "train:home": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
+    # A trainee's record is their own: it takes no id, so nobody can ask for another's.
+    "record:mine": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
     "train:start": ("post", _row(302, 400, 400, 403, 403, 403, 403)),
     "train:table": ("get", _row(302, 302, 404, 403, 403, 403, 403)),
     "train:answer": ("post", _row(302, 302, 404, 403, 403, 403, 403)),

@@ -1,0 +1,104 @@
+"""A trainee's progress by skill: accuracy and mean answer time per skill, over all their
+graded work and over the recent part of it, against the pass mark."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.utils import timezone
+
+from trainer.models import Skill
+from trainer.selectors.stats import current_summaries
+from trainer.tallies import Tally, skill_key
+
+RECENT = timedelta(days=30)
+# The accuracy a table test asks for (SHOESCHOOL_CERT_PASS_MARK's default): the target a
+# trainee practises towards on every skill.
+TARGET = Decimal("95")
+
+
+def _percent(correct: int, questions: int) -> Decimal | None:
+    if not questions:
+        return None
+    return (Decimal(100) * correct / questions).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+@dataclass(frozen=True)
+class SkillProgress:
+    skill: str
+    title: str
+    questions: int
+    accuracy: Decimal | None
+    mean_seconds: Decimal | None
+    recent_questions: int
+    recent_accuracy: Decimal | None
+    earlier_accuracy: Decimal | None
+
+    @property
+    def meets_target(self) -> bool:
+        latest = self.recent_accuracy if self.recent_questions else self.accuracy
+        return latest is not None and latest >= TARGET
+
+    @property
+    def trend(self) -> str:
+        """Up, down or level: the recent 30 days against what came before."""
+        if self.recent_accuracy is None or self.earlier_accuracy is None:
+            return ""
+        if self.recent_accuracy > self.earlier_accuracy:
+            return "up"
+        if self.recent_accuracy < self.earlier_accuracy:
+            return "down"
+        return "level"
+
+
+def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[SkillProgress]:
+    """Every skill the trainee has been graded on, weakest (recent accuracy) first.
+
+    Read from the current run summaries' per-skill facets: one query, however much work.
+    """
+    since = (now or timezone.now()) - RECENT
+    every: dict[str, Tally] = defaultdict(Tally)
+    recent: dict[str, Tally] = defaultdict(Tally)
+    earlier: dict[str, Tally] = defaultdict(Tally)
+    prefix = skill_key("")
+    rows = current_summaries().filter(trainee_id=trainee_id).values_list("submitted_at", "facets")
+    for submitted_at, facets in rows:
+        for key, data in (facets or {}).items():
+            # Facets combining a profile and a skill start "p:": only the skill's own.
+            if not key.startswith(prefix):
+                continue
+            skill = key[len(prefix) :]
+            tally = Tally.from_json(data)
+            every[skill].add(tally)
+            when = earlier if submitted_at is None or submitted_at < since else recent
+            when[skill].add(tally)
+    titles = dict(Skill.choices)
+    found = []
+    for skill, tally in every.items():
+        mean = (
+            (Decimal(tally.response_ms_sum) / tally.answered / 1000).quantize(Decimal("0.1"))
+            if tally.answered
+            else None
+        )
+        found.append(
+            SkillProgress(
+                skill=skill,
+                title=titles.get(skill, skill.replace("-", " ").capitalize()),
+                questions=tally.questions,
+                accuracy=_percent(tally.correct, tally.questions),
+                mean_seconds=mean,
+                recent_questions=recent[skill].questions,
+                recent_accuracy=_percent(recent[skill].correct, recent[skill].questions),
+                earlier_accuracy=_percent(earlier[skill].correct, earlier[skill].questions),
+            )
+        )
+    return sorted(
+        found,
+        key=lambda p: (
+            p.recent_accuracy if p.recent_accuracy is not None else p.accuracy or Decimal(0),
+            p.title,
+        ),
+    )
