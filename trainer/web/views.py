@@ -43,9 +43,11 @@ from trainer.services.attempts import (
 from trainer.web.display import (
     CHIPS,
     SETTLEMENT_CHOICES,
+    VOCABULARY_JSON,
     answer_label,
+    button_answer,
     procedure_buttons,
-    table_view,
+    question_table,
 )
 
 View = Callable[..., HttpResponse]
@@ -134,12 +136,13 @@ def _table(
         "attempt": attempt,
         "item": item,
         "question": question,
-        "table": table_view(question),
+        "table": question_table(question),
         "placard": item.profile_version.placard,
         "profile": item.profile_version,
         "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
         "buttons": procedure_buttons(question),
         "settlement_choices": SETTLEMENT_CHOICES,
+        "vocabulary": VOCABULARY_JSON,
         "chips": CHIPS,
         "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,
@@ -162,9 +165,7 @@ def _posted_answer(post: Mapping[str, Any]) -> dict[str, Any]:
     word = post.get("answer")
     if word is None:
         raise TrainerError("choose an answer", field="answer")
-    if word in ("peek:natural", "peek:clear"):
-        return {"answer": "peek", "dealer_blackjack": word == "peek:natural"}
-    return {"answer": word}
+    return button_answer(word)
 
 
 @require_POST
