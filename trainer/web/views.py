@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core.access import role_required
 from core.errors import NotFoundError, TrainerError
 from core.roles import Role
+from trainer import rules
 from trainer.models import AttemptStatus, Mode
 from trainer.selectors.attempts import (
     assignments_for_trainee,
@@ -131,7 +132,7 @@ def _table(
     assert current is not None  # a question was just shown
     item = current.item
     decisions = round_decisions(item=item)
-    prompts = {key["n"]: key["prompt"] for key in item.answer_key}
+    prompts = {key.n: key.prompt for key in map(rules.Question.from_dict, item.answer_key)}
     context = {
         "attempt": attempt,
         "item": item,
@@ -229,7 +230,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     grades = [
         (
             grade,
-            grade.item.answer_key[grade.question - 1]["prompt"],
+            rules.Question.from_dict(grade.item.answer_key[grade.question - 1]).prompt,
             answer_label(grade.given),
             answer_label(grade.expected),
         )
