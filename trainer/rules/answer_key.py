@@ -144,12 +144,12 @@ def _given_amount(given: object) -> tuple[MoneyAction, Decimal] | None:
 
 def _answer(word: ProcedureAnswer, **details: Any) -> dict[str, Any]:
     """A procedure question's expected answer as stored: {"answer": word, ...details}."""
-    return {"answer": word.value, **details}
+    return {"answer": str(word), **details}
 
 
 def _money(action: MoneyAction, amount: Decimal) -> dict[str, Any]:
     """A money question's expected answer as stored: {"action", "amount"}."""
-    return {"action": action.value, "amount": fmt(amount)}
+    return {"action": str(action), "amount": fmt(amount)}
 
 
 def _pays(profile: Profile) -> str:

@@ -143,17 +143,21 @@ class Question:
         return self.kind.moves_money
 
     def to_dict(self) -> dict[str, Any]:
-        """The answer key's stored JSON for this question (plain strings, same key order)."""
+        """The answer key's stored JSON for this question (plain strings, same key order).
+
+        `expected` and `view` are shared, not copied: a record is frozen, and the engine
+        builds a fresh key for every call.
+        """
         return {
             "n": self.n,
-            "kind": self.kind.value,
+            "kind": str(self.kind),
             "box": self.box,
             "hand": self.hand,
             "player": self.player,
             "prompt": self.prompt,
-            "expected": dict(self.expected),
+            "expected": self.expected,
             "rule": self.rule,
-            "view": dict(self.view),
+            "view": self.view,
         }
 
     @classmethod

@@ -152,7 +152,7 @@ def question_view(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
     """
     view: dict[str, Any] = dict(key.view)
     if key.kind == rules.Kind.PEEK:
-        final_dealer = item.answer_key[-1]["view"]["dealer"]
+        final_dealer = rules.Question.from_dict(item.answer_key[-1]).view["dealer"]
         if len(final_dealer) > 1:
             view["dealer"] = [final_dealer[0], final_dealer[1]]
     return view
