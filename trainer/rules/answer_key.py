@@ -31,15 +31,15 @@ from .vocabulary import (
     MoneyAction,
     ProcedureAnswer,
     Question,
-    kind_of,
-    money_action_of,
 )
 
-_MONEY_CATEGORY: dict[Kind, Category] = {
+_MONEY_CATEGORY: dict[str, Category] = {
     Kind.SETTLE_INSURANCE: Category.INSURANCE_ERROR,
     Kind.EVEN_MONEY: Category.EVEN_MONEY_ERROR,
     Kind.BONUS_777: Category.PRIZE_ERROR,
 }
+# Each money action's sign by its string, for the comparisons grading makes by the million.
+_SIGN: dict[str, int] = {action.value: action.sign for action in MoneyAction}
 
 
 @dataclass(slots=True, frozen=True)
@@ -73,7 +73,7 @@ def questions(doc_or_round: Mapping[str, Any] | Round) -> list[dict[str, Any]]:
 
 def signed_amount(answer: Mapping[str, Any]) -> Decimal:
     """What a money answer ({"action", "amount"}) moves to (+) or from (-) the player."""
-    sign = MoneyAction(answer["action"]).sign
+    sign = _SIGN[answer["action"]]
     return Decimal(answer["amount"]) * sign if sign else ZERO
 
 
@@ -87,10 +87,10 @@ def unanswered() -> Verdict:
 def compare(item: Mapping[str, Any] | Question, given: Mapping[str, Any]) -> Verdict:
     """Grade a trainee's answer to one answer-key item (a record or its stored dict)."""
     if isinstance(item, Question):
-        kind: Kind | None = item.kind
+        kind: str = item.kind
         expected = item.expected
     else:
-        kind, expected = kind_of(item["kind"]), item["expected"]
+        kind, expected = item["kind"], item["expected"]
     if kind not in MONEY_KINDS:
         right = isinstance(given, Mapping) and _procedure_right(expected, given)
         return Verdict(right, ZERO, None if right else Category.PROCEDURE_ERROR)
@@ -104,7 +104,7 @@ def compare(item: Mapping[str, Any] | Question, given: Mapping[str, Any]) -> Ver
     if got_action == expected["action"] and got_amount == want:
         return Verdict(True, ZERO, None)
     diff = got_amount - want
-    category = _MONEY_CATEGORY.get(kind) if kind is not None else None
+    category = _MONEY_CATEGORY.get(kind)
     if category is None:
         if got_action != expected["action"]:
             category = Category.WRONG_OUTCOME
@@ -125,12 +125,12 @@ def _procedure_right(expected: Mapping[str, Any], given: Mapping[str, Any]) -> b
     return all(given[key] == expected[key] for key in ("total", "soft") if key in given)
 
 
-def _given_amount(given: object) -> tuple[MoneyAction, Decimal] | None:
+def _given_amount(given: object) -> tuple[str, Decimal] | None:
     if not isinstance(given, Mapping):
         return None
-    action = money_action_of(given.get("action"))
+    action = given.get("action")
     amount = given.get("amount", "0")
-    if action is None or type(amount) not in (str, int):
+    if not isinstance(action, str) or action not in _SIGN or type(amount) not in (str, int):
         return None
     try:
         value = Decimal(amount)
@@ -138,7 +138,7 @@ def _given_amount(given: object) -> tuple[MoneyAction, Decimal] | None:
         return None
     if not value.is_finite() or value < 0:
         return None
-    sign = action.sign
+    sign = _SIGN[action]
     return action, value * sign if sign else ZERO
 
 
