@@ -41,13 +41,13 @@ from trainer.models import (  # noqa: E402
     Drill,
     Mode,
 )
-from trainer.selectors.attempts import SETTLEMENT_KINDS  # noqa: E402
+from trainer.rules import MONEY_KINDS  # noqa: E402
 from trainer.services.attempts import attempt_start  # noqa: E402
 
 
 def form_of(expected: dict[str, Any], kind: str) -> dict[str, str]:
     """The HTML form's fields that give the expected answer."""
-    if kind in SETTLEMENT_KINDS:
+    if kind in MONEY_KINDS:
         return {"action": expected["action"], "amount": expected["amount"]}
     if kind == "peek":
         return {"answer": "peek:natural" if expected["dealer_blackjack"] else "peek:clear"}

@@ -486,17 +486,18 @@ class GradingRun(models.Model):
 
 
 class ErrorCategory(models.TextChoices):
-    WRONG_OUTCOME = "wrong_outcome", "Wrong outcome"
-    UNDERPAY = "underpay", "Underpay"
-    OVERPAY = "overpay", "Overpay"
-    INSURANCE = "insurance_error", "Insurance error"
-    EVEN_MONEY = "even_money_error", "Even-money error"
-    PRIZE = "prize_error", "Prize error"
-    PROCEDURE = "procedure_error", "Procedure error"
+    # The engine's categories (rules.Category), with the words the pages show.
+    WRONG_OUTCOME = rules.Category.WRONG_OUTCOME.value, "Wrong outcome"
+    UNDERPAY = rules.Category.UNDERPAY.value, "Underpay"
+    OVERPAY = rules.Category.OVERPAY.value, "Overpay"
+    INSURANCE = rules.Category.INSURANCE_ERROR.value, "Insurance error"
+    EVEN_MONEY = rules.Category.EVEN_MONEY_ERROR.value, "Even-money error"
+    PRIZE = rules.Category.PRIZE_ERROR.value, "Prize error"
+    PROCEDURE = rules.Category.PROCEDURE_ERROR.value, "Procedure error"
     # Not mistakes to review: a late answer is wrong for its timing, whatever it said; an
-    # unanswered question counts against the score but moved no money.
+    # unanswered question counts against the score but moved no money (rules.unanswered).
     LATE = "late", "Answered after the time limit"
-    UNANSWERED = "unanswered", "Not answered"
+    UNANSWERED = rules.Category.UNANSWERED.value, "Not answered"
 
 
 class Grade(models.Model):

@@ -34,8 +34,10 @@ from config import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role
+from trainer import rules
 from trainer.models import Grade
 from trainer.selectors import stats
+from trainer.web.display import answer_label, table_view
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -506,62 +508,22 @@ def _page_with(request: HttpRequest, trainee_id: int, **forms: Any) -> Callable[
 
 # One decision.
 
-SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
-
-
-def _card(code: str | None) -> dict[str, Any]:
-    if not code:
-        return {"hidden": True}
-    rank, suit = code[:-1].upper(), code[-1].lower()
-    symbol, red = SUITS.get(suit, ("?", False))
-    return {"rank": "10" if rank == "T" else rank, "suit": symbol, "red": red, "code": code}
-
-
-def table_of(view: Mapping[str, Any]) -> dict[str, Any]:
-    """The table as the trainee saw it, ready to draw: cards with suit symbols."""
-    return {
-        "dealer": [_card(c) for c in view.get("dealer", [])],
-        "boxes": [
-            {
-                "box": box.get("box"),
-                "hands": [
-                    {
-                        "cards": [_card(c) for c in hand.get("cards", [])],
-                        "stakes": sorted(hand.get("stakes", {}).items()),
-                    }
-                    for hand in box.get("hands", [])
-                ],
-                "insurance": sorted((box.get("insurance") or {}).items()),
-            }
-            for box in view.get("boxes", [])
-        ],
-    }
-
-
-def describe(answer: Mapping[str, Any] | None) -> str:
-    """An answer in words: 'pay 15.00', 'hit (total 11, hard)', 'no answer'."""
-    if not answer:
-        return "no answer"
-    if "action" in answer:
-        amount = answer.get("amount")
-        return f"{answer['action'].replace('_', ' ')} {amount}" if amount else answer["action"]
-    words = [str(answer.get("answer", "?")).replace("_", " ")]
-    if "total" in answer:
-        words.append(f"(total {answer['total']}, {'soft' if answer.get('soft') else 'hard'})")
-    if "dealer_blackjack" in answer:
-        words.append("— dealer natural" if answer["dealer_blackjack"] else "— no dealer natural")
-    return " ".join(words)
-
 
 def _grade_page(
     request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
 ) -> HttpResponse:
     grade: Grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     trainee = grade.run.attempt.trainee
-    key_items = {item.get("n"): item for item in grade.item.answer_key}
-    key_item = key_items.get(grade.question, {})
+    asked = next(
+        (
+            rules.Question.from_dict(item)
+            for item in grade.item.answer_key
+            if item.get("n") == grade.question
+        ),
+        None,
+    )
     decision = grade.decision
-    view = decision.shown if decision and decision.shown else key_item.get("view", {})
+    view = decision.shown if decision and decision.shown else (asked.view if asked else {})
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
     can_act = (
         not grade.correct
@@ -572,10 +534,11 @@ def _grade_page(
         "grade": grade,
         "trainee": trainee,
         "attempt": grade.run.attempt,
-        "prompt": key_item.get("prompt", ""),
-        "table": table_of(view),
-        "given": describe(grade.given),
-        "expected": describe(grade.expected),
+        "prompt": asked.prompt if asked else "",
+        # The trainee's table and words, with the dealer's total a trainee stated.
+        "table": table_view(view),
+        "given": answer_label(grade.given, details=True, missing="no answer"),
+        "expected": answer_label(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,
         "overpaid": grade.money_diff > Decimal(0),
         "history": history,

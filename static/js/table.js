@@ -1,10 +1,23 @@
 // The table works without this script (plain forms); it adds chips, keyboard shortcuts
-// and running clocks.
+// and running clocks. The question vocabulary comes from the form's data-vocabulary
+// (written by the server from the engine's enums), never from words spelt out here.
 (function () {
   "use strict";
   var form = document.getElementById("answer-form");
   var amount = document.getElementById("amount");
   var chips = document.querySelector("[data-chips]");
+  var vocabulary = { moves_no_money: [] };
+  if (form && form.dataset.vocabulary) {
+    try {
+      vocabulary = JSON.parse(form.dataset.vocabulary);
+    } catch (error) {
+      // Without it no action empties the amount; the server still checks every answer.
+    }
+  }
+
+  function movesNoMoney(action) {
+    return vocabulary.moves_no_money.indexOf(action) !== -1;
+  }
 
   function toCents(text) {
     var match = /^\s*(\d+)(?:\.(\d{1,2}))?\s*$/.exec(text || "");
@@ -33,7 +46,7 @@
   // A push moves no money, so choosing it empties the amount.
   if (form) {
     form.addEventListener("change", function (event) {
-      if (event.target.name === "action" && event.target.value === "push" && amount) {
+      if (event.target.name === "action" && movesNoMoney(event.target.value) && amount) {
         amount.value = "";
       }
     });
@@ -54,7 +67,7 @@
     if (target.type === "radio") {
       target.checked = true;
       target.dispatchEvent(new Event("change", { bubbles: true }));
-      if (amount && target.value !== "push") amount.focus();
+      if (amount && !movesNoMoney(target.value)) amount.focus();
     } else {
       target.click();
     }

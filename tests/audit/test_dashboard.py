@@ -605,10 +605,11 @@ def test_the_drill_down_shows_the_table_the_answer_the_right_one_and_the_rule(
 ):
     grade = Grade.objects.filter(run__attempt__trainee=trainee, category="overpay").get()
     html = client_for(pit_boss).get(reverse("pit:grade", args=[grade.pk])).content.decode()
-    assert 'aria-label="As"' in html
-    assert 'aria-label="Td"' in html
-    assert "pay 20.00" in html
-    assert "pay 15.00" in html
+    # The trainee's table and words (one renderer, one labeller): As and Td, read aloud.
+    assert 'aria-label="ace of spades"' in html
+    assert 'aria-label="10 of diamonds"' in html
+    assert "Pay 20.00" in html
+    assert "Pay 15.00" in html
     assert "Blackjack pays 3 to 2" in html
     assert "Mark reviewed" in html
 

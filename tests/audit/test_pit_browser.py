@@ -59,9 +59,9 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     page.screenshot(path=artifacts / "2-trainee.png", full_page=True)
 
     page.click("#mistakes ~ div a")
-    expect(page.locator("#given")).to_have_text("pay 20.00")
-    expect(page.locator("#expected")).to_have_text("pay 15.00")
-    expect(page.locator(".pit-felt .pit-card").first).to_be_visible()
+    expect(page.locator("#given")).to_have_text("Pay 20.00")
+    expect(page.locator("#expected")).to_have_text("Pay 15.00")
+    expect(page.locator(".felt .playing-card").first).to_be_visible()
     page.fill("textarea[name=comment]", "Paid 2 to 1 on a natural: it pays 3 to 2.")
     page.click("button:has-text('Mark reviewed')")
     expect(page.locator(".pit-history")).to_contain_text("it pays 3 to 2")

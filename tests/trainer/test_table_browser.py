@@ -90,6 +90,12 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     prompt(page, "settle p1's stake of 25.00")
     expect(page.locator(".placard")).to_contain_text("Blackjack pays 3 to 2")
     expect(page.locator(".playing-card.red")).to_have_count(2)  # 9h and Kd
+    # A push moves no money: choosing it empties the amount (the script reads which actions
+    # move none from the form's data-vocabulary, written from the engine's enums).
+    page.fill("#amount", "5")
+    page.keyboard.press("u")
+    expect(page.locator("input[name=action][value=push]")).to_be_checked()
+    expect(page.locator("#amount")).to_have_value("")
     page.locator("label.action-choice", has_text="Pay").click()
     for chip in ("25", "5", "5", "1", "1", "0.50"):
         page.click(f"button[data-chip='{chip}']")

@@ -12,6 +12,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.errors import clip
+from trainer import rules
 from trainer.models import Mode
 
 # What an amount looks like (the schema's pattern): ASCII digits, at most two decimals.
@@ -99,9 +100,9 @@ class AnswerBodySchema(serializers.Serializer[Any]):
     """What an answer may hold, for the schema; the service checks it against the question."""
 
     action = serializers.ChoiceField(
-        choices=("pay", "take", "push", "take_half"),
+        choices=[action.value for action in rules.MoneyAction],
         required=False,
-        help_text="Money questions (settle_hand, settle_insurance, even_money, bonus_777).",
+        help_text=f"Money questions ({', '.join(k for k in rules.Kind if k.moves_money)}).",
     )
     amount = serializers.RegexField(
         AMOUNT_PATTERN,
@@ -112,7 +113,7 @@ class AnswerBodySchema(serializers.Serializer[Any]):
     answer = serializers.CharField(
         required=False,
         help_text="Procedure questions: one of the question's `answers` "
-        "(offer, no_offer, peek, no_peek, hit, stand, reshuffle, continue).",
+        f"({', '.join(rules.ProcedureAnswer)}).",
     )
     dealer_blackjack = serializers.BooleanField(
         required=False, help_text="Peek questions answered `peek`: does the dealer hold a natural?"

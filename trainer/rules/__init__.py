@@ -12,7 +12,15 @@ import sys
 import warnings
 from pathlib import Path
 
-from .answer_key import Verdict, answer_key, compare, questions
+from .answer_key import (
+    Verdict,
+    answer_key,
+    compare,
+    key_questions,
+    questions,
+    signed_amount,
+    unanswered,
+)
 from .errors import ScenarioError
 from .fill import fill_actions
 from .play import Chooser, DecisionPoint
@@ -20,6 +28,17 @@ from .profiles import PROFILES, Profile, profile_from_dict, profile_from_rules, 
 from .results import BoxResult, DealerResult, HandResult, PlayerResult, Round
 from .scenario import FORMAT as SCENARIO_FORMAT
 from .settlement import SETTLEMENT_FORMAT, json_line, play, settle, settlement_dict
+from .vocabulary import (
+    MONEY_KINDS,
+    PROCEDURE_ANSWERS,
+    Category,
+    Kind,
+    MoneyAction,
+    ProcedureAnswer,
+    Question,
+    kind_of,
+    money_action_of,
+)
 
 
 def _compiled() -> bool:
@@ -45,16 +64,23 @@ COMPILED: bool = _compiled()
 
 __all__ = [
     "COMPILED",
+    "MONEY_KINDS",
+    "PROCEDURE_ANSWERS",
     "PROFILES",
     "SCENARIO_FORMAT",
     "SETTLEMENT_FORMAT",
     "BoxResult",
+    "Category",
     "Chooser",
     "DealerResult",
     "DecisionPoint",
     "HandResult",
+    "Kind",
+    "MoneyAction",
     "PlayerResult",
+    "ProcedureAnswer",
     "Profile",
+    "Question",
     "Round",
     "ScenarioError",
     "Verdict",
@@ -62,6 +88,9 @@ __all__ = [
     "compare",
     "fill_actions",
     "json_line",
+    "key_questions",
+    "kind_of",
+    "money_action_of",
     "play",
     "profile_from_dict",
     "profile_from_rules",
@@ -69,4 +98,6 @@ __all__ = [
     "questions",
     "settle",
     "settlement_dict",
+    "signed_amount",
+    "unanswered",
 ]

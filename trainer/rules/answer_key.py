@@ -17,42 +17,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Literal
+from typing import Any
 
 from .cards import VALUE, total_of
 from .money import ZERO, fmt
 from .profiles import Profile
 from .results import BoxResult, HandResult, Round
 from .settlement import play
+from .vocabulary import (
+    MONEY_KINDS,
+    Category,
+    Kind,
+    MoneyAction,
+    ProcedureAnswer,
+    Question,
+)
 
-Kind = Literal[
-    "offer_insurance",
-    "offer_even_money",
-    "even_money",
-    "peek",
-    "settle_insurance",
-    "dealer_play",
-    "settle_hand",
-    "bonus_777",
-    "reshuffle",
-]
-Category = Literal[
-    "wrong_outcome",
-    "underpay",
-    "overpay",
-    "insurance_error",
-    "even_money_error",
-    "prize_error",
-    "procedure_error",
-]
-MONEY_KINDS = frozenset(("settle_hand", "settle_insurance", "even_money", "bonus_777"))
 _MONEY_CATEGORY: dict[str, Category] = {
-    "settle_insurance": "insurance_error",
-    "even_money": "even_money_error",
-    "bonus_777": "prize_error",
+    Kind.SETTLE_INSURANCE: Category.INSURANCE_ERROR,
+    Kind.EVEN_MONEY: Category.EVEN_MONEY_ERROR,
+    Kind.BONUS_777: Category.PRIZE_ERROR,
 }
-# What each money action does to the player's purse.
-_SIGN = {"pay": 1, "push": 0, "take": -1, "take_half": -1}
+# Each money action's sign by its string, for the comparisons grading makes by the million.
+_SIGN: dict[str, int] = {action.value: action.sign for action in MoneyAction}
 
 
 @dataclass(slots=True, frozen=True)
@@ -65,7 +52,13 @@ class Verdict:
 
 
 def answer_key(doc_or_round: Mapping[str, Any] | Round) -> list[dict[str, Any]]:
-    """The ordered questions of the round with their expected answers and rules."""
+    """The ordered questions of the round with their expected answers and rules, as the
+    JSON the database stores (`Question.to_dict` of each of `key_questions`)."""
+    return [question.to_dict() for question in key_questions(doc_or_round)]
+
+
+def key_questions(doc_or_round: Mapping[str, Any] | Round) -> list[Question]:
+    """The answer key as typed records."""
     result = doc_or_round if isinstance(doc_or_round, Round) else play(doc_or_round)
     return _Builder(result).build()
 
@@ -84,13 +77,23 @@ def signed_amount(answer: Mapping[str, Any]) -> Decimal:
     return Decimal(answer["amount"]) * sign if sign else ZERO
 
 
-def compare(item: Mapping[str, Any], given: Mapping[str, Any]) -> Verdict:
-    """Grade a trainee's answer to one answer-key item."""
-    kind = item["kind"]
-    expected = item["expected"]
+def unanswered() -> Verdict:
+    """The verdict on a question left unanswered, wherever it is scored (practice feedback
+    and grading alike): it counts against the score, moves no money, and is its own
+    category, not a mistake to review."""
+    return Verdict(False, ZERO, Category.UNANSWERED)
+
+
+def compare(item: Mapping[str, Any] | Question, given: Mapping[str, Any]) -> Verdict:
+    """Grade a trainee's answer to one answer-key item (a record or its stored dict)."""
+    if isinstance(item, Question):
+        kind: str = item.kind
+        expected = item.expected
+    else:
+        kind, expected = item["kind"], item["expected"]
     if kind not in MONEY_KINDS:
         right = isinstance(given, Mapping) and _procedure_right(expected, given)
-        return Verdict(right, ZERO, None if right else "procedure_error")
+        return Verdict(right, ZERO, None if right else Category.PROCEDURE_ERROR)
     want = signed_amount(expected)
     got = _given_amount(given)
     if got is None:
@@ -104,9 +107,9 @@ def compare(item: Mapping[str, Any], given: Mapping[str, Any]) -> Verdict:
     category = _MONEY_CATEGORY.get(kind)
     if category is None:
         if got_action != expected["action"]:
-            category = "wrong_outcome"
+            category = Category.WRONG_OUTCOME
         else:
-            category = "overpay" if diff > 0 else "underpay"
+            category = Category.OVERPAY if diff > 0 else Category.UNDERPAY
     return Verdict(False, diff, category)
 
 
@@ -127,7 +130,7 @@ def _given_amount(given: object) -> tuple[str, Decimal] | None:
         return None
     action = given.get("action")
     amount = given.get("amount", "0")
-    if action not in _SIGN or type(amount) not in (str, int):
+    if not isinstance(action, str) or action not in _SIGN or type(amount) not in (str, int):
         return None
     try:
         value = Decimal(amount)
@@ -137,6 +140,16 @@ def _given_amount(given: object) -> tuple[str, Decimal] | None:
         return None
     sign = _SIGN[action]
     return action, value * sign if sign else ZERO
+
+
+def _answer(word: ProcedureAnswer, **details: Any) -> dict[str, Any]:
+    """A procedure question's expected answer as stored: {"answer": word, ...details}."""
+    return {"answer": str(word), **details}
+
+
+def _money(action: MoneyAction, amount: Decimal) -> dict[str, Any]:
+    """A money question's expected answer as stored: {"action", "amount"}."""
+    return {"action": str(action), "amount": fmt(amount)}
 
 
 def _pays(profile: Profile) -> str:
@@ -149,10 +162,10 @@ class _Builder:
     def __init__(self, result: Round) -> None:
         self.round = result
         self.profile = result.profile
-        self.items: list[dict[str, Any]] = []
+        self.items: list[Question] = []
         self.up = result.dealer.cards[0]
 
-    def build(self) -> list[dict[str, Any]]:
+    def build(self) -> list[Question]:
         result = self.round
         profile = self.profile
         ace_up = VALUE[self.up] == 1
@@ -168,15 +181,12 @@ class _Builder:
             cards = [self.up, result.dealer.cards[1] if natural else None]
             view = {**placed, "dealer": cards}
             self._add(
-                "peek",
-                None,
-                None,
-                None,
-                f"The dealer shows {self.up}. What must the dealer do before anyone acts?",
-                {"answer": "peek", "dealer_blackjack": natural},
-                f"With an ace or a ten up the dealer checks the hole card for a natural "
+                Kind.PEEK,
+                prompt=f"The dealer shows {self.up}. What must the dealer do before anyone acts?",
+                expected=_answer(ProcedureAnswer.PEEK, dealer_blackjack=natural),
+                rule=f"With an ace or a ten up the dealer checks the hole card for a natural "
                 f"(hole_card: peek, {profile.name})",
-                view,
+                view=view,
             )
             for box in settle_order:
                 self._insurance(box, view)
@@ -197,26 +207,27 @@ class _Builder:
     def _add(
         self,
         kind: Kind,
-        box: int | None,
-        hand: int | None,
-        player: str | None,
+        *,
         prompt: str,
         expected: dict[str, Any],
         rule: str,
         view: dict[str, Any],
+        box: int | None = None,
+        hand: int | None = None,
+        player: str | None = None,
     ) -> None:
         self.items.append(
-            {
-                "n": len(self.items) + 1,
-                "kind": kind,
-                "box": box,
-                "hand": hand,
-                "player": player,
-                "prompt": prompt,
-                "expected": expected,
-                "rule": rule,
-                "view": view,
-            }
+            Question(
+                n=len(self.items) + 1,
+                kind=kind,
+                box=box,
+                hand=hand,
+                player=player,
+                prompt=prompt,
+                expected=expected,
+                rule=rule,
+                view=view,
+            )
         )
 
     # Views: what the table shows when a question is asked.
@@ -263,16 +274,18 @@ class _Builder:
     def _offer_insurance(self, view: dict[str, Any]) -> None:
         profile = self.profile
         if profile.insurance:
-            answer = "offer"
+            answer = ProcedureAnswer.OFFER
             rule = (
                 f"Insurance is offered on an ace up card, up to half the stake, paying 2 to 1 "
                 f"(insurance: true, {profile.name})"
             )
         else:
-            answer = "no_offer"
+            answer = ProcedureAnswer.NO_OFFER
             rule = f"This house offers no insurance (insurance: false, {profile.name})"
         prompt = f"The dealer's up card is {self.up}. Does the dealer offer insurance?"
-        self._add("offer_insurance", None, None, None, prompt, {"answer": answer}, rule, view)
+        self._add(
+            Kind.OFFER_INSURANCE, prompt=prompt, expected=_answer(answer), rule=rule, view=view
+        )
 
     def _even_money(self, view: dict[str, Any]) -> None:
         name = self.profile.name
@@ -282,39 +295,39 @@ class _Builder:
             shown = " ".join(box.initial)
             for player, stake in box.stakes:
                 self._add(
-                    "offer_even_money",
-                    box.box,
-                    1,
-                    player,
-                    f"Box {box.box}: {player} holds a natural ({shown}) against the dealer's "
-                    f"ace. What does the dealer offer {player}?",
-                    {"answer": "offer"},
-                    f"A natural against an ace may take even money, 1 to 1 at once "
+                    Kind.OFFER_EVEN_MONEY,
+                    box=box.box,
+                    hand=1,
+                    player=player,
+                    prompt=f"Box {box.box}: {player} holds a natural ({shown}) against the "
+                    f"dealer's ace. What does the dealer offer {player}?",
+                    expected=_answer(ProcedureAnswer.OFFER),
+                    rule=f"A natural against an ace may take even money, 1 to 1 at once "
                     f"(even_money: true, {name})",
-                    view,
+                    view=view,
                 )
                 if player in box.even_money:
                     self._add(
-                        "even_money",
-                        box.box,
-                        1,
-                        player,
-                        f"Box {box.box}: {player} takes even money on a stake of {fmt(stake)}. "
-                        "Settle it.",
-                        {"action": "pay", "amount": fmt(stake)},
-                        f"Even money pays the natural 1 to 1 at once, whatever the dealer "
+                        Kind.EVEN_MONEY,
+                        box=box.box,
+                        hand=1,
+                        player=player,
+                        prompt=f"Box {box.box}: {player} takes even money on a stake of "
+                        f"{fmt(stake)}. Settle it.",
+                        expected=_money(MoneyAction.PAY, stake),
+                        rule=f"Even money pays the natural 1 to 1 at once, whatever the dealer "
                         f"holds (even_money: true, {name})",
-                        view,
+                        view=view,
                     )
 
     def _insurance(self, box: BoxResult, view: dict[str, Any]) -> None:
         natural = self.round.dealer.blackjack
         for player, placed in box.insurance.items():
             if natural:
-                expected = {"action": "pay", "amount": fmt(placed * 2)}
+                expected = _money(MoneyAction.PAY, placed * 2)
                 rule = "Insurance pays 2 to 1 when the dealer has a natural"
             else:
-                expected = {"action": "take", "amount": fmt(placed)}
+                expected = _money(MoneyAction.TAKE, placed)
                 rule = "Insurance loses when the dealer has no natural"
             if self.profile.hole_card == "enhc":
                 rule += (
@@ -324,14 +337,13 @@ class _Builder:
             else:
                 rule += f"; it is settled at the peek ({self.profile.name})"
             self._add(
-                "settle_insurance",
-                box.box,
-                None,
-                player,
-                f"Box {box.box}: settle {player}'s insurance of {fmt(placed)}.",
-                expected,
-                rule,
-                view,
+                Kind.SETTLE_INSURANCE,
+                box=box.box,
+                player=player,
+                prompt=f"Box {box.box}: settle {player}'s insurance of {fmt(placed)}.",
+                expected=expected,
+                rule=rule,
+                view=view,
             )
 
     def _dealer_play(self) -> None:
@@ -343,16 +355,13 @@ class _Builder:
         if result.dealer_draw == "second_card":
             total, soft = total_of(cards)
             self._add(
-                "dealer_play",
-                None,
-                None,
-                None,
-                f"No hand is left in play. The dealer holds {' '.join(cards)} ({total}). "
+                Kind.DEALER_PLAY,
+                prompt=f"No hand is left in play. The dealer holds {' '.join(cards)} ({total}). "
                 "Hit or stand?",
-                {"answer": "stand", "total": total, "soft": soft},
-                f"With no live hand the dealer takes only the second card, to settle insurance "
-                f"and naturals (hole_card: enhc, {profile.name})",
-                self._view_final(len(cards)),
+                expected=_answer(ProcedureAnswer.STAND, total=total, soft=soft),
+                rule=f"With no live hand the dealer takes only the second card, to settle "
+                f"insurance and naturals (hole_card: enhc, {profile.name})",
+                view=self._view_final(len(cards)),
             )
             return
         h17 = profile.dealer_hits_soft_17
@@ -370,14 +379,13 @@ class _Builder:
             hit = total < 17 or (total == 17 and soft and h17)
             shown = f"soft {total}" if soft else str(total)
             self._add(
-                "dealer_play",
-                None,
-                None,
-                None,
-                f"The dealer holds {' '.join(cards[:count])} ({shown}). Hit or stand?",
-                {"answer": "hit" if hit else "stand", "total": total, "soft": soft},
-                rule,
-                self._view_final(count),
+                Kind.DEALER_PLAY,
+                prompt=f"The dealer holds {' '.join(cards[:count])} ({shown}). Hit or stand?",
+                expected=_answer(
+                    ProcedureAnswer.HIT if hit else ProcedureAnswer.STAND, total=total, soft=soft
+                ),
+                rule=rule,
+                view=self._view_final(count),
             )
 
     # Settlement.
@@ -396,36 +404,37 @@ class _Builder:
         for player, stake in hand.stakes.items():
             amount = hand.results[player]
             if hand.outcome == "surrender":
-                action = "take_half"
+                action = MoneyAction.TAKE_HALF
             elif amount > 0:
-                action = "pay"
+                action = MoneyAction.PAY
             elif amount < 0:
-                action = "take"
+                action = MoneyAction.TAKE
             else:
-                action = "push"
+                action = MoneyAction.PUSH
             self._add(
-                "settle_hand",
-                box.box,
-                index,
-                player,
-                f"Box {box.box}, hand {index} ({shown}) against {against}: settle {player}'s "
-                f"stake of {fmt(stake)}.",
-                {"action": action, "amount": fmt(abs(amount))},
-                rule,
-                view,
+                Kind.SETTLE_HAND,
+                box=box.box,
+                hand=index,
+                player=player,
+                prompt=f"Box {box.box}, hand {index} ({shown}) against {against}: settle "
+                f"{player}'s stake of {fmt(stake)}.",
+                expected=_money(action, abs(amount)),
+                rule=rule,
+                view=view,
             )
         prize = self.profile.bonus_777
         for player, amount in hand.bonus.items():
             self._add(
-                "bonus_777",
-                box.box,
-                index,
-                player,
-                f"Box {box.box}, hand {index} holds three sevens. What does {player} receive?",
-                {"action": "pay", "amount": fmt(amount)},
-                f"Three sevens pay {prize} times the original stake, whatever the hand's result "
-                f"(bonus_777: {prize}, {self.profile.name})",
-                view,
+                Kind.BONUS_777,
+                box=box.box,
+                hand=index,
+                player=player,
+                prompt=f"Box {box.box}, hand {index} holds three sevens. What does {player} "
+                "receive?",
+                expected=_money(MoneyAction.PAY, amount),
+                rule=f"Three sevens pay {prize} times the original stake, whatever the hand's "
+                f"result (bonus_777: {prize}, {self.profile.name})",
+                view=view,
             )
 
     def _hand_rule(self, hand: HandResult) -> str:
@@ -466,27 +475,24 @@ class _Builder:
         cut = result.cut_card_at
         used = result.cards_used
         if cut is None:
-            answer = "continue"
+            answer = ProcedureAnswer.CONTINUE
             rule = "No cut card was reached: this scenario places none"
         elif result.reshuffle:
-            answer = "reshuffle"
+            answer = ProcedureAnswer.RESHUFFLE
             rule = (
                 f"The cut card lies before shoe card {cut + 1} and {used} cards were dealt: "
                 "finish the round, then reshuffle"
             )
         else:
-            answer = "continue"
+            answer = ProcedureAnswer.CONTINUE
             rule = (
                 f"The cut card lies before shoe card {cut + 1} and only {used} cards were "
                 "dealt: keep dealing from this shoe"
             )
         self._add(
-            "reshuffle",
-            None,
-            None,
-            None,
-            f"The round is over after {used} cards from the shoe. Reshuffle or continue?",
-            {"answer": answer},
-            rule,
-            view,
+            Kind.RESHUFFLE,
+            prompt=f"The round is over after {used} cards from the shoe. Reshuffle or continue?",
+            expected=_answer(answer),
+            rule=rule,
+            view=view,
         )

@@ -37,18 +37,7 @@ from trainer.models import (
     RunStatus,
     Skill,
 )
-
-# The engine's kinds whose answer moves money: {"action", "amount"}.
-SETTLEMENT_KINDS = frozenset(("settle_hand", "settle_insurance", "even_money", "bonus_777"))
-SETTLEMENT_ACTIONS = ("pay", "take", "push", "take_half")
-# The words a procedure question accepts, by kind.
-PROCEDURE_ANSWERS: dict[str, tuple[str, ...]] = {
-    "offer_insurance": ("offer", "no_offer"),
-    "offer_even_money": ("offer", "no_offer"),
-    "peek": ("peek", "no_peek"),
-    "dealer_play": ("hit", "stand"),
-    "reshuffle": ("reshuffle", "continue"),
-}
+from trainer.rules.money import CENT
 
 
 def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
@@ -113,12 +102,12 @@ class CurrentQuestion:
     """The question being asked: its round and the answer key's item (server side only)."""
 
     item: AttemptItem
-    key: Mapping[str, Any]
+    key: rules.Question
     rounds: int
 
     @property
     def n(self) -> int:
-        return int(self.key["n"])
+        return self.key.n
 
     @property
     def is_last_of_round(self) -> bool:
@@ -133,62 +122,62 @@ def attempt_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
     answered = set(item.decisions.values_list("question", flat=True))
     for key in item.answer_key:
         if key["n"] not in answered:
-            return CurrentQuestion(item=item, key=key, rounds=attempt.items.count())
+            question = rules.Question.from_dict(key)
+            return CurrentQuestion(item=item, key=question, rounds=attempt.items.count())
     return None
 
 
-def _stake(key: Mapping[str, Any], view: Mapping[str, Any]) -> str | None:
+def _stake(key: rules.Question, view: Mapping[str, Any]) -> str | None:
     """The stake a settlement question is about, read from what the table shows."""
     for box in view.get("boxes", []):
-        if box["box"] != key["box"]:
+        if box["box"] != key.box:
             continue
-        player = key["player"]
-        if key["kind"] == "settle_insurance":
+        player = key.player
+        if key.kind == rules.Kind.SETTLE_INSURANCE:
             value: str | None = box.get("insurance", {}).get(player)
             return value
         hands = box["hands"]
-        index = (key["hand"] or 1) - 1
+        index = (key.hand or 1) - 1
         if index < len(hands):
             return hands[index]["stakes"].get(player)
     return None
 
 
-def question_view(item: AttemptItem, key: Mapping[str, Any]) -> dict[str, Any]:
+def question_view(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
     """What the table shows for a question.
 
     At the peek the dealer looks at the hole card, so the trainee (the dealer) sees it
     whatever it is; the engine's view shows it only when it makes a natural, which would
     give the answer away.
     """
-    view: dict[str, Any] = dict(key["view"])
-    if key["kind"] == "peek":
-        final_dealer = item.answer_key[-1]["view"]["dealer"]
+    view: dict[str, Any] = dict(key.view)
+    if key.kind == rules.Kind.PEEK:
+        final_dealer = rules.Question.from_dict(item.answer_key[-1]).view["dealer"]
         if len(final_dealer) > 1:
             view["dealer"] = [final_dealer[0], final_dealer[1]]
     return view
 
 
-def public_question(item: AttemptItem, key: Mapping[str, Any]) -> dict[str, Any]:
+def public_question(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
     """A question as the trainee may see it: never its expected answer or rule."""
     view = question_view(item, key)
-    kind = key["kind"]
     # No count of the round's questions: how many follow would tell what happens next.
     question: dict[str, Any] = {
         "position": item.position,
-        "n": key["n"],
+        "n": key.n,
         "time_limit_seconds": item.attempt.drill.time_limit_seconds,
-        "kind": kind,
-        "prompt": key["prompt"],
-        "box": key["box"],
-        "hand": key["hand"],
-        "player": key["player"],
+        "kind": key.kind.value,
+        "prompt": key.prompt,
+        "box": key.box,
+        "hand": key.hand,
+        "player": key.player,
         "view": view,
     }
-    if kind in SETTLEMENT_KINDS:
+    if key.moves_money:
         question["stake"] = _stake(key, view)
-        question["actions"] = list(SETTLEMENT_ACTIONS)
+        question["actions"] = [action.value for action in rules.MoneyAction]
     else:
-        question["answers"] = list(PROCEDURE_ANSWERS.get(kind, ()))
+        question["answers"] = [word.value for word in rules.PROCEDURE_ANSWERS.get(key.kind, ())]
     return question
 
 
@@ -244,23 +233,20 @@ def _feedback_rows(item: AttemptItem, decisions: Iterable[Decision]) -> list[Fee
     late = {d.question for d in decisions if d.late}
     rows = []
     for key in shown_keys(item):
-        answer = given.get(key["n"])
-        verdict = rules.compare(key, answer) if answer is not None else None
+        answer = given.get(key.n)
+        # A question left unanswered is scored as grading scores it: rules.unanswered.
+        verdict = rules.compare(key, answer) if answer is not None else rules.unanswered()
         rows.append(
             FeedbackRow(
-                n=key["n"],
-                kind=key["kind"],
-                prompt=key["prompt"],
+                n=key.n,
+                kind=key.kind.value,
+                prompt=key.prompt,
                 given=answer,
-                expected=key["expected"],
-                right=bool(verdict and verdict.right) and key["n"] not in late,
-                money_diff=verdict.money_diff if verdict else Decimal("0.00"),
-                category=(
-                    ErrorCategory.LATE
-                    if key["n"] in late
-                    else (verdict.category if verdict else ErrorCategory.UNANSWERED)
-                ),
-                rule=key["rule"],
+                expected=key.expected,
+                right=verdict.right and key.n not in late,
+                money_diff=verdict.money_diff.quantize(CENT),
+                category=ErrorCategory.LATE if key.n in late else verdict.category,
+                rule=key.rule,
             )
         )
     return rows
@@ -278,10 +264,10 @@ def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]
     return [(position, rows) for position, rows in rounds if rows]
 
 
-def shown_keys(item: AttemptItem) -> list[Mapping[str, Any]]:
+def shown_keys(item: AttemptItem) -> list[rules.Question]:
     """The answer key's questions that were put to the trainee, in order."""
     shown = item.questions_shown or {}
-    return [key for key in item.answer_key if str(key["n"]) in shown]
+    return [rules.Question.from_dict(key) for key in item.answer_key if str(key["n"]) in shown]
 
 
 @dataclass(frozen=True)
@@ -316,7 +302,7 @@ class AttemptResults:
 
     @property
     def mistakes(self) -> list[Grade]:
-        return [g for g in self.grades if not g.correct and g.category != "unanswered"]
+        return [g for g in self.grades if not g.correct and g.category != ErrorCategory.UNANSWERED]
 
 
 def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser) -> AttemptResults:

@@ -46,9 +46,6 @@ from trainer.models import (
     Scenario,
 )
 from trainer.selectors.attempts import (
-    PROCEDURE_ANSWERS,
-    SETTLEMENT_ACTIONS,
-    SETTLEMENT_KINDS,
     assignments_for_trainee,
     attempt_current_question,
     public_question,
@@ -314,27 +311,27 @@ def _parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
     """The answer in the shape the grader compares, or a TrainerError naming the fault."""
     if not isinstance(answer, Mapping):
         raise TrainerError("answer must be an object", field="answer")
-    if kind in SETTLEMENT_KINDS:
-        action = answer.get("action")
-        if action not in SETTLEMENT_ACTIONS:
+    if kind in rules.MONEY_KINDS:
+        action = rules.money_action_of(answer.get("action"))
+        if action is None:
             raise TrainerError(
-                f"action must be one of {', '.join(SETTLEMENT_ACTIONS)}", field="action"
+                f"action must be one of {', '.join(rules.MoneyAction)}", field="action"
             )
-        if action == "push":
+        if action is rules.MoneyAction.PUSH:
             if str(answer.get("amount") or "0").strip() not in ("", "0", "0.0", "0.00"):
                 raise TrainerError("a push moves no money: leave the amount empty", field="amount")
-            return {"action": "push", "amount": "0.00"}
+            return {"action": action.value, "amount": "0.00"}
         if "amount" not in answer:
             raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
-        return {"action": action, "amount": str(_parse_amount(answer["amount"]))}
-    allowed = PROCEDURE_ANSWERS.get(kind)
+        return {"action": action.value, "amount": str(_parse_amount(answer["amount"]))}
+    allowed = rules.PROCEDURE_ANSWERS.get(kind)
     if allowed is None:
         raise TrainerError(f"question kind {kind!r} cannot be answered here", field="question")
     word = answer.get("answer")
-    if word not in allowed:
+    if not isinstance(word, str) or word not in allowed:
         raise TrainerError(f"answer must be one of {', '.join(allowed)}", field="answer")
-    parsed: dict[str, Any] = {"answer": word}
-    if kind == "peek" and word == "peek":
+    parsed: dict[str, Any] = {"answer": str(word)}
+    if kind == rules.Kind.PEEK and word == rules.ProcedureAnswer.PEEK:
         natural = answer.get("dealer_blackjack")
         if not isinstance(natural, bool):
             raise TrainerError(
@@ -394,14 +391,14 @@ def decision_record(
         shown_at = parse_datetime(shown_text) if shown_text else None
         if shown_at is None:
             raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = _parse_answer(key["kind"], answer)
+        parsed = _parse_answer(key.kind, answer)
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
         limit_ms = locked.drill.time_limit_seconds * 1000
         decision = Decision.objects.create(
             item=item,
             question=question,
-            kind=key["kind"],
+            kind=key.kind.value,
             answer=parsed,
             shown=question_view(item, key),
             shown_at=shown_at,
@@ -421,7 +418,7 @@ def decision_record(
                 "attempt": locked.pk,
                 "round": position,
                 "question": question,
-                "kind": key["kind"],
+                "kind": key.kind.value,
                 "answer": parsed,
                 "shown_at": shown_at,
                 "answered_at": now,

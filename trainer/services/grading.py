@@ -654,11 +654,8 @@ def _grade(
 
 def _verdict(expected: Mapping[str, Any], given: Any, missed: bool) -> tuple[bool, Decimal, str]:
     """Whether an answer is right, the money it moves wrongly, and its category."""
-    if missed:
-        # Counts against the score, but no money changed hands and there is no mistake to
-        # review: it is its own category.
-        return False, ZERO, ErrorCategory.UNANSWERED
-    verdict = rules.compare(expected, given)
+    # Missed: rules.unanswered, the one scoring of a missed question (feedback's too).
+    verdict = rules.unanswered() if missed else rules.compare(expected, given)
     category = (verdict.category or "procedure_error") if not verdict.right else ""
     return verdict.right, verdict.money_diff.quantize(CENT), category
 

@@ -1,10 +1,26 @@
-"""How the table draws a question: cards, stakes as chips, answer buttons and labels."""
+"""How a question and its table are drawn: cards, stakes as chips, answer buttons and labels.
+
+One view model (`table_view`) and one template (`trainer/_table.html`) draw the table for
+the trainee's page and the pit's drill-down alike; one labeller (`answer_label`) puts an
+answer in words everywhere. Buttons and words are keyed by the engine's vocabulary
+(`rules.Kind`, `rules.MoneyAction`, `rules.ProcedureAnswer`), so a word the engine adds
+fails here at import rather than showing up unlabelled.
+"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from trainer.rules import (
+    PROCEDURE_ANSWERS,
+    Kind,
+    MoneyAction,
+    ProcedureAnswer,
+    money_action_of,
+)
 
 SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -31,34 +47,112 @@ def card(code: str | None) -> Card:
         return HIDDEN
     rank, suit = code[:-1].upper(), code[-1].lower()
     rank = "10" if rank in ("T", "10") else rank
-    symbol, red = SUITS[suit]
+    symbol, red = SUITS.get(suit, ("?", False))
     name = RANK_NAMES.get(rank, rank)
-    return Card(rank=rank, suit=symbol, red=red, label=f"{name} of {SUIT_NAMES[suit]}")
+    return Card(rank=rank, suit=symbol, red=red, label=f"{name} of {SUIT_NAMES.get(suit, suit)}")
 
 
-def table_view(question: Mapping[str, Any]) -> dict[str, Any]:
-    """The dealer's cards and each box's hands and stakes, marking what the question is about."""
-    view = question["view"]
+def table_view(
+    view: Mapping[str, Any], *, box: int | None = None, hand: int | None = None
+) -> dict[str, Any]:
+    """The dealer's cards and each box's hands and stakes, ready for `trainer/_table.html`.
+
+    `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
+    `box` and `hand` mark what the question is about (none marked when box is None).
+    """
     boxes = []
-    for box in view.get("boxes", []):
+    for seat in view.get("boxes", []):
+        number = seat.get("box")
+        current = box is not None and number == box
         hands = [
             {
                 "index": index,
-                "cards": [card(c) for c in hand["cards"]],
-                "stakes": sorted(hand["stakes"].items()),
-                "current": box["box"] == question["box"] and (question["hand"] in (None, index)),
+                "cards": [card(c) for c in played.get("cards", [])],
+                "stakes": sorted(played.get("stakes", {}).items()),
+                "current": current and hand in (None, index),
             }
-            for index, hand in enumerate(box["hands"], start=1)
+            for index, played in enumerate(seat.get("hands", []), start=1)
         ]
         boxes.append(
             {
-                "box": box["box"],
+                "box": number,
                 "hands": hands,
-                "insurance": sorted(box.get("insurance", {}).items()),
-                "current": box["box"] == question["box"],
+                "insurance": sorted((seat.get("insurance") or {}).items()),
+                "current": current,
             }
         )
     return {"dealer": [card(c) for c in view.get("dealer", [])], "boxes": boxes}
+
+
+def question_table(question: Mapping[str, Any]) -> dict[str, Any]:
+    """The table of a question being asked (a public question), marking its box and hand."""
+    return table_view(question["view"], box=question["box"], hand=question["hand"])
+
+
+# Words for the vocabulary: one table each, keyed by the engine's enums.
+ACTION_WORDS: dict[MoneyAction, str] = {
+    MoneyAction.PAY: "Pay",
+    MoneyAction.TAKE: "Take",
+    MoneyAction.PUSH: "Push",
+    MoneyAction.TAKE_HALF: "Take half",
+}
+ANSWER_WORDS: dict[ProcedureAnswer, str] = {
+    ProcedureAnswer.OFFER: "Offer",
+    ProcedureAnswer.NO_OFFER: "Don't offer",
+    ProcedureAnswer.PEEK: "Peek",
+    ProcedureAnswer.NO_PEEK: "Don't peek",
+    ProcedureAnswer.HIT: "Hit",
+    ProcedureAnswer.STAND: "Stand",
+    ProcedureAnswer.RESHUFFLE: "Reshuffle",
+    ProcedureAnswer.CONTINUE: "Continue",
+}
+# The keyboard shortcut of each answer at the table.
+ACTION_KEYS: dict[MoneyAction, str] = {
+    MoneyAction.PAY: "P",
+    MoneyAction.TAKE: "T",
+    MoneyAction.PUSH: "U",
+    MoneyAction.TAKE_HALF: "H",
+}
+ANSWER_KEYS: dict[ProcedureAnswer, str] = {
+    ProcedureAnswer.OFFER: "O",
+    ProcedureAnswer.NO_OFFER: "N",
+    ProcedureAnswer.NO_PEEK: "N",
+    ProcedureAnswer.HIT: "H",
+    ProcedureAnswer.STAND: "S",
+    ProcedureAnswer.RESHUFFLE: "R",
+    ProcedureAnswer.CONTINUE: "C",
+}
+# A peek is answered with what it finds: one button each, the finding in the value.
+PEEK_FINDINGS = (("clear", False, "K"), ("natural", True, "B"))
+
+assert set(ACTION_WORDS) == set(MoneyAction) == set(ACTION_KEYS)
+assert set(ANSWER_WORDS) == set(ProcedureAnswer)
+_ANSWER_VALUES = frozenset(word.value for word in ProcedureAnswer)
+
+
+def answer_label(
+    answer: Mapping[str, Any] | None, *, details: bool = False, missing: str = "—"
+) -> str:
+    """An answer in words: 'Pay 37.50', 'Peek: no natural', `missing` when there is none.
+
+    With `details`, the dealer's total a trainee stated too: 'Hit (total 11, hard)'.
+    """
+    if not answer:
+        return missing
+    if "action" in answer:
+        action = money_action_of(answer["action"])
+        word = ACTION_WORDS[action] if action is not None else str(answer["action"])
+        return word if action is MoneyAction.PUSH else f"{word} {answer.get('amount', '')}"
+    said = answer.get("answer")
+    if isinstance(said, str) and said in _ANSWER_VALUES:
+        word = ANSWER_WORDS[ProcedureAnswer(said)]
+    else:
+        word = str(said)
+    if details and "total" in answer:
+        word += f" (total {answer['total']}, {'soft' if answer.get('soft') else 'hard'})"
+    if "dealer_blackjack" in answer:
+        word += ": dealer natural" if answer["dealer_blackjack"] else ": no natural"
+    return word
 
 
 @dataclass(frozen=True)
@@ -68,22 +162,33 @@ class Button:
     key: str
 
 
+def _answer_buttons(word: ProcedureAnswer) -> tuple[Button, ...]:
+    if word is ProcedureAnswer.PEEK:
+        return tuple(
+            Button(
+                f"{word.value}:{finding}",
+                answer_label({"answer": word.value, "dealer_blackjack": natural}),
+                key,
+            )
+            for finding, natural, key in PEEK_FINDINGS
+        )
+    return (Button(word.value, ANSWER_WORDS[word], ANSWER_KEYS[word]),)
+
+
 _BUTTONS: dict[str, tuple[Button, ...]] = {
-    "offer_insurance": (Button("offer", "Offer", "O"), Button("no_offer", "Don't offer", "N")),
-    "offer_even_money": (Button("offer", "Offer", "O"), Button("no_offer", "Don't offer", "N")),
-    "peek": (
-        Button("peek:clear", "Peek: no natural", "K"),
-        Button("peek:natural", "Peek: dealer natural", "B"),
-        Button("no_peek", "Don't peek", "N"),
-    ),
-    "dealer_play": (Button("hit", "Hit", "H"), Button("stand", "Stand", "S")),
-    "reshuffle": (Button("reshuffle", "Reshuffle", "R"), Button("continue", "Continue", "C")),
+    kind: tuple(button for word in words for button in _answer_buttons(word))
+    for kind, words in PROCEDURE_ANSWERS.items()
 }
-SETTLEMENT_CHOICES = (
-    Button("pay", "Pay", "P"),
-    Button("take", "Take", "T"),
-    Button("push", "Push", "U"),
-    Button("take_half", "Take half", "H"),
+# What each button's value answers, as the service reads an answer.
+_BUTTON_ANSWERS: dict[str, dict[str, Any]] = {
+    f"{ProcedureAnswer.PEEK.value}:{finding}": {
+        "answer": ProcedureAnswer.PEEK.value,
+        "dealer_blackjack": natural,
+    }
+    for finding, natural, _ in PEEK_FINDINGS
+}
+SETTLEMENT_CHOICES = tuple(
+    Button(action.value, ACTION_WORDS[action], ACTION_KEYS[action]) for action in MoneyAction
 )
 
 
@@ -92,27 +197,23 @@ def procedure_buttons(question: Mapping[str, Any]) -> tuple[Button, ...]:
     return _BUTTONS.get(question["kind"], ())
 
 
-_WORDS = {
-    "offer": "Offer",
-    "no_offer": "Don't offer",
-    "peek": "Peek",
-    "no_peek": "Don't peek",
-    "hit": "Hit",
-    "stand": "Stand",
-    "reshuffle": "Reshuffle",
-    "continue": "Continue",
-}
-_ACTIONS = {"pay": "Pay", "take": "Take", "push": "Push", "take_half": "Take half"}
+def button_answer(value: str) -> dict[str, Any]:
+    """The answer a procedure button posts (a peek button carries its finding)."""
+    return dict(_BUTTON_ANSWERS.get(value) or {"answer": value})
 
 
-def answer_label(answer: Mapping[str, Any] | None) -> str:
-    """An answer in words: 'Pay 37.50', 'Peek: no natural', '—' when there is none."""
-    if not answer:
-        return "—"
-    if "action" in answer:
-        action = _ACTIONS.get(str(answer["action"]), str(answer["action"]))
-        return action if answer["action"] == "push" else f"{action} {answer.get('amount', '')}"
-    word = _WORDS.get(str(answer.get("answer")), str(answer.get("answer")))
-    if "dealer_blackjack" in answer:
-        word += ": dealer natural" if answer["dealer_blackjack"] else ": no natural"
-    return word
+# What the table's script needs of the vocabulary, written into a data attribute (no
+# inline script: the CSP forbids it): which money actions move no money, so that choosing
+# one empties the amount.
+VOCABULARY_JSON = json.dumps(
+    {
+        "money_actions": [action.value for action in MoneyAction],
+        "moves_no_money": [action.value for action in MoneyAction if action.sign == 0],
+        "procedure_answers": {
+            kind.value: [word.value for word in PROCEDURE_ANSWERS[kind]]
+            for kind in Kind
+            if kind in PROCEDURE_ANSWERS
+        },
+    },
+    separators=(",", ":"),
+)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from config import pages
 from core.access import role_required
 from core.errors import NotFoundError, TrainerError
+from trainer import rules
 from trainer.models import AttemptStatus, Mode
 from trainer.selectors.attempts import (
     assignments_for_trainee,
@@ -43,9 +44,11 @@ from trainer.services.attempts import (
 from trainer.web.display import (
     CHIPS,
     SETTLEMENT_CHOICES,
+    VOCABULARY_JSON,
     answer_label,
+    button_answer,
     procedure_buttons,
-    table_view,
+    question_table,
 )
 
 View = Callable[..., HttpResponse]
@@ -129,17 +132,18 @@ def _table(
     assert current is not None  # a question was just shown
     item = current.item
     decisions = round_decisions(item=item)
-    prompts = {key["n"]: key["prompt"] for key in item.answer_key}
+    prompts = {key.n: key.prompt for key in map(rules.Question.from_dict, item.answer_key)}
     context = {
         "attempt": attempt,
         "item": item,
         "question": question,
-        "table": table_view(question),
+        "table": question_table(question),
         "placard": item.profile_version.placard,
         "profile": item.profile_version,
         "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
         "buttons": procedure_buttons(question),
         "settlement_choices": SETTLEMENT_CHOICES,
+        "vocabulary": VOCABULARY_JSON,
         "chips": CHIPS,
         "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,
@@ -162,9 +166,7 @@ def _posted_answer(post: Mapping[str, Any]) -> dict[str, Any]:
     word = post.get("answer")
     if word is None:
         raise TrainerError("choose an answer", field="answer")
-    if word in ("peek:natural", "peek:clear"):
-        return {"answer": "peek", "dealer_blackjack": word == "peek:natural"}
-    return {"answer": word}
+    return button_answer(word)
 
 
 @require_POST
@@ -228,7 +230,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     grades = [
         (
             grade,
-            grade.item.answer_key[grade.question - 1]["prompt"],
+            rules.Question.from_dict(grade.item.answer_key[grade.question - 1]).prompt,
             answer_label(grade.given),
             answer_label(grade.expected),
         )

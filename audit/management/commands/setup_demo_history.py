@@ -32,6 +32,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from audit.services.reviews import certification_sign
+from trainer import rules
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
     Assignment,
@@ -252,15 +253,16 @@ def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A plausible dealer's mistake for this question."""
     expected = key["expected"]
     if "action" not in expected:
-        wrong = {"hit": "stand", "stand": "hit", "offer": "no_offer", "no_offer": "offer"}
-        wrong |= {"peek": "no_peek", "reshuffle": "continue", "continue": "reshuffle"}
-        slip = {"answer": wrong.get(expected["answer"], expected["answer"])}
+        # The other word the question accepts: hit for stand, no_offer for offer, ...
+        words = rules.PROCEDURE_ANSWERS.get(key["kind"], ())
+        other = [word.value for word in words if word != expected["answer"]]
+        slip = {"answer": other[0] if len(other) == 1 else expected["answer"]}
         if "dealer_blackjack" in expected:
             slip["dealer_blackjack"] = not expected["dealer_blackjack"]
         return slip
     amount = Decimal(expected["amount"])
-    if expected["action"] == "push" or amount == 0:
-        return {"action": "take", "amount": "5.00"}
+    if expected["action"] == rules.MoneyAction.PUSH or amount == 0:
+        return {"action": rules.MoneyAction.TAKE.value, "amount": "5.00"}
     off = Decimal(rng.choice(["0.50", "1.00", "2.50", "5.00"]))
     changed = amount + off if rng.random() < 0.5 else max(amount - off, Decimal("0.50"))
     return {"action": expected["action"], "amount": str(changed.quantize(Decimal("0.01")))}
