@@ -509,14 +509,9 @@ def _deal(
 def generate_documents(*, drill: Drill, seed: int) -> list[dict[str, Any]]:
     """The drill's rounds as scenario documents; the same drill and seed give the same ones.
 
-    A fixed drill gives its scenarios' documents in order (the seed does not matter); a
-    generated drill deals `count` fresh rounds from its recipe.
+    A generated drill deals `count` fresh rounds from its recipe (a fixed drill's rounds are
+    its scenarios, which the attempt service reads itself).
     """
-    if drill.kind == "fixed":
-        return [
-            dict(link.scenario.document)
-            for link in drill.drill_scenarios.select_related("scenario").order_by("position")
-        ]
     if drill.profile_version is None:
         raise ValueError(f"generated drill {drill.pk} has no rule profile")
     profile = drill.profile_version.engine_profile

@@ -29,12 +29,6 @@ from trainer.selectors import stats
 # Pure figures: no database.
 
 
-def test_the_percentile_interpolates_as_postgresql_does():
-    assert stats.percentile([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.9) == 9.1
-    assert stats.percentile([7.0], 0.9) == 7.0
-    assert stats.percentile([], 0.9) is None
-
-
 def test_accuracy_is_a_percent_to_one_decimal():
     assert stats.Figures(questions=3, correct=2).accuracy == Decimal("66.7")
     assert stats.Figures().accuracy is None

@@ -56,15 +56,6 @@ SPEED_BUCKETS_SECONDS = 20
 TREND_ATTEMPTS = 30
 
 
-def percentile(values: Sequence[float], fraction: float) -> float | None:
-    """The percentile of sorted values, interpolated as PostgreSQL's percentile_cont does."""
-    if not values:
-        return None
-    position = fraction * (len(values) - 1)
-    low, high = math.floor(position), math.ceil(position)
-    return values[low] + (values[high] - values[low]) * (position - low)
-
-
 @dataclass(frozen=True)
 class StatsFilter:
     """What the dashboard's filter form narrows the figures to (all optional)."""
