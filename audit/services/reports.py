@@ -13,7 +13,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -37,18 +36,17 @@ from audit.selectors_reports import (
     report_signoffs,
 )
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.postgres import csv_formula_safe, csv_line
 from core.queue import enqueue
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer.selectors.reports import (
-    CSV_QUOTED,
     DECISION_COLUMNS,
     MispaySummary,
     Totals,
     TraineeSummary,
-    csv_formula_safe,
     report_classes,
     report_decisions,
     report_decisions_csv,
@@ -336,35 +334,17 @@ def compliance_report_write_csv(
     # The rows of compliance_report_rows, written section by section so that the decisions,
     # the one section that runs to millions of rows, can come already formatted from the
     # database (PostgreSQL) instead of through Python one cell at a time.
-    out.writelines(map(_csv_line, _leading_rows(start=start, end=end, generated_at=None)))
-    out.write(_csv_line(["decisions", *DECISION_COLUMNS]))
+    out.writelines(map(csv_line, _leading_rows(start=start, end=end, generated_at=None)))
+    out.write(csv_line(["decisions", *DECISION_COLUMNS]))
     blocks = report_decisions_csv(start=start, end=end)
     if blocks is None:
         out.writelines(
-            _csv_line(_decision_row(row)) for row in report_decisions(start=start, end=end)
+            csv_line(_decision_row(row)) for row in report_decisions(start=start, end=end)
         )
     else:
         out.writelines(blocks)
-    out.writelines(
-        map(_csv_line, _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification)]))
-    )
+    out.writelines(map(csv_line, _section("ledger", LEDGER_COLUMNS, [_ledger_cells(verification)])))
     return verification
-
-
-_QUOTED = re.compile("[" + re.escape(CSV_QUOTED) + "]")
-
-
-def _csv_line(row: Row) -> str:
-    """One line of the CSV, "\\n" ended: each cell made formula-safe, then quoted, quotes
-    doubled, when it holds a character of CSV_QUOTED.
-
-    Written here rather than by csv.writer, which on Python 3.11 leaves a lone carriage
-    return unquoted (see CSV_QUOTED); otherwise the same bytes.
-    """
-    cells = []
-    for cell in map(csv_formula_safe, row):
-        cells.append('"' + cell.replace('"', '""') + '"' if _QUOTED.search(cell) else cell)
-    return ",".join(cells) + "\n"
 
 
 def compliance_report_write_pdf(

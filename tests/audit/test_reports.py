@@ -20,7 +20,6 @@ from django.db import OperationalError, connection
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
 from audit.services.reports import (
-    _csv_line,
     _decision_row,
     compliance_report_download,
     compliance_report_produce,
@@ -31,6 +30,7 @@ from audit.services.reports import (
 )
 from audit.tasks import produce_compliance_report
 from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.postgres import csv_line
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
@@ -563,7 +563,7 @@ def test_postgresql_writes_the_decisions_as_python_would(typed_formulas):
             submitted_at=NOON,
         )
     in_python = "".join(
-        _csv_line(_decision_row(row)) for row in report_decisions(start=DAY, end=DAY)
+        csv_line(_decision_row(row)) for row in report_decisions(start=DAY, end=DAY)
     )
     in_sql = report_decisions_csv(start=DAY, end=DAY)
     assert in_sql is not None

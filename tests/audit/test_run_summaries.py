@@ -25,7 +25,8 @@ from trainer.models import (
     RunStatus,
 )
 from trainer.selectors import stats
-from trainer.services.grading import grading_request, grading_run_execute, regrade_request
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.grading.request import grading_request, regrade_request
 from trainer.services.run_summaries import run_summaries_backfill, run_summary_build
 from trainer.tallies import GradeFacts, bucket_of, summarize
 

@@ -40,7 +40,7 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.services.drills import assignment_create, table_test_create
-from trainer.services.grading import grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
 

@@ -54,7 +54,7 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
-from trainer.services.grading import grading_request
+from trainer.services.grading.request import grading_request
 
 MAX_AMOUNT = Decimal("1000000")
 # ASCII digits only: Python's \d (and Decimal) also read Arabic-Indic and full-width digits.

@@ -8,7 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import TrainerError
-from trainer.services.grading import regrade_candidates, regrade_request
+from trainer.selectors.runs import regrade_candidates
+from trainer.services.grading.request import regrade_request
 
 
 def _date(text: str) -> date:
