@@ -19,8 +19,6 @@ from django.db import connection
 from django.db.models import (
     Count,
     DecimalField,
-    Exists,
-    OuterRef,
     Q,
     QuerySet,
     Sum,
@@ -28,8 +26,8 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Cast, Coalesce
-from django.utils import timezone
 
+from core.dates import day_start
 from core.postgres import sql_csv_text, sql_utc_iso
 from trainer.models import (
     Attempt,
@@ -40,6 +38,7 @@ from trainer.models import (
     RunStatus,
     TrainingClass,
 )
+from trainer.selectors.runs import newer_graded_run
 
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
@@ -111,11 +110,7 @@ def accuracy(correct: int, questions: int) -> Decimal | None:
 
 def period_bounds(*, start: dt.date, end: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """The instants [from, to) that the dates start..end (both included) cover."""
-    zone = timezone.get_current_timezone()
-    return (
-        dt.datetime.combine(start, dt.time.min, tzinfo=zone),
-        dt.datetime.combine(end + dt.timedelta(days=1), dt.time.min, tzinfo=zone),
-    )
+    return day_start(start), day_start(end + dt.timedelta(days=1))
 
 
 def attempts_in_period(*, start: dt.date, end: dt.date) -> QuerySet[Attempt]:
@@ -125,12 +120,9 @@ def attempts_in_period(*, start: dt.date, end: dt.date) -> QuerySet[Attempt]:
 
 def current_runs(*, start: dt.date, end: dt.date) -> QuerySet[GradingRun]:
     """Each period attempt's newest graded run: the one its score comes from."""
-    newer = GradingRun.objects.filter(
-        attempt=OuterRef("attempt"), status=RunStatus.GRADED, number__gt=OuterRef("number")
-    )
     return GradingRun.objects.filter(
         attempt__in=attempts_in_period(start=start, end=end), status=RunStatus.GRADED
-    ).exclude(Exists(newer))
+    ).exclude(newer_graded_run())
 
 
 def graded_questions(*, start: dt.date, end: dt.date) -> QuerySet[Grade]:
