@@ -34,7 +34,9 @@ from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role
 from trainer.models import Grade
-from trainer.selectors import stats
+from trainer.selectors import dashboard as figures_sel
+from trainer.selectors import evidence, runs, visibility
+from trainer.selectors import grades as grade_rows
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -120,7 +122,7 @@ class _TraineeRow:
     def of(
         cls,
         trainee: User,
-        figures: stats.Figures,
+        figures: figures_sel.Figures,
         *,
         tables: list[audit_selectors.TableState],
         flagged: bool,
@@ -151,13 +153,12 @@ def _whole(value: float | None) -> str:
 @require_GET
 @pit_view()
 def dashboard(request: HttpRequest) -> HttpResponse:
-    trainees = stats.trainees_visible_to(user=request.user)
-    grades = stats.current_grades(trainees=trainees.values("pk"))
-    filterset = DashboardFilter(request.GET or None, queryset=grades, trainees=trainees)
+    trainees = visibility.trainees_visible_to(user=request.user)
+    filterset = DashboardFilter(request.GET or None, trainees=trainees)
     filters = filterset.as_stats_filter()
     # One read of the run summaries serves the class tables and the totals alike.
-    filtered = filterset.qs
-    classes = stats.dashboard_classes(user=request.user, filters=filters, grades=filtered)
+    figures = figures_sel.grade_figures(trainees=trainees.values("pk"), filters=filters)
+    classes = figures_sel.dashboard_classes(user=request.user, filters=filters, figures=figures)
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
@@ -181,11 +182,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             }
             for block in classes
         ],
-        "total": stats.figures_total(grades=filtered),
+        "total": figures_sel.figures_total(figures=figures),
         "rule": rule,
-        "error_mix": charts.error_mix_svg(stats.errors_by_category(grades=filtered)),
+        "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
         "speed": charts.speed_svg(
-            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+            figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
     }
     return render(request, "audit/pit/dashboard.html", context)
@@ -213,24 +214,26 @@ def _trainee_page(
     forms: Mapping[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    grades = stats.current_grades(trainees=[trainee.pk])
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     filterset = DashboardFilter(
         request.GET or None,
-        queryset=grades,
-        trainees=stats.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
+        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
     )
-    filtered = filterset.qs
+    filters = filterset.as_stats_filter()
+    figures = figures_sel.grade_figures(trainees=[trainee.pk], filters=filters)
     page = _page_number(request)
     # One more than a page: its presence says whether older mistakes follow.
-    mistakes = stats.mistakes(
-        grades=filtered, limit=MISTAKES_PER_PAGE + 1, offset=(page - 1) * MISTAKES_PER_PAGE
+    mistakes = grade_rows.mistakes(
+        trainees=[trainee.pk],
+        filters=filters,
+        limit=MISTAKES_PER_PAGE + 1,
+        offset=(page - 1) * MISTAKES_PER_PAGE,
     )
     older = len(mistakes) > MISTAKES_PER_PAGE
     mistakes = mistakes[:MISTAKES_PER_PAGE]
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
-    attempts = stats.exam_attempts_for(trainee=trainee)
-    can_act = stats.viewer_may_act_for(user=request.user, trainee=trainee)
+    attempts = evidence.exam_attempts_for(trainee=trainee)
+    can_act = visibility.viewer_may_act_for(user=request.user, trainee=trainee)
     rule = _rule()
     flags = audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, [])
     overview = audit_selectors.certification_overview(
@@ -240,12 +243,14 @@ def _trainee_page(
     context: dict[str, Any] = {
         "trainee": trainee,
         "filterset": filterset,
-        "figures": stats.figures_total(grades=filtered),
-        "by_category": stats.errors_by_category(grades=filtered),
-        "by_skill": stats.errors_by_skill(grades=filtered),
-        "trend_svg": charts.accuracy_trend_svg(stats.accuracy_trend(grades=filtered)),
+        "figures": figures_sel.figures_total(figures=figures),
+        "by_category": figures_sel.errors_by_category(figures=figures),
+        "by_skill": figures_sel.errors_by_skill(figures=figures),
+        "trend_svg": charts.accuracy_trend_svg(
+            figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
+        ),
         "speed_svg": charts.speed_svg(
-            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+            figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
         "mistakes": [(grade, grade.pk in reviewed) for grade in mistakes],
         "mistakes_page": page,
@@ -361,7 +366,7 @@ def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
 @pit_view()
 def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
     """The trainee's training record (PDF) for the personnel file; every download is logged."""
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     data = training_record_pdf(trainee=trainee, user=request.user)  # type: ignore[arg-type]
     response = HttpResponse(data, content_type="application/pdf")
     day = timezone.localdate().isoformat()
@@ -386,7 +391,7 @@ def _refused(
 @require_POST
 @pit_view(write=True)
 def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     form = FlagForm(request.POST)
     page = _page_with(request, trainee_id, flag_form=form)
     if not form.is_valid():
@@ -428,7 +433,7 @@ def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
 
 
 def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
-    visible = stats.trainees_visible_to(user=request.user)
+    visible = visibility.trainees_visible_to(user=request.user)
     flag = (
         RetrainingFlag.objects.select_related("trainee")
         .filter(pk=flag_id, trainee__in=visible)
@@ -442,8 +447,8 @@ def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
 @require_POST
 @pit_view(write=True)
 def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    form = SignOffForm(request.POST, attempts=stats.exam_attempts_for(trainee=trainee))
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    form = SignOffForm(request.POST, attempts=evidence.exam_attempts_for(trainee=trainee))
     page = _page_with(request, trainee_id, sign_form=form)
     if not form.is_valid():
         return page(status=400)
@@ -474,7 +479,7 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
 @require_POST
 @pit_view(write=True)
 def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpResponse:
-    visible = stats.trainees_visible_to(user=request.user)
+    visible = visibility.trainees_visible_to(user=request.user)
     certification = (
         Certification.objects.select_related("trainee", "profile")
         .filter(pk=certification_id, trainee__in=visible)
@@ -559,7 +564,7 @@ def describe(answer: Mapping[str, Any] | None) -> str:
 def _grade_page(
     request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
 ) -> HttpResponse:
-    grade: Grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    grade: Grade = visibility.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     trainee = grade.run.attempt.trainee
     key_items = {item.get("n"): item for item in grade.item.answer_key}
     key_item = key_items.get(grade.question, {})
@@ -568,8 +573,8 @@ def _grade_page(
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
     can_act = (
         not grade.correct
-        and stats.viewer_may_act_for(user=request.user, trainee=trainee)
-        and stats.grade_is_current(grade=grade)
+        and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
+        and runs.grade_is_current(grade=grade)
     )
     context = {
         "grade": grade,
@@ -597,7 +602,7 @@ def grade_detail(request: HttpRequest, grade_id: int) -> HttpResponse:
 @require_POST
 @pit_view(write=True)
 def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
-    grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    grade = visibility.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     form = ReviewForm(request.POST)
     if not form.is_valid():
         return _grade_page(request, grade_id, form=form, status=400)

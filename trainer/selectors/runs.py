@@ -16,6 +16,7 @@ from core.errors import TrainerError
 from trainer.models import (
     Attempt,
     AttemptStatus,
+    Grade,
     GradingRun,
     GradingRunSummary,
     RunStatus,
@@ -100,3 +101,8 @@ def regrade_candidates(
     if submitted_to is not None:
         qs = qs.filter(submitted_at__lt=submitted_to)
     return qs.distinct().order_by("pk")
+
+
+def grade_is_current(*, grade: Grade) -> bool:
+    """Whether the grade belongs to its attempt's current run."""
+    return current_runs().filter(pk=grade.run_id).exists()

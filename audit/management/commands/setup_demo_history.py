@@ -46,7 +46,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.selectors.blueprints import blueprint_shortfalls
-from trainer.selectors.stats import current_run_of
+from trainer.selectors.runs import current_run_of
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
