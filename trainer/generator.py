@@ -8,6 +8,9 @@ host's decisions come from a basic strategy (with a little variety) through
 whose dealer cards depend on how the players played are staged in two passes: play once
 to learn where the dealer starts drawing, stack the dealer's cards there, and play again
 with the same actions.
+
+Over 400 lines on purpose: every skill's staging writes into the same shoe plan, and the
+recipes read best beside the plan they fill.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The pit's pages: the dashboard, a trainee's page and one decision's drill-down, and the
-forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only."""
+forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only.
+
+Over 400 lines: the pit's pages share their access checks, form handling and the rows
+they show; the compliance pages are in compliance_views."""
 
 from __future__ import annotations
 

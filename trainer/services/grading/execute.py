@@ -3,6 +3,9 @@
 A run's grades, its score and its ledger entries commit together, so a crash leaves nothing
 half-graded and the run re-runnable; a run already graded is a no-op, so a task delivered
 twice grades once.
+
+A little over 400 lines: a batch is read, graded and written in one transaction, and its
+steps read best together.
 """
 
 from __future__ import annotations
