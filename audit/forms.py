@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 
 from audit.certification import profile_label
 from trainer.models import Attempt, Grade, RuleProfile, Skill
-from trainer.selectors import stats
+from trainer.selectors import grades
 
 TEXT_MAX = 4000
 
@@ -108,24 +108,21 @@ class DashboardFilter(django_filters.FilterSet):
         """Whether the filter was given but could not be applied (its errors say why)."""
         return self.is_bound and not self.form.is_valid()
 
-    def as_stats_filter(self) -> stats.StatsFilter:
+    def as_stats_filter(self) -> grades.StatsFilter:
         """The cleaned choices, or no filter at all when the form is invalid."""
         if not self.is_bound or not self.form.is_valid():
-            return stats.StatsFilter()
+            return grades.StatsFilter()
         data = self.form.cleaned_data
         submitted = data.get("submitted")
         profile = data.get("profile")
         trainee = data.get("trainee")
-        return stats.StatsFilter(
+        return grades.StatsFilter(
             date_from=submitted.start.date() if submitted and submitted.start else None,
             date_to=submitted.stop.date() if submitted and submitted.stop else None,
             profile=profile.name if profile else None,
             skill=data.get("skill") or None,
             trainee_id=trainee.pk if trainee else None,
         )
-
-    def filter_queryset(self, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        return stats.grades_filter(grades=queryset, filters=self.as_stats_filter())
 
 
 class ReviewForm(forms.Form):

@@ -22,7 +22,7 @@ from audit.models import Certification, RetrainingFlag, Review
 from ledger.chain import GENESIS_HASH
 from ledger.models import LedgerHead
 from trainer.models import Drill, RuleProfile
-from trainer.selectors import stats
+from trainer.selectors.evidence import AttemptEvidence, exam_evidence
 
 
 def reviews_of_grade(*, grade_id: int) -> list[Review]:
@@ -135,7 +135,7 @@ class TableState:
 class Sitting:
     """A graded exam sitting, and what stands between it and a certification of its table."""
 
-    evidence: stats.AttemptEvidence
+    evidence: AttemptEvidence
     drill: Drill
     check: SignOffCheck
 
@@ -160,12 +160,12 @@ def certification_overview(
     would meet (the flags in force are the caller's, when it has read them).
 
     Never cached: a signature, a withdrawal and the clock change a standing without a
-    grading. The sittings' figures come from stats.exam_evidence (cached with the graded
+    grading. The sittings' figures come from exam_evidence (cached with the graded
     work); the drills and the certifications are read here, one query each.
     """
     ids = sorted(set(trainee_ids))
     now = now or timezone.now()
-    evidence = stats.exam_evidence(trainee_ids=ids)
+    evidence = exam_evidence(trainee_ids=ids)
     drill_ids = {e.drill_id for rows in evidence.values() for e in rows if e.drill_id is not None}
     drills = (
         {

@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from audit.services.reports import compliance_report_produce, compliance_report_sweep
+from audit.services.reports.lifecycle import compliance_report_produce, compliance_report_sweep
 
 
 # Names spelled out: services queue these by name (core.queue.enqueue), beat schedules them.

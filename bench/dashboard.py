@@ -276,7 +276,7 @@ def grade_again(username: str) -> None:
     copy of the current run's summary (same figures, no grades of its own). It changes the
     trainee's graded-data version as grading does, and the data only by that copy."""
     from trainer.models import GradingRun, GradingRunSummary, RunStatus
-    from trainer.selectors.stats import current_summaries
+    from trainer.selectors.runs import current_summaries
 
     summary = current_summaries().filter(trainee__username=username).order_by("-pk").first()
     assert summary is not None

@@ -56,10 +56,10 @@ from trainer.models import (  # noqa: E402
     RuleProfileVersion,
     RunStatus,
 )
-from trainer.services.grading import (  # noqa: E402
+from trainer.services.grading.execute import grading_runs_execute  # noqa: E402
+from trainer.services.grading.request import (  # noqa: E402
     RUNS_PER_TASK,
     grading_request_batch,
-    grading_runs_execute,
 )
 
 LIBRARY = ROOT / "fixtures" / "scenarios" / "casino-shoe.jsonl"

@@ -23,7 +23,7 @@ from tests.factories import UserFactory
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit, decision_record
-from trainer.services.grading import grading_runs_execute
+from trainer.services.grading.execute import grading_runs_execute
 
 pytestmark = pytest.mark.django_db
 

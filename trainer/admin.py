@@ -14,7 +14,7 @@ from core.admin import ReadOnlyAdmin
 from core.errors import TrainerError
 from core.roles import Role, has_role
 from trainer import models
-from trainer.services.grading import regrade_request
+from trainer.services.grading.request import regrade_request
 
 
 class RuleProfileVersionInline(admin.TabularInline):

@@ -4,6 +4,9 @@ decisions, and the grades the grading service gives them.
 Records that a grade or a regulator relies on are never edited after the fact: profile
 versions once used, decisions once submitted, grades once written. Corrections are new
 rows (a new profile version, a new grading run) that leave the old ones for the record.
+
+One module though long: Django keeps an app's models together, and the migrations and
+the admin name them here.
 """
 
 from __future__ import annotations

@@ -15,12 +15,8 @@ from django.db import InterfaceError, OperationalError
 
 from core.errors import NotFoundError
 from trainer.services.attempts import attempts_close_expired
-from trainer.services.grading import (
-    grading_run_execute,
-    grading_run_fail,
-    grading_runs_execute,
-    grading_sweep,
-)
+from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
+from trainer.services.grading.sweep import grading_run_fail, grading_sweep
 
 logger = logging.getLogger(__name__)
 

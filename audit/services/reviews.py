@@ -22,7 +22,8 @@ from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import Attempt, Grade, RuleProfile, Skill
-from trainer.selectors import stats
+from trainer.selectors import runs, visibility
+from trainer.selectors.evidence import attempt_evidence
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -43,7 +44,7 @@ def _text(value: str, *, field: str) -> str:
 
 
 def _require_actor(*, user: User, trainee: User) -> None:
-    if not stats.viewer_may_act_for(user=user, trainee=trainee):
+    if not visibility.viewer_may_act_for(user=user, trainee=trainee):
         raise ForbiddenError("only a pit boss of the trainee's class, or an admin, may do this")
 
 
@@ -57,7 +58,7 @@ def review_create(
     _require_actor(user=reviewer, trainee=trainee)
     if grade.correct:
         raise ConflictError("this answer was right: only mistakes are reviewed", field="grade")
-    if not stats.grade_is_current(grade=grade):
+    if not runs.grade_is_current(grade=grade):
         raise ConflictError(
             "this grade belongs to a grading run a regrade has replaced", field="grade"
         )
@@ -173,7 +174,7 @@ def _require_signer(*, signer: User, trainee: User) -> Role:
             "nobody signs their own certification: another pit boss of the class or an "
             "administrator must sign it"
         )
-    if not stats.viewer_may_act_for(user=signer, trainee=trainee):
+    if not visibility.viewer_may_act_for(user=signer, trainee=trainee):
         if Role.COMPLIANCE in held:
             raise ForbiddenError(
                 "compliance officers see certifications but never sign them: a pit boss of "
@@ -215,7 +216,7 @@ def certification_sign(
         )
     if attempt.trainee_id != trainee.pk:
         raise NotFoundError("no such attempt of this trainee", field="attempt")
-    evidence = stats.attempt_evidence(attempt=attempt)
+    evidence = attempt_evidence(attempt=attempt)
     if evidence is None:
         raise ConflictError("this attempt has not been graded", field="attempt")
     rule = CertificationRule.from_settings()

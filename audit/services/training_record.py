@@ -27,7 +27,7 @@ from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import Skill
-from trainer.selectors import stats
+from trainer.selectors import visibility
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -41,7 +41,7 @@ def training_record_pdf(*, trainee: User, user: User) -> bytes:
     """The trainee's training record as PDF bytes, for a pit boss of the trainee's class, a
     compliance officer or an admin (anyone else: NotFoundError, as for the trainee's page).
     The download is logged to the ledger."""
-    if not stats.trainees_visible_to(user=user).filter(pk=trainee.pk).exists():
+    if not visibility.trainees_visible_to(user=user).filter(pk=trainee.pk).exists():
         raise NotFoundError("no such trainee among yours", field="trainee")
     record = audit_selectors.training_record(
         trainee_id=trainee.pk, rule=CertificationRule.from_settings()

@@ -15,7 +15,7 @@ import pygal
 from django.utils.safestring import SafeString, mark_safe
 from pygal.style import Style
 
-from trainer.selectors.stats import TrendPoint
+from trainer.selectors.dashboard import TrendPoint
 
 _STYLE = Style(
     background="transparent",

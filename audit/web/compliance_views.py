@@ -17,12 +17,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from audit.models import ReportStatus
 from audit.selectors_reports import compliance_reports_list
-from audit.services.reports import (
-    FORMATS,
+from audit.services.reports.lifecycle import (
     compliance_report_download,
     compliance_report_request,
     stored_report_path,
 )
+from audit.services.reports.rows import FORMATS
 from config import pages
 from core.access import role_required
 from core.errors import TrainerError

@@ -1,5 +1,8 @@
 """The pit's pages: the dashboard, a trainee's page and one decision's drill-down, and the
-forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only."""
+forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only.
+
+Over 400 lines: the pit's pages share their access checks, form handling and the rows
+they show; the compliance pages are in compliance_views."""
 
 from __future__ import annotations
 
@@ -36,7 +39,9 @@ from core.errors import TrainerError
 from core.roles import Role
 from trainer import rules
 from trainer.models import Grade
-from trainer.selectors import stats
+from trainer.selectors import dashboard as figures_sel
+from trainer.selectors import evidence, runs, visibility
+from trainer.selectors import grades as grade_rows
 from trainer.web.display import answer_label, table_view
 
 if TYPE_CHECKING:
@@ -119,7 +124,7 @@ class _TraineeRow:
     def of(
         cls,
         trainee: User,
-        figures: stats.Figures,
+        figures: figures_sel.Figures,
         *,
         tables: list[audit_selectors.TableState],
         flagged: bool,
@@ -150,13 +155,12 @@ def _whole(value: float | None) -> str:
 @require_GET
 @pit_view()
 def dashboard(request: HttpRequest) -> HttpResponse:
-    trainees = stats.trainees_visible_to(user=request.user)
-    grades = stats.current_grades(trainees=trainees.values("pk"))
-    filterset = DashboardFilter(request.GET or None, queryset=grades, trainees=trainees)
+    trainees = visibility.trainees_visible_to(user=request.user)
+    filterset = DashboardFilter(request.GET or None, trainees=trainees)
     filters = filterset.as_stats_filter()
     # One read of the run summaries serves the class tables and the totals alike.
-    filtered = filterset.qs
-    classes = stats.dashboard_classes(user=request.user, filters=filters, grades=filtered)
+    figures = figures_sel.grade_figures(trainees=trainees.values("pk"), filters=filters)
+    classes = figures_sel.dashboard_classes(user=request.user, filters=filters, figures=figures)
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
@@ -180,11 +184,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             }
             for block in classes
         ],
-        "total": stats.figures_total(grades=filtered),
+        "total": figures_sel.figures_total(figures=figures),
         "rule": rule,
-        "error_mix": charts.error_mix_svg(stats.errors_by_category(grades=filtered)),
+        "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
         "speed": charts.speed_svg(
-            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+            figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
     }
     return render(request, "audit/pit/dashboard.html", context)
@@ -212,24 +216,26 @@ def _trainee_page(
     forms: Mapping[str, Any] | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    grades = stats.current_grades(trainees=[trainee.pk])
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     filterset = DashboardFilter(
         request.GET or None,
-        queryset=grades,
-        trainees=stats.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
+        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
     )
-    filtered = filterset.qs
+    filters = filterset.as_stats_filter()
+    figures = figures_sel.grade_figures(trainees=[trainee.pk], filters=filters)
     page = _page_number(request)
     # One more than a page: its presence says whether older mistakes follow.
-    mistakes = stats.mistakes(
-        grades=filtered, limit=MISTAKES_PER_PAGE + 1, offset=(page - 1) * MISTAKES_PER_PAGE
+    mistakes = grade_rows.mistakes(
+        trainees=[trainee.pk],
+        filters=filters,
+        limit=MISTAKES_PER_PAGE + 1,
+        offset=(page - 1) * MISTAKES_PER_PAGE,
     )
     older = len(mistakes) > MISTAKES_PER_PAGE
     mistakes = mistakes[:MISTAKES_PER_PAGE]
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
-    attempts = stats.exam_attempts_for(trainee=trainee)
-    can_act = stats.viewer_may_act_for(user=request.user, trainee=trainee)
+    attempts = evidence.exam_attempts_for(trainee=trainee)
+    can_act = visibility.viewer_may_act_for(user=request.user, trainee=trainee)
     rule = _rule()
     flags = audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, [])
     overview = audit_selectors.certification_overview(
@@ -239,12 +245,14 @@ def _trainee_page(
     context: dict[str, Any] = {
         "trainee": trainee,
         "filterset": filterset,
-        "figures": stats.figures_total(grades=filtered),
-        "by_category": stats.errors_by_category(grades=filtered),
-        "by_skill": stats.errors_by_skill(grades=filtered),
-        "trend_svg": charts.accuracy_trend_svg(stats.accuracy_trend(grades=filtered)),
+        "figures": figures_sel.figures_total(figures=figures),
+        "by_category": figures_sel.errors_by_category(figures=figures),
+        "by_skill": figures_sel.errors_by_skill(figures=figures),
+        "trend_svg": charts.accuracy_trend_svg(
+            figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
+        ),
         "speed_svg": charts.speed_svg(
-            stats.speed_histogram(grades=filtered), last=stats.SPEED_BUCKETS_SECONDS
+            figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
         "mistakes": [(grade, grade.pk in reviewed) for grade in mistakes],
         "mistakes_page": page,
@@ -360,7 +368,7 @@ def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
 @pit_view()
 def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
     """The trainee's training record (PDF) for the personnel file; every download is logged."""
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     data = training_record_pdf(trainee=trainee, user=request.user)  # type: ignore[arg-type]
     response = HttpResponse(data, content_type="application/pdf")
     day = timezone.localdate().isoformat()
@@ -385,7 +393,7 @@ def _refused(
 @require_POST
 @pit_view(write=True)
 def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
     form = FlagForm(request.POST)
     page = _page_with(request, trainee_id, flag_form=form)
     if not form.is_valid():
@@ -427,7 +435,7 @@ def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
 
 
 def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
-    visible = stats.trainees_visible_to(user=request.user)
+    visible = visibility.trainees_visible_to(user=request.user)
     flag = (
         RetrainingFlag.objects.select_related("trainee")
         .filter(pk=flag_id, trainee__in=visible)
@@ -441,8 +449,8 @@ def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
 @require_POST
 @pit_view(write=True)
 def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = stats.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    form = SignOffForm(request.POST, attempts=stats.exam_attempts_for(trainee=trainee))
+    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
+    form = SignOffForm(request.POST, attempts=evidence.exam_attempts_for(trainee=trainee))
     page = _page_with(request, trainee_id, sign_form=form)
     if not form.is_valid():
         return page(status=400)
@@ -473,7 +481,7 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
 @require_POST
 @pit_view(write=True)
 def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpResponse:
-    visible = stats.trainees_visible_to(user=request.user)
+    visible = visibility.trainees_visible_to(user=request.user)
     certification = (
         Certification.objects.select_related("trainee", "profile")
         .filter(pk=certification_id, trainee__in=visible)
@@ -512,7 +520,7 @@ def _page_with(request: HttpRequest, trainee_id: int, **forms: Any) -> Callable[
 def _grade_page(
     request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
 ) -> HttpResponse:
-    grade: Grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    grade: Grade = visibility.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     trainee = grade.run.attempt.trainee
     asked = next(
         (
@@ -527,8 +535,8 @@ def _grade_page(
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
     can_act = (
         not grade.correct
-        and stats.viewer_may_act_for(user=request.user, trainee=trainee)
-        and stats.grade_is_current(grade=grade)
+        and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
+        and runs.grade_is_current(grade=grade)
     )
     context = {
         "grade": grade,
@@ -557,7 +565,7 @@ def grade_detail(request: HttpRequest, grade_id: int) -> HttpResponse:
 @require_POST
 @pit_view(write=True)
 def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
-    grade = stats.grade_get_for_viewer(grade_id=grade_id, user=request.user)
+    grade = visibility.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     form = ReviewForm(request.POST)
     if not form.is_valid():
         return _grade_page(request, grade_id, form=form, status=400)

@@ -10,6 +10,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 from django.utils import timezone
 
+from core.postgres import copy_instances, reserve_ids
 from ledger.chain import GENESIS_HASH, entry_hash
 from ledger.models import LedgerEntry, LedgerHead
 
@@ -67,34 +68,16 @@ def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
 
 
 def _insert(rows: list[LedgerEntry]) -> None:
-    """bulk_create, but COPY on PostgreSQL.
-
-    Django 5.2 sends a PostgreSQL bulk insert as UNNEST of one array per column, and the
-    client-side parameter binding quotes the jsonb[] array of payloads in Python,
-    character by character. COPY writes the same rows; the ids are taken from the
-    table's sequence first, so the rows come back with their pk as bulk_create's do.
+    """bulk_create, but COPY on PostgreSQL (the payloads' jsonb[] array is slow through
+    bulk_create: see core.postgres.copy_rows). The ids are taken from the table's sequence
+    first, so the rows come back with their pk as bulk_create's do.
     """
     if connection.vendor != "postgresql" or len(rows) < 2:
         LedgerEntry.objects.bulk_create(rows, batch_size=1000)
         return
-    meta = LedgerEntry._meta
-    fields = [f for f in meta.concrete_fields if f.column]
-    pk = meta.pk
-    assert pk is not None
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
-            [meta.db_table, pk.column, len(rows)],
-        )
-        for row, (pk_value,) in zip(rows, cursor.fetchall(), strict=True):
-            row.pk = pk_value
-        raw = cursor.cursor
-        with raw.copy(f"COPY {meta.db_table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(
-                    [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields]
-                )
+    for row, pk in zip(rows, reserve_ids(model=LedgerEntry, count=len(rows)), strict=True):
+        row.pk = pk
+    copy_instances(model=LedgerEntry, instances=rows, with_pk=True)
     for row in rows:
         row._state.adding = False
         row._state.db = connection.alias

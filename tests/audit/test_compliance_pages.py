@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from audit.models import ComplianceReport, ReportStatus
-from audit.services.reports import compliance_report_request
+from audit.services.reports.lifecycle import compliance_report_request
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.append import PendingEntry, ledger_append, ledger_append_many

@@ -1,4 +1,4 @@
-"""The pit's dashboard figures (trainer.selectors.stats) and pages (/pit/)."""
+"""The pit's dashboard figures (trainer.selectors.dashboard and kin) and pages (/pit/)."""
 
 from __future__ import annotations
 
@@ -24,20 +24,20 @@ from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signin
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile
-from trainer.selectors import stats
+from trainer.selectors import dashboard, evidence, grades, visibility
+
+
+def _visible(user):
+    """The trainees whose grades the user may see (the dashboard's scope)."""
+    return visibility.trainees_visible_to(user=user).values("pk")
+
 
 # Pure figures: no database.
 
 
-def test_the_percentile_interpolates_as_postgresql_does():
-    assert stats.percentile([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], 0.9) == 9.1
-    assert stats.percentile([7.0], 0.9) == 7.0
-    assert stats.percentile([], 0.9) is None
-
-
 def test_accuracy_is_a_percent_to_one_decimal():
-    assert stats.Figures(questions=3, correct=2).accuracy == Decimal("66.7")
-    assert stats.Figures().accuracy is None
+    assert dashboard.Figures(questions=3, correct=2).accuracy == Decimal("66.7")
+    assert dashboard.Figures().accuracy is None
 
 
 # Figures on hand-built data.
@@ -65,7 +65,9 @@ def history(pit, trainee, other_trainee):
 
 
 def test_a_trainees_figures_add_up(history, trainee, pit_boss):
-    figures = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=pit_boss))[trainee.pk]
+    figures = dashboard.figures_by_trainee(
+        figures=dashboard.grade_figures(trainees=_visible(pit_boss))
+    )[trainee.pk]
     assert figures.attempts == 2
     assert (figures.questions, figures.correct) == (7, 4)
     assert figures.accuracy == Decimal("57.1")
@@ -78,56 +80,64 @@ def test_a_trainees_figures_add_up(history, trainee, pit_boss):
 
 
 def test_a_pit_boss_sees_only_their_classes_trainees(history, trainee, other_trainee, pit_boss):
-    by_trainee = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=pit_boss))
+    by_trainee = dashboard.figures_by_trainee(
+        figures=dashboard.grade_figures(trainees=_visible(pit_boss))
+    )
     assert set(by_trainee) == {trainee.pk}
 
 
 def test_compliance_sees_every_trainee(history, trainee, other_trainee, compliance_officer):
-    by_trainee = stats.figures_by_trainee(grades=stats.grades_for_viewer(user=compliance_officer))
+    by_trainee = dashboard.figures_by_trainee(
+        figures=dashboard.grade_figures(trainees=_visible(compliance_officer))
+    )
     assert set(by_trainee) == {trainee.pk, other_trainee.pk}
 
 
 def test_a_trainee_sees_nobodys_figures(history, trainee):
-    assert not stats.grades_for_viewer(user=trainee).exists()
+    assert not grades.grades_list(trainees=_visible(trainee)).exists()
 
 
 def test_only_the_current_run_counts(pit, trainee, pit_boss):
     make_attempt(trainee=trainee, answers=[wrong("5.00")], runs=[[RIGHT]])
-    figures = stats.figures_total(grades=stats.grades_for_viewer(user=pit_boss))
+    figures = dashboard.figures_total(figures=dashboard.grade_figures(trainees=_visible(pit_boss)))
     assert (figures.questions, figures.correct, figures.overpaid) == (1, 1, Decimal("0.00"))
 
 
 @pytest.mark.parametrize(
     ("filters", "questions"),
     [
-        (stats.StatsFilter(profile="scarne-4deck"), 3),
-        (stats.StatsFilter(profile="casino-shoe"), 4),
-        (stats.StatsFilter(skill="rounding"), 4),
-        (stats.StatsFilter(skill="push"), 3),
-        (stats.StatsFilter(skill="split"), 0),
+        (grades.StatsFilter(profile="scarne-4deck"), 3),
+        (grades.StatsFilter(profile="casino-shoe"), 4),
+        (grades.StatsFilter(skill="rounding"), 4),
+        (grades.StatsFilter(skill="push"), 3),
+        (grades.StatsFilter(skill="split"), 0),
     ],
 )
 def test_filters_narrow_the_grades(history, pit_boss, filters, questions):
-    assert stats.grades_for_viewer(user=pit_boss, filters=filters).count() == questions
+    assert grades.grades_list(trainees=_visible(pit_boss), filters=filters).count() == questions
 
 
 def test_the_date_range_filters_by_submission(history, pit_boss):
     since = (history + dt.timedelta(days=2)).date()
-    grades = stats.grades_for_viewer(user=pit_boss, filters=stats.StatsFilter(date_from=since))
-    assert grades.count() == 3
+    found = grades.grades_list(
+        trainees=_visible(pit_boss), filters=grades.StatsFilter(date_from=since)
+    )
+    assert found.count() == 3
     until = (history + dt.timedelta(days=1)).date()
-    grades = stats.grades_for_viewer(user=pit_boss, filters=stats.StatsFilter(date_to=until))
-    assert grades.count() == 4
+    found = grades.grades_list(
+        trainees=_visible(pit_boss), filters=grades.StatsFilter(date_to=until)
+    )
+    assert found.count() == 4
 
 
 def test_errors_by_category_and_skill(history, trainee):
-    grades = stats.current_grades(trainees=[trainee.pk])
-    assert stats.errors_by_category(grades=grades) == [
+    figures = dashboard.grade_figures(trainees=[trainee.pk])
+    assert dashboard.errors_by_category(figures=figures) == [
         ("Overpay", 1),
         ("Underpay", 1),
         ("Wrong outcome", 1),
     ]
-    assert dict(stats.errors_by_skill(grades=grades)) == {
+    assert dict(dashboard.errors_by_skill(figures=figures)) == {
         "Natural at 3:2": 2,
         "Payout rounding": 2,
         "Push": 1,
@@ -135,12 +145,14 @@ def test_errors_by_category_and_skill(history, trainee):
 
 
 def test_the_trend_has_one_point_per_attempt_oldest_first(history, trainee):
-    points = stats.accuracy_trend(grades=stats.current_grades(trainees=[trainee.pk]))
+    points = dashboard.accuracy_trend(trainees=[trainee.pk])
     assert [p.accuracy for p in points] == [Decimal("50.0"), Decimal("66.7")]
 
 
 def test_the_speed_histogram_counts_answers_per_second(history, trainee):
-    buckets = dict(stats.speed_histogram(grades=stats.current_grades(trainees=[trainee.pk])))
+    buckets = dict(
+        dashboard.speed_histogram(figures=dashboard.grade_figures(trainees=[trainee.pk]))
+    )
     assert (buckets[1], buckets[2], buckets[3], buckets[9]) == (1, 1, 3, 1)
     assert sum(buckets.values()) == 6
 
@@ -158,35 +170,38 @@ def test_the_sittings_evidence_in_bulk_is_the_evidence_of_each(pit, trainee, oth
         runs=[[RIGHT, RIGHT]],
     )
     make_attempt(trainee=other_trainee, answers=[RIGHT], mode=Mode.PRACTICE)
-    found = stats.exam_evidence(trainee_ids=[trainee.pk, other_trainee.pk])
+    found = evidence.exam_evidence(trainee_ids=[trainee.pk, other_trainee.pk])
     assert list(found) == [trainee.pk]
     assert [e.attempt_id for e in found[trainee.pk]] == [newer.pk, older.pk]
     for bulk, attempt in zip(found[trainee.pk], (newer, older), strict=True):
-        assert bulk == stats.attempt_evidence(attempt=attempt)
+        assert bulk == evidence.attempt_evidence(attempt=attempt)
 
 
 def test_the_trend_follows_the_profile_filter(history, trainee):
-    grades = stats.current_grades(trainees=[trainee.pk])
-    scarne = stats.grades_filter(grades=grades, filters=stats.StatsFilter(profile="scarne-4deck"))
-    assert [p.accuracy for p in stats.accuracy_trend(grades=scarne)] == [Decimal("66.7")]
-    rounding = stats.grades_filter(grades=grades, filters=stats.StatsFilter(skill="rounding"))
-    assert [p.accuracy for p in stats.accuracy_trend(grades=rounding)] == [Decimal("50.0")]
+    scarne = grades.StatsFilter(profile="scarne-4deck")
+    trend = dashboard.accuracy_trend(trainees=[trainee.pk], filters=scarne)
+    assert [p.accuracy for p in trend] == [Decimal("66.7")]
+    rounding = grades.StatsFilter(skill="rounding")
+    trend = dashboard.accuracy_trend(trainees=[trainee.pk], filters=rounding)
+    assert [p.accuracy for p in trend] == [Decimal("50.0")]
 
 
 def test_a_graded_run_recomputes_its_own_trainees_figures_only(
     history, trainee, other_trainee, compliance_officer, monkeypatch
 ):
     computed: list[list[int]] = []
-    compute = stats.GradeSet._compute
+    compute = dashboard._compute
 
-    def recording(self, trainee_ids):
+    def recording(filters, trainee_ids):
         computed.append(list(trainee_ids))
-        return compute(self, trainee_ids)
+        return compute(filters, trainee_ids)
 
-    monkeypatch.setattr(stats.GradeSet, "_compute", recording)
+    monkeypatch.setattr(dashboard, "_compute", recording)
 
     def figures():
-        return stats.figures_by_trainee(grades=stats.grades_for_viewer(user=compliance_officer))
+        return dashboard.figures_by_trainee(
+            figures=dashboard.grade_figures(trainees=_visible(compliance_officer))
+        )
 
     before = figures()
     assert computed == [sorted([trainee.pk, other_trainee.pk])]
@@ -252,14 +267,14 @@ def test_the_trainee_filter_lists_the_trainees_escaped_with_the_choice_selected(
 
 
 def test_each_filter_has_its_own_figures_in_the_cache(history, pit_boss):
-    def questions(filters: stats.StatsFilter) -> int:
-        return stats.figures_total(
-            grades=stats.grades_for_viewer(user=pit_boss, filters=filters)
+    def questions(filters: grades.StatsFilter) -> int:
+        return dashboard.figures_total(
+            figures=dashboard.grade_figures(trainees=_visible(pit_boss), filters=filters)
         ).questions
 
-    every = stats.StatsFilter()
-    scarne = stats.StatsFilter(profile="scarne-4deck")
-    rounding = stats.StatsFilter(skill="rounding")
+    every = grades.StatsFilter()
+    scarne = grades.StatsFilter(profile="scarne-4deck")
+    rounding = grades.StatsFilter(skill="rounding")
     assert [questions(f) for f in (every, scarne, rounding, every, scarne)] == [7, 3, 4, 7, 3]
 
 

@@ -20,7 +20,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from audit.services.reports import compliance_report_request
+from audit.services.reports.lifecycle import compliance_report_request
 from ledger.chain import GENESIS_HASH, Anchor, ChainBreak, canonical_json, entry_hash, verify_chain
 from ledger.events import Event
 from ledger.models import LedgerEntry

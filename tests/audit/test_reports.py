@@ -18,18 +18,17 @@ import pytest
 from django.db import OperationalError, connection
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
-from audit.services.reports import (
-    _csv_line,
-    _decision_row,
+from audit.services.reports.lifecycle import (
     compliance_report_download,
     compliance_report_produce,
     compliance_report_request,
     compliance_report_sweep,
-    compliance_report_write_csv,
-    compliance_report_write_pdf,
 )
+from audit.services.reports.pdf import compliance_report_write_pdf
+from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from audit.tasks import produce_compliance_report
 from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.postgres import csv_line
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
@@ -558,9 +557,7 @@ def test_postgresql_writes_the_decisions_as_python_would(typed_formulas):
             grades=[RIGHT],
             submitted_at=NOON,
         )
-    in_python = "".join(
-        _csv_line(_decision_row(row)) for row in report_decisions(start=DAY, end=DAY)
-    )
+    in_python = "".join(csv_line(decision_row(row)) for row in report_decisions(start=DAY, end=DAY))
     in_sql = report_decisions_csv(start=DAY, end=DAY)
     assert in_sql is not None
     assert "".join(in_sql) == in_python

@@ -18,7 +18,7 @@ from ledger.services.verify import ledger_verify
 from tests.factories import UserFactory, profile_version
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
-from trainer.selectors import stats
+from trainer.selectors import grades, visibility
 from trainer.services.drills import table_test_create
 
 
@@ -77,8 +77,8 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     # The history's drills (two here), and two table-test sittings.
     assert attempts.count() == 4
     assert set(attempts.values_list("grading_status", flat=True)) == {GradingStatus.GRADED}
-    grades = stats.grades_for_viewer(user=boss)
-    assert grades.filter(correct=False).exists()
+    visible = visibility.trainees_visible_to(user=boss).values("pk")
+    assert grades.grades_list(trainees=visible).filter(correct=False).exists()
     assert not Grade.objects.filter(decision__isnull=True).exists()
 
     (expired,) = Certification.objects.filter(trainee=trainee)

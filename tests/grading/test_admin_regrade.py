@@ -3,7 +3,8 @@ from django.urls import reverse
 
 from tests.grading.conftest import PLAYER_WINS
 from trainer.models import GradingRun, RunTrigger
-from trainer.services.grading import grading_request, grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.grading.request import grading_request
 
 pytestmark = pytest.mark.django_db
 

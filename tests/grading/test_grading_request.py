@@ -6,7 +6,8 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus, RunTrigger
-from trainer.services.grading import grading_request, grading_request_batch, grading_sweep
+from trainer.services.grading.request import grading_request, grading_request_batch
+from trainer.services.grading.sweep import grading_sweep
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from tests.grading.conftest import PLAYER_WINS, right
 from trainer import rules
 from trainer.models import ErrorCategory, Grade, Mode
 from trainer.selectors.attempts import attempt_feedback
-from trainer.services.grading import grading_request, grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.grading.request import grading_request
 
 pytestmark = pytest.mark.django_db
 

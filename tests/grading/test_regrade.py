@@ -5,7 +5,8 @@ import pytest
 from core.errors import TrainerError
 from tests.grading.conftest import SOFT_17, casino_shoe, right
 from trainer.models import Attempt, Grade, GradingRun, RunStatus, RunTrigger, Scenario
-from trainer.services.grading import grading_request, grading_run_execute, regrade_request
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.grading.request import grading_request, regrade_request
 from trainer.services.profiles import profile_version_create
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,8 @@ from django.utils import timezone
 
 from tests.grading.waiting import wait_for
 from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus
-from trainer.services.grading import grading_request, grading_request_batch, grading_sweep
+from trainer.services.grading.request import grading_request, grading_request_batch
+from trainer.services.grading.sweep import grading_sweep
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

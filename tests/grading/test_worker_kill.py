@@ -20,7 +20,7 @@ from tests.grading.conftest import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker
 from trainer.models import Grade, GradingRun, RunStatus
-from trainer.services.grading import grading_request_batch
+from trainer.services.grading.request import grading_request_batch
 
 pytestmark = [
     pytest.mark.worker,

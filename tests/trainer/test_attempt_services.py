@@ -36,7 +36,7 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
-from trainer.services.grading import grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
 

@@ -29,7 +29,7 @@ from trainer.models import (
     Mode,
     RuleProfileVersion,
 )
-from trainer.selectors import stats
+from trainer.selectors import dashboard, grades
 from trainer.selectors.attempts import practice_drills
 from trainer.services.attempts import (
     NOT_ASKED,
@@ -40,7 +40,7 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.services.drills import assignment_create, table_test_create
-from trainer.services.grading import grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
 
@@ -373,9 +373,9 @@ def test_unanswered_questions_are_no_mistakes_to_review_and_move_no_money(exam_a
     run = grading_run_execute(run_id=GradingRun.objects.get(attempt=attempt).pk)
     assert run.correct == 0
     assert (run.overpaid, run.underpaid) == (Decimal("0"), Decimal("0"))
-    grades = stats.current_grades(trainees=[trainee.pk])
-    assert stats.mistakes(grades=grades) == []
-    figures = stats.figures_total(grades=grades)
+    assert grades.mistakes(trainees=[trainee.pk]) == []
+    graded = dashboard.grade_figures(trainees=[trainee.pk])
+    figures = dashboard.figures_total(figures=graded)
     assert figures.unanswered == run.questions
     assert figures.mistakes == 0
-    assert stats.errors_by_category(grades=grades) == []
+    assert dashboard.errors_by_category(figures=graded) == []

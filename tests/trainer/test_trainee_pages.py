@@ -16,7 +16,7 @@ from tests.trainer.factories import (
 )
 from trainer.models import Attempt, AttemptStatus, Decision, GradingRun, Mode
 from trainer.services.attempts import attempt_start
-from trainer.services.grading import grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
 

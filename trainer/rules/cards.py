@@ -35,8 +35,3 @@ def total_of(cards: list[str] | tuple[str, ...]) -> tuple[int, bool]:
     if hard <= 11 and not ACES.isdisjoint(cards):
         return hard + 10, True
     return hard, False
-
-
-def is_ten(card: str) -> bool:
-    """Whether the card counts ten (ten, jack, queen, king)."""
-    return VALUE[card] == 10

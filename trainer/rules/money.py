@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
+from functools import lru_cache
 
 from .errors import ScenarioError
 
@@ -13,22 +14,20 @@ ZERO = Decimal(0)
 MAX_AMOUNT = Decimal(10) ** 12
 
 _AMOUNT = re.compile(r"(?:0|[1-9][0-9]{0,12})(?:\.[0-9]{1,2})?")
-# Amount texts repeat a lot ("10", "25"), and Decimal() is the slow part of parsing them.
-_CACHE: dict[str, Decimal] = {}
 
 
 def quick_amount(value: object) -> Decimal | None:
     """A positive amount from a well-formed decimal string, else None (parse_amount says why)."""
-    if type(value) is str:
-        found = _CACHE.get(value)
-        if found is not None:
-            return found
-        if _AMOUNT.fullmatch(value):
-            amount = Decimal(value)
-            if amount:
-                if len(_CACHE) < 4096:
-                    _CACHE[value] = amount
-                return amount
+    return _amount_of(value) if type(value) is str else None
+
+
+# Amount texts repeat a lot ("10", "25"), and Decimal() is the slow part of parsing them.
+@lru_cache(maxsize=4096)
+def _amount_of(text: str) -> Decimal | None:
+    if _AMOUNT.fullmatch(text):
+        amount = Decimal(text)
+        if amount:
+            return amount
     return None
 
 
@@ -55,18 +54,11 @@ def parse_amount(value: object, field: str, box: int | None = None) -> Decimal:
     raise ScenarioError(field, "zero_amount", f"{field} must be more than 0", box)
 
 
-# Formatting a Decimal is slow next to a dict lookup, and the same amounts recur.
-_TEXT: dict[Decimal, str] = {}
-
-
+# Formatting a Decimal is slow next to a cache lookup, and the same amounts recur.
+@lru_cache(maxsize=4096)
 def fmt(amount: Decimal) -> str:
     """Two-decimal text of an amount ("15.00", "-7.50"), never "-0.00"."""
-    text = _TEXT.get(amount)
-    if text is None:
-        text = f"{amount:.2f}" if amount else "0.00"
-        if len(_TEXT) < 4096:
-            _TEXT[amount] = text
-    return text
+    return f"{amount:.2f}" if amount else "0.00"
 
 
 def round_down(amount: Decimal, unit: Decimal) -> Decimal:

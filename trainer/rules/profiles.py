@@ -6,9 +6,10 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .errors import ScenarioError, json_type_name
 from .money import MAX_AMOUNT
@@ -227,9 +228,6 @@ def _load() -> Mapping[str, Profile]:
 
 PROFILES: Mapping[str, Profile] = _load()
 
-# Overridden profiles by (name, overrides); a drill replays the same few over and over.
-_OVERRIDDEN: dict[tuple[object, ...], Profile] = {}
-
 
 def _unknown_profile(value: object, path: str) -> ScenarioError:
     shown = repr(value) if isinstance(value, str) and len(value) < 60 else json_type_name(value)
@@ -267,15 +265,19 @@ def profile_from_rules(rules: object, path: str = "rules") -> Profile:
         return base
     try:
         key: tuple[object, ...] = (name, *((k, type(v), v) for k, v in overrides.items()))
-        cached = _OVERRIDDEN.get(key)
+        hash(key)
     except TypeError:  # an unhashable value: not cacheable, and about to be rejected anyway
-        key, cached = (), None
-    if cached is not None:
-        return cached
-    profile = _override(base, overrides, f"{path}.overrides")
-    if key and len(_OVERRIDDEN) < 1024:
-        _OVERRIDDEN[key] = profile
-    return profile
+        return _override(base, overrides, f"{path}.overrides")
+    return _overridden(key, path)
+
+
+# Overridden profiles by (name, overrides); a drill replays the same few over and over.
+@lru_cache(maxsize=1024)
+def _overridden(key: tuple[object, ...], path: str) -> Profile:
+    name, *items = key
+    base = PROFILES[cast("str", name)]
+    overrides = {k: v for k, _type, v in cast("list[tuple[object, type, object]]", items)}
+    return _override(base, overrides, f"{path}.overrides")
 
 
 def _override(base: Profile, overrides: Mapping[Any, Any], path: str) -> Profile:

@@ -30,8 +30,8 @@ _MAX_LIST = 10_000
 
 Action = tuple[str, Decimal | None]
 _canonical = CANONICAL.__getitem__
-# Action texts already seen, to their parsed form (the plain ones, and doubles for less).
-_ACTION_CACHE: dict[str, Action] = {kind: (kind, None) for kind in ACTIONS}
+# The plain actions' parsed form (a double's amount is parsed, from a cache, by parse_amount).
+_PLAIN_ACTIONS: dict[str, Action] = {kind: (kind, None) for kind in ACTIONS}
 
 
 @dataclass(slots=True)
@@ -110,13 +110,10 @@ def parse_cards(value: object, field: str) -> list[str]:
 def parse_action(value: object, field: str, box: int) -> Action:
     """An action string as (kind, amount); the amount only for "double:AMOUNT"."""
     if type(value) is str:
-        if value in _ACTION_CACHE:
-            return _ACTION_CACHE[value]
+        if value in _PLAIN_ACTIONS:
+            return _PLAIN_ACTIONS[value]
         if value.startswith("double:"):
-            action: Action = ("double", parse_amount(value[7:], field, box))
-            if len(_ACTION_CACHE) < 1024:
-                _ACTION_CACHE[value] = action
-            return action
+            return ("double", parse_amount(value[7:], field, box))
     if not isinstance(value, str):
         raise _wrong_type(field, "an action string", value, box)
     shown = value if len(value) < 30 else value[:30] + "..."
@@ -233,7 +230,7 @@ def _parse_box(item: object, i: int, profile: Profile) -> BoxSpec:
     )
     actions = item.get("actions", ())
     try:
-        parsed = list(map(_ACTION_CACHE.__getitem__, actions))
+        parsed = list(map(_PLAIN_ACTIONS.__getitem__, actions))
     except (KeyError, TypeError):
         # Something new or wrong: parse one by one, which names the faulty entry.
         field = f"boxes[{i}].actions"

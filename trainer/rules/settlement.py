@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import ScenarioError
-from .money import _TEXT, fmt
+from .money import fmt
 from .play import play_scenario
 from .results import Round
 from .scenario import parse
@@ -41,15 +41,13 @@ def settlement_dict(result: Round) -> dict[str, Any]:
         "blackjack": dealer.blackjack,
         "bust": dealer.bust,
     }
-    # Amount texts come from fmt's table; fmt itself only for an amount not seen before.
-    text = _TEXT.get
     boxes = []
     for box in result.boxes:
         hands = []
         for hand in box.hands:
             stakes = {}
             for player, stake in hand.stakes.items():
-                stakes[player] = text(stake) or fmt(stake)
+                stakes[player] = fmt(stake)
             hands.append(
                 {
                     "cards": list(hand.cards),
@@ -67,11 +65,11 @@ def settlement_dict(result: Round) -> dict[str, Any]:
             players.append(
                 {
                     "player": p.player,
-                    "net": text(net) or fmt(net),
-                    "main": text(main) or fmt(main),
-                    "insurance": text(insurance) or fmt(insurance),
+                    "net": fmt(net),
+                    "main": fmt(main),
+                    "insurance": fmt(insurance),
                     "even_money": p.even_money,
-                    "bonus": text(bonus) or fmt(bonus),
+                    "bonus": fmt(bonus),
                 }
             )
         boxes.append({"box": box.box, "hands": hands, "players": players})

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.utils import timezone
 
 from trainer.models import Skill
-from trainer.selectors.stats import current_summaries
+from trainer.selectors.runs import current_summaries
 from trainer.tallies import Tally, skill_key
 
 RECENT = timedelta(days=30)

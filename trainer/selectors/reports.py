@@ -9,7 +9,6 @@ each attempt's current grading run counts (the newest graded one: a regrade repl
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -20,8 +19,6 @@ from django.db import connection
 from django.db.models import (
     Count,
     DecimalField,
-    Exists,
-    OuterRef,
     Q,
     QuerySet,
     Sum,
@@ -29,8 +26,9 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Cast, Coalesce
-from django.utils import timezone
 
+from core.dates import day_start
+from core.postgres import sql_csv_text, sql_utc_iso
 from trainer.models import (
     Attempt,
     ErrorCategory,
@@ -40,6 +38,7 @@ from trainer.models import (
     RunStatus,
     TrainingClass,
 )
+from trainer.selectors.runs import newer_graded_run
 
 ZERO = Decimal("0.00")
 _MONEY = DecimalField(max_digits=16, decimal_places=2)
@@ -111,11 +110,7 @@ def accuracy(correct: int, questions: int) -> Decimal | None:
 
 def period_bounds(*, start: dt.date, end: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """The instants [from, to) that the dates start..end (both included) cover."""
-    zone = timezone.get_current_timezone()
-    return (
-        dt.datetime.combine(start, dt.time.min, tzinfo=zone),
-        dt.datetime.combine(end + dt.timedelta(days=1), dt.time.min, tzinfo=zone),
-    )
+    return day_start(start), day_start(end + dt.timedelta(days=1))
 
 
 def attempts_in_period(*, start: dt.date, end: dt.date) -> QuerySet[Attempt]:
@@ -125,12 +120,9 @@ def attempts_in_period(*, start: dt.date, end: dt.date) -> QuerySet[Attempt]:
 
 def current_runs(*, start: dt.date, end: dt.date) -> QuerySet[GradingRun]:
     """Each period attempt's newest graded run: the one its score comes from."""
-    newer = GradingRun.objects.filter(
-        attempt=OuterRef("attempt"), status=RunStatus.GRADED, number__gt=OuterRef("number")
-    )
     return GradingRun.objects.filter(
         attempt__in=attempts_in_period(start=start, end=end), status=RunStatus.GRADED
-    ).exclude(Exists(newer))
+    ).exclude(newer_graded_run())
 
 
 def graded_questions(*, start: dt.date, end: dt.date) -> QuerySet[Grade]:
@@ -343,66 +335,6 @@ def report_decisions(
     return _decisions(start=start, end=end).iterator(chunk_size=chunk_size)
 
 
-# The characters that get a cell quoted, quotes doubled, as RFC 4180 has it. Python 3.11's
-# csv.writer leaves a lone carriage return unquoted, which readers take for the end of the
-# row: a comment could end its row there and start a forged one. So the report writes its
-# lines itself (audit.services.reports), and the SQL below quotes the same characters.
-CSV_QUOTED = ',"\r\n'
-
-# Formula injection (OWASP, "CSV injection"): a spreadsheet runs a cell starting with one of
-# these as a formula, whoever typed it (a username "-2+3", a review "=HYPERLINK(…)"). Such a
-# cell is written after a single quote, which the spreadsheet shows as text. A cell that is
-# only a number ("-2.50", a negative amount) is no formula and is left as it is.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-# Of those, only "-" also starts a number.
-_NEGATIVE_NUMBER = re.compile(r"-[0-9]+(\.[0-9]+)?")
-_NEGATIVE_NUMBER_SQL = r"'^-[0-9]+(\.[0-9]+)?$'"
-
-
-def csv_formula_safe(cell: str) -> str:
-    """The cell as the CSV must hold it: after a single quote if a spreadsheet would run it."""
-    if cell.startswith(FORMULA_START) and not _NEGATIVE_NUMBER.fullmatch(cell):
-        return "'" + cell
-    return cell
-
-
-def _formula_quote(column: str) -> str:
-    # csv_formula_safe in SQL: the single quote to put in front of the cell, or nothing.
-    quote = _literal("'")
-    return (
-        f"(CASE WHEN left({column}, 1) IN ('=', '+', '@', chr(9), chr(13)) "
-        f"OR (left({column}, 1) = '-' AND {column} !~ {_NEGATIVE_NUMBER_SQL}) "
-        f"THEN {quote} ELSE '' END)"
-    )
-
-
-def _csv_text(column: str) -> str:
-    # A text cell as the report writes it (audit.services.reports._csv_line): made
-    # formula-safe, then quoted, quotes doubled, when it holds a character of CSV_QUOTED;
-    # NULL as an empty cell. The quote put in front is not one of those characters.
-    pattern = "[" + "".join("\\" + c if c in "]\\^-" else c for c in CSV_QUOTED) + "]"
-    prefix = _formula_quote(column)
-    quoted = "'\"' || {0} || replace({1}, '\"', '\"\"') || '\"'"
-    return (
-        f"COALESCE(CASE WHEN {column} ~ {_literal(pattern)} "
-        f"THEN {quoted.format(prefix, column)} ELSE {prefix} || {column} END, '')"
-    )
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
-def _utc_iso(column: str) -> str:
-    # datetime.isoformat() of the UTC instant: microseconds only when not zero.
-    utc = f"({column} AT TIME ZONE 'UTC')"
-    return (
-        f"COALESCE(to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || CASE WHEN "
-        f"mod(date_part('microseconds', {utc})::bigint, 1000000) = 0 THEN '' "
-        f"ELSE to_char({utc}, '.US') END || '+00:00', '')"
-    )
-
-
 def report_decisions_csv(
     *, start: dt.date, end: dt.date, chunk_size: int = 20_000
 ) -> Iterator[str] | None:
@@ -410,7 +342,7 @@ def report_decisions_csv(
 
     Each line is "decisions," and the DECISION_COLUMNS cells, as the report writes
     `report_decisions`' rows in Python (the report's formatting of each value, text through
-    `csv_formula_safe`, a cell quoted when it holds a character of CSV_QUOTED), "\\n"
+    `core.postgres.csv_formula_safe`, a cell quoted when it holds a character of CSV_QUOTED), "\\n"
     ended. Formatting a million rows in the database costs a fraction of doing it in
     Python. None on another database: use `report_decisions`.
     """
@@ -420,19 +352,19 @@ def report_decisions_csv(
     c = [f"d.c{n}" for n in range(1, len(DECISION_COLUMNS) + 1)]
     cells = [
         f"{c[0]}::text",
-        _csv_text(c[1]),
-        _csv_text(c[2]),
+        sql_csv_text(c[1]),
+        sql_csv_text(c[2]),
         f"{c[3]}::text",
         f"{c[4]}::text",
         f"{c[5]}::text",
-        _csv_text(c[6]),
-        _utc_iso(c[7]),
+        sql_csv_text(c[6]),
+        sql_utc_iso(c[7]),
         f"COALESCE({c[8]}::text, '')",
         f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
-        _csv_text(c[10]),
+        sql_csv_text(c[10]),
         f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
-        _csv_text(c[12]),
-        _csv_text(c[13]),
+        sql_csv_text(c[12]),
+        sql_csv_text(c[13]),
     ]
     line = " || ',' || ".join(["'decisions'", *cells]) + " || E'\\n'"
     sql = (

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.amounts import decimal_amount
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.roles import Role, has_role
 from ledger.events import Event
@@ -51,11 +52,9 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
-from trainer.services.grading import grading_request
+from trainer.services.grading.request import grading_request
 
 MAX_AMOUNT = Decimal("1000000")
-# ASCII digits only: Python's \d (and Decimal) also read Arabic-Indic and full-width digits.
-_AMOUNT = re.compile(r"[0-9]{1,9}(\.[0-9]{1,2})?")
 CENT = Decimal("0.01")
 
 
@@ -288,7 +287,8 @@ def _parse_amount(value: object) -> Decimal:
         raise TrainerError("amount is required for pay, take and take half", field="amount")
     if text.startswith("-"):
         raise TrainerError(f"amount cannot be negative: {shown}", field="amount")
-    if not _AMOUNT.fullmatch(text):
+    amount = decimal_amount(text, whole_digits=9, leading_zeros=True)
+    if amount is None:
         if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
             raise TrainerError(f"amount has more decimals than cents: {shown}", field="amount")
         if any(char.isdecimal() and not char.isascii() for char in text):
@@ -299,7 +299,6 @@ def _parse_amount(value: object) -> Decimal:
             f'amount is not a number of dollars and cents: {shown} (write it like "12.50")',
             field="amount",
         )
-    amount = Decimal(text)
     if amount > MAX_AMOUNT:
         raise TrainerError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
     if amount == 0:

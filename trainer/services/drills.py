@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -12,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from core.amounts import decimal_amount
 from core.errors import ForbiddenError, NotFoundError, TrainerError, echo
 from core.roles import Role, has_role, roles_of
 from trainer import rules
@@ -35,7 +35,6 @@ from trainer.selectors.blueprints import (
     table_test_skills,
 )
 
-_AMOUNT = re.compile(r"(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,2})?")
 MAX_ROUNDS = 500
 MAX_TIME_LIMIT = 3600
 MAX_TIME_BOX = 24 * 3600
@@ -48,7 +47,8 @@ def _amount(value: object, field: str) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
         raise TrainerError(f'{field} must be a decimal string like "25.00"', field=field)
     text = str(value)
-    if not _AMOUNT.fullmatch(text):
+    amount = decimal_amount(text, whole_digits=10, leading_zeros=False)
+    if amount is None:
         if text.startswith("-"):
             raise TrainerError(f"{field} must not be negative, not {echo(text)}", field=field)
         raise TrainerError(
@@ -56,7 +56,7 @@ def _amount(value: object, field: str) -> Decimal:
             f"decimals, not {echo(text)}",
             field=field,
         )
-    return Decimal(text)
+    return amount
 
 
 def _whole(value: object, field: str, low: int, high: int) -> int:

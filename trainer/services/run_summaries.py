@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from django.db import connection, transaction
 
+from core.postgres import copy_instances
 from trainer.models import (
     AttemptItem,
     Grade,
@@ -142,25 +143,12 @@ def run_summaries_save(
 
 
 def _insert(summaries: list[GradingRunSummary]) -> None:
-    """bulk_create, but COPY on PostgreSQL.
-
-    Django 5.2 sends a PostgreSQL bulk insert as UNNEST of one array per column, and the
-    client-side parameter binding quotes each jsonb[] array (every summary's facets) in
-    Python, character by character: that took half of a grading batch's time.
-    """
+    """bulk_create, but COPY on PostgreSQL (the facets' jsonb[] array cost half of a grading
+    batch's time through bulk_create: see core.postgres.copy_rows)."""
     if connection.vendor != "postgresql" or not summaries:
         GradingRunSummary.objects.bulk_create(summaries)
         return
-    meta = GradingRunSummary._meta
-    fields = [f for f in meta.concrete_fields if f is not meta.auto_field and f.column]
-    columns = ", ".join(connection.ops.quote_name(str(f.column)) for f in fields)
-    with connection.cursor() as cursor:
-        raw = cursor.cursor
-        with raw.copy(f"COPY {meta.db_table} ({columns}) FROM STDIN") as copy:
-            for summary in summaries:
-                copy.write_row(
-                    [f.get_db_prep_save(f.pre_save(summary, True), connection) for f in fields]
-                )
+    copy_instances(model=GradingRunSummary, instances=summaries, with_pk=False)
 
 
 def run_summaries_backfill(*, batch: int = 500) -> int:

@@ -10,7 +10,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from audit.services.reports import FORMATS, compliance_report_export
+from audit.services.reports.lifecycle import compliance_report_export
+from audit.services.reports.rows import FORMATS
 from core.errors import TrainerError
 
 

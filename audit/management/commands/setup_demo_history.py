@@ -47,7 +47,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.selectors.blueprints import blueprint_shortfalls
-from trainer.selectors.stats import current_run_of
+from trainer.selectors.runs import current_run_of
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
@@ -55,7 +55,7 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.services.drills import assignment_create, table_test_create
-from trainer.services.grading import grading_run_execute
+from trainer.services.grading.execute import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"
 CLASS_NAME = "Demo class"

@@ -1,14 +1,15 @@
 """Grade submitted attempts again as new grading runs, after a profile or scenario fix."""
 
-from datetime import date, datetime, time, timedelta
+from datetime import date
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
-from django.utils import timezone
 
+from core.dates import days_bounds
 from core.errors import TrainerError
-from trainer.services.grading import regrade_candidates, regrade_request
+from trainer.selectors.runs import regrade_candidates
+from trainer.services.grading.request import regrade_request
 
 
 def _date(text: str) -> date:
@@ -16,10 +17,6 @@ def _date(text: str) -> date:
         return date.fromisoformat(text)
     except ValueError:
         raise CommandError(f"{text!r} is not a date like 2026-01-31") from None
-
-
-def _start_of(day: date) -> datetime:
-    return timezone.make_aware(datetime.combine(day, time.min))
 
 
 class Command(BaseCommand):
@@ -44,14 +41,15 @@ class Command(BaseCommand):
         date_to = _date(options["date_to"]) if options["date_to"] else None
         if date_from and date_to and date_to < date_from:
             raise CommandError("--to is before --from")
+        submitted_from, submitted_to = days_bounds(start=date_from, end=date_to)
         try:
             attempts = regrade_candidates(
                 profile=options["profile"],
                 drill_id=options["drill"],
                 attempt_id=options["attempt"],
-                submitted_from=_start_of(date_from) if date_from else None,
                 # The whole of the --to day is included.
-                submitted_to=_start_of(date_to + timedelta(days=1)) if date_to else None,
+                submitted_from=submitted_from,
+                submitted_to=submitted_to,
             )
         except TrainerError as exc:
             raise CommandError(exc.message) from exc

@@ -1,0 +1,309 @@
+"""The compliance report's life: requested, produced (now or by a Celery task), stored,
+downloaded and exported, each step logged to the ledger with the file's sha256 and the
+ledger head it states.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from audit.models import ComplianceReport, ReportStatus
+from audit.services.reports.rows import check_request, compliance_report_write_csv
+from core.errors import ConflictError, ForbiddenError, NotFoundError
+from core.queue import enqueue
+from core.roles import Role, has_role
+from ledger.events import Event
+from ledger.services.append import ledger_append
+from ledger.services.verify import LedgerVerification
+from trainer.selectors.reports import report_question_count
+
+logger = logging.getLogger("audit.services.reports")
+
+# Above this many graded questions a requested report is produced by a Celery task.
+SYNC_MAX_QUESTIONS_DEFAULT = 20_000
+# A report still pending or running after this long lost its task and is queued again.
+STUCK_AFTER = dt.timedelta(minutes=30)
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    path: Path
+    sha256: str
+    size_bytes: int
+    verification: LedgerVerification
+
+
+# Checks.
+
+
+def _require_compliance(user: AbstractBaseUser | AnonymousUser) -> None:
+    if not has_role(user, Role.COMPLIANCE, Role.ADMIN):
+        raise ForbiddenError("only compliance officers and administrators handle reports")
+
+
+def _write(fmt: str, start: dt.date, end: dt.date, path: Path) -> LedgerVerification:
+    if fmt == "csv":
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            return compliance_report_write_csv(start=start, end=end, out=handle)
+    # Imported here: the PDF library loads only where a PDF is written.
+    from audit.services.reports.pdf import compliance_report_write_pdf
+
+    with path.open("wb") as handle:
+        return compliance_report_write_pdf(start=start, end=end, out=handle)
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+def _write_beside(
+    fmt: str, start: dt.date, end: dt.date, target: Path
+) -> tuple[Path, str, int, LedgerVerification]:
+    """Write into a temporary file next to `target`, so the final rename is atomic."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        verification = _write(fmt, start, end, temporary)
+        digest, size = _sha256(temporary)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary, digest, size, verification
+
+
+def _export_payload(
+    *,
+    start: dt.date,
+    end: dt.date,
+    fmt: str,
+    digest: str,
+    size: int,
+    verification: LedgerVerification,
+    via: str,
+) -> dict[str, Any]:
+    return {
+        "period_start": start,
+        "period_end": end,
+        "format": fmt,
+        "sha256": digest,
+        "size_bytes": size,
+        "ledger_entries": verification.entries,
+        "ledger_head_hash": verification.head_hash,
+        "ledger_ok": verification.ok,
+        "via": via,
+    }
+
+
+# Exporting to a file (the command).
+
+
+def compliance_report_export(
+    *,
+    start: dt.date,
+    end: dt.date,
+    fmt: str,
+    out: Path,
+    actor: AbstractBaseUser | None = None,
+) -> ExportedFile:
+    """Write the report to `out` and log the export (its sha256 and the head hash)."""
+    check_request(start=start, end=end, fmt=fmt)
+    temporary, digest, size, verification = _write_beside(fmt, start, end, out)
+    with transaction.atomic():
+        ledger_append(
+            event=Event.REPORT_EXPORTED,
+            subject_type="report_file",
+            subject_id=out.name[:64],
+            payload=_export_payload(
+                start=start,
+                end=end,
+                fmt=fmt,
+                digest=digest,
+                size=size,
+                verification=verification,
+                via="file",
+            ),
+            actor=actor,
+        )
+        os.replace(temporary, out)
+    return ExportedFile(out, digest, size, verification)
+
+
+# Stored reports (the pages and the task).
+
+
+def _stored_name(report: ComplianceReport) -> str:
+    return (
+        f"reports/compliance-{report.pk}-{report.period_start.isoformat()}"
+        f"-{report.period_end.isoformat()}.{report.format}"
+    )
+
+
+def _media_path(name: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / name
+
+
+def stored_report_path(report: ComplianceReport) -> Path:
+    """Where a ready report's file is kept."""
+    return _media_path(report.file.name or "")
+
+
+def _sync_max_questions() -> int:
+    return int(
+        getattr(settings, "COMPLIANCE_REPORT_SYNC_MAX_QUESTIONS", SYNC_MAX_QUESTIONS_DEFAULT)
+    )
+
+
+def compliance_report_request(
+    *, start: dt.date, end: dt.date, fmt: str, user: AbstractBaseUser | AnonymousUser
+) -> ComplianceReport:
+    """Record a report request; produce it now if small, else queue the Celery task."""
+    _require_compliance(user)
+    check_request(start=start, end=end, fmt=fmt)
+    report = ComplianceReport.objects.create(
+        period_start=start,
+        period_end=end,
+        format=fmt,
+        requested_by=cast("User", user) if isinstance(user, AbstractBaseUser) else None,
+        status=ReportStatus.PENDING,
+    )
+    if report_question_count(start=start, end=end) <= _sync_max_questions():
+        return compliance_report_produce(report_id=report.pk)
+    _enqueue(report.pk)
+    return report
+
+
+def _enqueue(report_id: int) -> None:
+    enqueue("audit.tasks.produce_compliance_report", report_id)
+
+
+def compliance_report_produce(*, report_id: int) -> ComplianceReport:
+    """Produce a requested report's file, store it, and log it; a ready report is left alone.
+
+    Safe to run twice at once: only the first to finish stores its file and logs it.
+    """
+    with transaction.atomic():
+        report = ComplianceReport.objects.select_for_update().filter(pk=report_id).first()
+        if report is None:
+            raise NotFoundError("no such report")
+        if report.status == ReportStatus.READY:
+            return report
+        report.status = ReportStatus.RUNNING
+        report.save(update_fields=["status"])
+    name = _stored_name(report)
+    target = _media_path(name)
+    try:
+        temporary, digest, size, verification = _write_beside(
+            report.format, report.period_start, report.period_end, target
+        )
+    except DatabaseError:
+        # Likely passing (a lock, a lost connection): the task retries, the report stays queued.
+        raise
+    except Exception as exc:
+        logger.exception("compliance report %s failed", report_id)
+        ComplianceReport.objects.filter(pk=report_id).exclude(status=ReportStatus.READY).update(
+            status=ReportStatus.FAILED, error=str(exc)[:2000], finished_at=timezone.now()
+        )
+        report.refresh_from_db()
+        return report
+    with transaction.atomic():
+        report = ComplianceReport.objects.select_for_update().get(pk=report_id)
+        if report.status == ReportStatus.READY:
+            temporary.unlink(missing_ok=True)
+            return report
+        os.replace(temporary, target)
+        report.file.name = name
+        report.status = ReportStatus.READY
+        report.error = ""
+        report.sha256 = digest
+        report.size_bytes = size
+        report.ledger_head_hash = verification.head_hash
+        report.ledger_entries = verification.entries
+        report.ledger_ok = verification.ok
+        report.finished_at = timezone.now()
+        report.save()
+        ledger_append(
+            event=Event.REPORT_EXPORTED,
+            subject_type="compliance_report",
+            subject_id=report.pk,
+            payload=_export_payload(
+                start=report.period_start,
+                end=report.period_end,
+                fmt=report.format,
+                digest=digest,
+                size=size,
+                verification=verification,
+                via="stored",
+            ),
+            actor=report.requested_by,
+        )
+    return report
+
+
+def compliance_report_download(
+    *, report_id: int, user: AbstractBaseUser | AnonymousUser
+) -> ComplianceReport:
+    """Hand out a ready report's stored file, checked against its sha256; logs the download."""
+    _require_compliance(user)
+    from audit.selectors_reports import compliance_report_get
+
+    report = compliance_report_get(report_id=report_id)
+    if report.status != ReportStatus.READY:
+        raise ConflictError(f"the report is {report.status}, not ready", code="not_ready")
+    path = stored_report_path(report)
+    if not path.is_file():
+        raise ConflictError("the report's stored file is missing", code="file_missing")
+    digest, size = _sha256(path)
+    if digest != report.sha256:
+        raise ConflictError(
+            "the stored file no longer matches the sha256 recorded when it was made",
+            code="file_changed",
+        )
+    with transaction.atomic():
+        ledger_append(
+            event=Event.REPORT_EXPORTED,
+            subject_type="compliance_report",
+            subject_id=report.pk,
+            payload={
+                "period_start": report.period_start,
+                "period_end": report.period_end,
+                "format": report.format,
+                "sha256": digest,
+                "size_bytes": size,
+                "via": "download",
+            },
+            actor=user if isinstance(user, AbstractBaseUser) else None,
+        )
+    return report
+
+
+def compliance_report_sweep(*, now: dt.datetime | None = None) -> list[int]:
+    """Queue again the reports whose task was lost; returns their ids."""
+    cutoff = (now or timezone.now()) - STUCK_AFTER
+    stuck = list(
+        ComplianceReport.objects.filter(
+            status__in=[ReportStatus.PENDING, ReportStatus.RUNNING], requested_at__lt=cutoff
+        ).values_list("pk", flat=True)
+    )
+    for report_id in stuck:
+        _enqueue(report_id)
+    return stuck

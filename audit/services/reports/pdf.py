@@ -1,0 +1,312 @@
+"""The compliance report as a PDF: the CSV's sections laid out as tables, with a chart of the
+money moved by mistakes, leaving the per-decision detail to the CSV.
+
+One function per part of the document; `compliance_report_write_pdf` puts them together.
+(Imported only where a PDF is written: reportlab is loaded with this module.)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+from xml.sax.saxutils import escape
+
+from django.conf import settings
+from django.utils import timezone
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import PropertySet, StyleSheet1, getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from audit.selectors_reports import (
+    FLAG_COLUMNS,
+    REVIEW_COLUMNS,
+    report_flags,
+    report_reviews,
+    report_signoffs,
+)
+from audit.services.reports.rows import (
+    MISPAY_COLUMNS,
+    SIGNOFF_PDF_COLUMNS,
+    TRAINEE_COLUMNS,
+    cell,
+    mispay_cells,
+    signoff_pdf_cells,
+    summary_rows,
+    trainee_cells,
+)
+from ledger.services.verify import LedgerVerification, ledger_verify
+from trainer.selectors.reports import (
+    MispaySummary,
+    Totals,
+    report_classes,
+    report_mispays,
+    report_totals,
+    report_trainees,
+)
+
+# The page's width between the margins.
+USABLE = landscape(A4)[0] - 30 * mm
+
+
+def compliance_report_write_pdf(
+    *, start: dt.date, end: dt.date, out: IO[bytes] | str
+) -> LedgerVerification:
+    """Write the report as a PDF; return the ledger verification it states."""
+    verification = ledger_verify()
+    _pdf(start=start, end=end, out=out, verification=verification)
+    return verification
+
+
+@dataclass(frozen=True)
+class _Styles:
+    sheet: StyleSheet1
+    cell: PropertySet
+    head: PropertySet
+    heading: PropertySet
+    mono: PropertySet
+
+
+def _styles() -> _Styles:
+    sheet = getSampleStyleSheet()
+    cell_style = sheet["BodyText"].clone("cell", fontSize=7.5, leading=9)
+    return _Styles(
+        sheet=sheet,
+        cell=cell_style,
+        head=cell_style.clone("head", fontName="Helvetica-Bold", textColor=colors.white),
+        heading=sheet["Heading2"].clone("section", keepWithNext=1),
+        mono=sheet["Code"].clone("mono", fontSize=8.5, leading=11),
+    )
+
+
+def _pdf(
+    *, start: dt.date, end: dt.date, out: IO[bytes] | str, verification: LedgerVerification
+) -> None:
+    styles = _styles()
+    generated_at = timezone.now()
+    period = f"{start.isoformat()} to {end.isoformat()}"
+    totals = report_totals(start=start, end=end)
+    mispays = report_mispays(start=start, end=end)
+    story: list[Any] = [
+        *_title(styles, period=period, generated_at=generated_at),
+        *_summary(styles, totals),
+        *_mispay_chart(mispays),
+        *_sections(styles, start=start, end=end, mispays=mispays),
+        *_decision_log(styles, totals),
+        *_ledger(styles, verification),
+    ]
+    document = SimpleDocTemplate(
+        out,
+        pagesize=landscape(A4),
+        leftMargin=15 * mm,
+        rightMargin=15 * mm,
+        topMargin=15 * mm,
+        bottomMargin=18 * mm,
+        title=f"Shoe School compliance report {period}",
+        author="Shoe School",
+    )
+    footer = _footer(period)
+    document.build(story, onFirstPage=footer, onLaterPages=footer)
+
+
+def _text_last(columns: Sequence[str]) -> list[float]:
+    # The last column holds free text (a comment, a reason, a statement): give it room.
+    narrow = USABLE * 0.6 / (len(columns) - 1)
+    return [narrow] * (len(columns) - 1) + [USABLE * 0.4]
+
+
+def _table(
+    styles: _Styles,
+    columns: Iterable[str],
+    rows: Iterable[Iterable[Any]],
+    widths: list[float] | None = None,
+) -> Table:
+    data = [[Paragraph(escape(c.replace("_", " ")), styles.head) for c in columns]]
+    data += [[Paragraph(escape(cell(v)), styles.cell) for v in row] for row in rows]
+    if len(data) == 1:
+        blank = [Paragraph("", styles.cell) for _ in data[0][1:]]
+        data.append([Paragraph("none in this period", styles.cell), *blank])
+    result = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
+    result.setStyle(
+        TableStyle(
+            [
+                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f4d3a")),
+                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+                (
+                    "ROWBACKGROUNDS",
+                    (0, 1),
+                    (-1, -1),
+                    [colors.white, colors.HexColor("#eef3f0")],
+                ),
+                ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9bb0a5")),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ]
+        )
+    )
+    return result
+
+
+def _footer(period: str) -> Callable[[Canvas, SimpleDocTemplate], None]:
+    def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
+        canvas.saveState()
+        canvas.setFont("Helvetica", 8)
+        canvas.drawString(doc.leftMargin, 10 * mm, f"Shoe School compliance report · {period}")
+        canvas.drawRightString(
+            doc.pagesize[0] - doc.rightMargin, 10 * mm, f"Page {canvas.getPageNumber()}"
+        )
+        canvas.restoreState()
+
+    return footer
+
+
+def _title(styles: _Styles, *, period: str, generated_at: dt.datetime) -> list[Any]:
+    return [
+        Paragraph("Shoe School compliance report", styles.sheet["Title"]),
+        Paragraph(
+            f"Period <b>{period}</b> ({escape(settings.TIME_ZONE)}) · generated "
+            f"{generated_at.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC · retention "
+            f"{settings.RETENTION_YEARS} years",
+            styles.sheet["Normal"],
+        ),
+        Spacer(1, 4 * mm),
+    ]
+
+
+def _summary(styles: _Styles, totals: Totals) -> list[Any]:
+    return [
+        Paragraph("Summary", styles.heading),
+        _table(styles, ("measure", "value"), summary_rows(totals), [60 * mm, 40 * mm]),
+        Spacer(1, 4 * mm),
+    ]
+
+
+def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
+    """The money moved by each category of mistake, as bars (nothing without mistakes)."""
+    if not mispays:
+        return []
+    chart_width, chart_height = 240 * mm, 60 * mm
+    drawing = Drawing(chart_width, chart_height + 12 * mm)
+    drawing.add(
+        String(
+            0,
+            chart_height + 6 * mm,
+            f"Mistakes by category: money moved ({settings.CURRENCY})",
+            fontName="Helvetica-Bold",
+            fontSize=9,
+        )
+    )
+    chart = VerticalBarChart()
+    chart.x, chart.y = int(15 * mm), int(10 * mm)
+    chart.width, chart.height = int(chart_width - 70 * mm), int(chart_height - 12 * mm)
+    chart.data = [[float(m.overpaid) for m in mispays], [float(m.underpaid) for m in mispays]]
+    chart.categoryAxis.categoryNames = [m.category.replace("_", " ") for m in mispays]
+    chart.categoryAxis.labels.fontSize = 7
+    chart.valueAxis.valueMin = 0
+    chart.valueAxis.labels.fontSize = 7
+    chart.bars[0].fillColor = colors.HexColor("#b23a3a")
+    chart.bars[1].fillColor = colors.HexColor("#2f6fa3")
+    drawing.add(chart)
+    legend = Legend()
+    legend.x, legend.y = int(chart_width - 50 * mm), int(chart_height - 5 * mm)
+    legend.fontSize = 8
+    legend.colorNamePairs = [
+        (chart.bars[0].fillColor, "overpaid"),
+        (chart.bars[1].fillColor, "underpaid"),
+    ]
+    drawing.add(legend)
+    return [drawing, Spacer(1, 2 * mm)]
+
+
+def _sections(
+    styles: _Styles, *, start: dt.date, end: dt.date, mispays: list[MispaySummary]
+) -> list[Any]:
+    """The tables: trainees, classes, mistakes, reviews, retraining flags and sign-offs."""
+    heading = styles.heading
+    return [
+        Paragraph("Trainees", heading),
+        _table(
+            styles,
+            TRAINEE_COLUMNS,
+            map(trainee_cells, report_trainees(start=start, end=end)),
+            # The username, name and classes need room; the figures are short.
+            [USABLE * 0.12, USABLE * 0.18, USABLE * 0.16] + [USABLE * 0.54 / 8] * 8,
+        ),
+        Paragraph("Classes", heading),
+        _table(
+            styles,
+            ("class", "instructors", "trainees", "attempts"),
+            (
+                (c.name, c.instructors, c.trainees, c.attempts)
+                for c in report_classes(start=start, end=end)
+            ),
+        ),
+        Paragraph(f"Mistakes by category ({settings.CURRENCY})", heading),
+        _table(styles, MISPAY_COLUMNS, map(mispay_cells, mispays)),
+        Paragraph("Reviews", heading),
+        _table(
+            styles,
+            REVIEW_COLUMNS,
+            report_reviews(start=start, end=end),
+            _text_last(REVIEW_COLUMNS),
+        ),
+        Paragraph("Retraining flags", heading),
+        _table(styles, FLAG_COLUMNS, report_flags(start=start, end=end), _text_last(FLAG_COLUMNS)),
+        Paragraph("Sign-offs", heading),
+        _table(
+            styles,
+            SIGNOFF_PDF_COLUMNS,
+            map(signoff_pdf_cells, report_signoffs(start=start, end=end)),
+            _text_last(SIGNOFF_PDF_COLUMNS),
+        ),
+    ]
+
+
+def _decision_log(styles: _Styles, totals: Totals) -> list[Any]:
+    return [
+        Paragraph("Decision log", styles.heading),
+        Paragraph(
+            f"{totals.questions} graded questions are listed one per row in the CSV edition "
+            "of this report; each decision is also an entry of the ledger below.",
+            styles.sheet["Normal"],
+        ),
+    ]
+
+
+def _ledger(styles: _Styles, verification: LedgerVerification) -> list[Any]:
+    normal = styles.sheet["Normal"]
+    story: list[Any] = [
+        Paragraph("Ledger verification", styles.heading),
+        Paragraph(
+            (
+                "The hash chain holds: "
+                if verification.ok
+                else "<b>THE LEDGER FAILS VERIFICATION</b>: "
+            )
+            + f"{verification.entries} entries checked, against {verification.anchors} "
+            "recorded heads (its own, the reports' and the checkpoints').",
+            normal,
+        ),
+    ]
+    if verification.first_break is not None:
+        story.append(
+            Paragraph(
+                escape(
+                    f"First broken entry: {verification.first_break.sequence} "
+                    f"({verification.first_break.reason})"
+                ),
+                normal,
+            )
+        )
+    story += [Paragraph(escape(f"Problem: {problem}"), normal) for problem in verification.problems]
+    story += [
+        Paragraph("Head hash (SHA-256):" if verification.ok else "Last intact hash:", normal),
+        Paragraph(verification.head_hash, styles.mono),
+    ]
+    return story

@@ -1,0 +1,307 @@
+"""The compliance report's rows: its sections, their columns and cells, and the CSV.
+
+The report is one stream of rows whose first cell names its section (report, summary,
+trainees, classes, mispays, reviews, retraining, signoffs, decisions, ledger); each section
+starts with its own header row. The CSV is that stream; the PDF (audit.services.reports.pdf)
+lays the same sections out as tables, with the cells written here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from typing import IO, Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from audit.selectors_reports import (
+    FLAG_COLUMNS,
+    REVIEW_COLUMNS,
+    SIGNOFF_COLUMNS,
+    report_flags,
+    report_reviews,
+    report_signoffs,
+)
+from core.errors import TrainerError
+from core.postgres import csv_formula_safe, csv_line
+from ledger.services.verify import LedgerVerification, ledger_verify
+from trainer.selectors.reports import (
+    DECISION_COLUMNS,
+    MispaySummary,
+    Totals,
+    TraineeSummary,
+    report_classes,
+    report_decisions,
+    report_decisions_csv,
+    report_mispays,
+    report_totals,
+    report_trainees,
+)
+
+FORMATS = ("csv", "pdf")
+
+Row = list[str]
+
+
+def check_request(*, start: object, end: object, fmt: object) -> None:
+    for name, value in (("from", start), ("to", end)):
+        if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
+            raise TrainerError(f"'{name}' must be a date (YYYY-MM-DD)", field=name)
+    assert isinstance(start, dt.date)
+    assert isinstance(end, dt.date)
+    if start > end:
+        raise TrainerError(
+            f"the period starts ({start.isoformat()}) after it ends ({end.isoformat()})",
+            field="from",
+        )
+    if fmt not in FORMATS:
+        raise TrainerError(f"format must be csv or pdf, not {fmt!r}", field="format")
+
+
+def cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Decimal):
+        return f"{value:.2f}"
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict | list):
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def percent(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def csv_row(row: Row) -> Row:
+    # Every cell of the CSV, so that no path to it forgets one: text that would run as a
+    # formula in a spreadsheet gets a leading quote (see csv_formula_safe).
+    return [csv_formula_safe(cell) for cell in row]
+
+
+def section(name: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) -> Iterator[Row]:
+    yield [name, *columns]
+    for row in rows:
+        yield [name, *(cell(value) for value in row)]
+
+
+def summary_rows(totals: Totals) -> list[tuple[str, str]]:
+    return [
+        ("trainees", str(totals.trainees)),
+        ("attempts", str(totals.attempts)),
+        ("graded attempts", str(totals.graded_attempts)),
+        ("questions graded", str(totals.questions)),
+        ("answered right", str(totals.correct)),
+        ("accuracy (%)", percent(totals.accuracy)),
+        ("mistakes", str(totals.mistakes)),
+        ("not answered", str(totals.unanswered)),
+        (f"overpaid ({settings.CURRENCY})", f"{totals.overpaid:.2f}"),
+        (f"underpaid ({settings.CURRENCY})", f"{totals.underpaid:.2f}"),
+    ]
+
+
+TRAINEE_COLUMNS = (
+    "trainee",
+    "name",
+    "classes",
+    "attempts",
+    "graded_attempts",
+    "questions",
+    "correct",
+    "accuracy_percent",
+    "not_answered",
+    "overpaid",
+    "underpaid",
+)
+
+
+def trainee_cells(summary: TraineeSummary) -> tuple[Any, ...]:
+    return (
+        summary.username,
+        summary.full_name,
+        summary.classes,
+        summary.attempts,
+        summary.graded_attempts,
+        summary.questions,
+        summary.correct,
+        percent(summary.accuracy),
+        summary.unanswered,
+        summary.overpaid,
+        summary.underpaid,
+    )
+
+
+MISPAY_COLUMNS = ("category", "count", "overpaid", "underpaid", "net")
+
+
+# The PDF's sign-off table: the CSV's columns, the signer's name and role in one cell and
+# everything the signer wrote or acknowledged in the last, so the page keeps its width.
+SIGNOFF_PDF_COLUMNS = (
+    "signed_at",
+    "signed_by",
+    "trainee",
+    "profile",
+    "attempt",
+    "expires_at",
+    "withdrawn",
+    "statement",
+)
+
+
+def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    cell = dict(zip(SIGNOFF_COLUMNS, row, strict=True))
+    signer = f"{cell['signer_full_name']} ({cell['signed_by']})"
+    if cell["signer_role"]:
+        signer += f", {cell['signer_role']}"
+    written = [f"“{cell['statement']}”"]
+    if cell["corrects_certification"]:
+        written.append(f"Withdraws certification #{cell['corrects_certification']}.")
+    if cell["flags_overridden"]:
+        written.append(
+            f"Signed over {cell['flags_overridden']} in force: “{cell['override_reason']}”"
+        )
+    if cell["acknowledged"]:
+        written.append(f"Acknowledged: {cell['acknowledged']}")
+    return (
+        cell["signed_at"],
+        signer,
+        cell["trainee"],
+        cell["profile"],
+        cell["attempt"],
+        cell["expires_at"],
+        cell["withdrawn"],
+        " ".join(written),
+    )
+
+
+def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
+    return (summary.category, summary.count, summary.overpaid, summary.underpaid, summary.net)
+
+
+def decision_row(row: tuple[Any, ...]) -> Row:
+    # The one section that can run to millions of rows: its types are known, so it skips
+    # cell's checks. Datetimes come from the database in UTC.
+    (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
+     correct, category, money_diff, given, expected) = row  # fmt: skip
+    return [
+        "decisions", str(attempt), trainee, mode, str(run), str(position), str(question), kind,
+        answered_at.isoformat() if answered_at is not None else "",
+        "" if response_ms is None else str(response_ms), "yes" if correct else "no", category,
+        f"{money_diff:.2f}", given or "", expected,
+    ]  # fmt: skip
+
+
+def ledger_cells(verification: LedgerVerification) -> tuple[Any, ...]:
+    broken = verification.first_break
+    return (
+        verification.entries,
+        verification.head_hash,
+        verification.ok,
+        broken.sequence if broken else "",
+        broken.reason if broken else "",
+        verification.anchors,
+        "; ".join(verification.problems),
+    )
+
+
+LEDGER_COLUMNS = (
+    "entries",
+    "head_hash",
+    "ok",
+    "first_break_sequence",
+    "first_break_reason",
+    "anchors_checked",
+    "problems",
+)
+
+
+def compliance_report_rows(
+    *,
+    start: dt.date,
+    end: dt.date,
+    verification: LedgerVerification | None = None,
+    generated_at: dt.datetime | None = None,
+) -> Iterator[Row]:
+    """The whole report as the CSV's rows, streamed section by section in constant memory.
+
+    The ledger is verified at the end unless `verification` is given (the writers verify
+    first, to store the result they report).
+    """
+    check_request(start=start, end=end, fmt="csv")
+    yield from map(csv_row, leading_rows(start=start, end=end, generated_at=generated_at))
+    yield ["decisions", *DECISION_COLUMNS]
+    yield from (csv_row(decision_row(row)) for row in report_decisions(start=start, end=end))
+    yield from map(
+        csv_row,
+        section("ledger", LEDGER_COLUMNS, [ledger_cells(verification or ledger_verify())]),
+    )
+
+
+def leading_rows(
+    *, start: dt.date, end: dt.date, generated_at: dt.datetime | None
+) -> Iterator[Row]:
+    """The sections before the decisions: the report, summaries, reviews, flags, sign-offs."""
+    generated_at = generated_at or timezone.now()
+    yield from section(
+        "report",
+        ("field", "value"),
+        [
+            ("title", "Shoe School compliance report"),
+            ("period_start", start),
+            ("period_end", end),
+            ("time_zone", settings.TIME_ZONE),
+            ("generated_at", generated_at),
+            ("currency", settings.CURRENCY),
+            ("retention_years", settings.RETENTION_YEARS),
+        ],
+    )
+    yield from section(
+        "summary", ("measure", "value"), summary_rows(report_totals(start=start, end=end))
+    )
+    yield from section(
+        "trainees", TRAINEE_COLUMNS, map(trainee_cells, report_trainees(start=start, end=end))
+    )
+    yield from section(
+        "classes",
+        ("class", "instructors", "trainees", "attempts"),
+        (
+            (c.name, c.instructors, c.trainees, c.attempts)
+            for c in report_classes(start=start, end=end)
+        ),
+    )
+    yield from section(
+        "mispays", MISPAY_COLUMNS, map(mispay_cells, report_mispays(start=start, end=end))
+    )
+    yield from section("reviews", REVIEW_COLUMNS, report_reviews(start=start, end=end))
+    yield from section("retraining", FLAG_COLUMNS, report_flags(start=start, end=end))
+    yield from section("signoffs", SIGNOFF_COLUMNS, report_signoffs(start=start, end=end))
+
+
+def compliance_report_write_csv(
+    *, start: dt.date, end: dt.date, out: IO[str]
+) -> LedgerVerification:
+    """Write the report as CSV to a text stream; return the ledger verification it states."""
+    check_request(start=start, end=end, fmt="csv")
+    verification = ledger_verify()
+    # The rows of compliance_report_rows, written section by section so that the decisions,
+    # the one section that runs to millions of rows, can come already formatted from the
+    # database (PostgreSQL) instead of through Python one cell at a time.
+    out.writelines(map(csv_line, leading_rows(start=start, end=end, generated_at=None)))
+    out.write(csv_line(["decisions", *DECISION_COLUMNS]))
+    blocks = report_decisions_csv(start=start, end=end)
+    if blocks is None:
+        out.writelines(
+            csv_line(decision_row(row)) for row in report_decisions(start=start, end=end)
+        )
+    else:
+        out.writelines(blocks)
+    out.writelines(map(csv_line, section("ledger", LEDGER_COLUMNS, [ledger_cells(verification)])))
+    return verification

@@ -1,0 +1,58 @@
+"""Figures cached per trainee under the version of that trainee's graded work.
+
+A newly graded run recomputes its own trainee's figures only, and shows at once in every
+process; the timeout only bounds how long figures nobody asks for again stay in memory.
+Used by the dashboard figures and the certification evidence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+from django.core.cache import cache
+from django.db.models import Count, Max
+
+from trainer.models import GradingRunSummary
+
+FIGURES_CACHE_SECONDS = 6 * 3600
+_T = TypeVar("_T")
+
+
+def graded_versions(trainee_ids: Sequence[int]) -> dict[int, str]:
+    """For each of these trainees with graded work, a text that changes whenever one of
+    their runs is graded: summaries are only ever inserted, never changed or deleted, so
+    their count and newest key tell every version apart. One query."""
+    rows = (
+        GradingRunSummary.objects.filter(trainee_id__in=trainee_ids)
+        .order_by()
+        .values_list("trainee_id")
+        .annotate(n=Count("pk"), last=Max("pk"))
+    )
+    return {trainee_id: f"{n}.{last}" for trainee_id, n, last in rows}
+
+
+def per_trainee(
+    name: str,
+    versions: Mapping[int, str],
+    params: object,
+    compute: Callable[[list[int]], Mapping[int, _T]],
+    nothing: _T,
+) -> dict[int, _T]:
+    """``compute(trainee_ids)`` for each trainee, reusing what the cache holds for the same
+    trainee, graded work and parameters; ``nothing`` for a trainee compute leaves out."""
+    digest = hashlib.sha256(repr(params).encode()).hexdigest()[:32]
+    keys = {
+        trainee_id: f"shoeschool:stats:{name}:{trainee_id}:{version}:{digest}"
+        for trainee_id, version in versions.items()
+    }
+    found = cache.get_many(list(keys.values()))
+    result = {trainee_id: found[key] for trainee_id, key in keys.items() if key in found}
+    missing = sorted(set(keys) - set(result))
+    if missing:
+        computed = compute(missing)
+        fresh = {trainee_id: computed.get(trainee_id, nothing) for trainee_id in missing}
+        cache.set_many({keys[t]: value for t, value in fresh.items()}, FIGURES_CACHE_SECONDS)
+        result.update(fresh)
+    return result

@@ -1,0 +1,239 @@
+"""What a round is graded against: its answer key, where the key came from, and the rules
+transform (`document_under`) that replays a document under a recorded profile version.
+
+`BasisCache` holds, for one batch of runs, every key, verdict and hash computed once per
+distinct document, key, version and scenario (the rounds of one scenario share their
+decoded values, so the ids are theirs); `JsonTexts` decodes each distinct JSON text once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from trainer import rules
+from trainer.models import RuleProfileVersion, Scenario
+from trainer.selectors.runs import scenario_newest_revision
+
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+class RoundValues:
+    """A round (AttemptItem) as the grader reads it: its values, without a model instance."""
+
+    __slots__ = ("answer_key", "attempt_id", "document", "pk", "profile_version", "scenario")
+
+    def __init__(
+        self,
+        pk: int,
+        attempt_id: int,
+        document: Any,
+        answer_key: Any,
+        profile_version: RuleProfileVersion,
+        scenario: Scenario | None,
+    ) -> None:
+        self.pk = pk
+        self.attempt_id = attempt_id
+        self.document = document
+        self.answer_key = answer_key
+        self.profile_version = profile_version
+        self.scenario = scenario
+
+    @property
+    def profile_version_id(self) -> int:
+        return self.profile_version.pk
+
+    @property
+    def scenario_id(self) -> int | None:
+        return None if self.scenario is None else self.scenario.pk
+
+
+@dataclass(frozen=True)
+class ItemBasis:
+    """What one round is graded against: its answer key and where the key came from."""
+
+    key: list[dict[str, Any]]
+    # The key the trainee was asked (the same list unless a regrade changed it).
+    asked: list[dict[str, Any]]
+    record: dict[str, Any]
+
+
+class JsonTexts:
+    """JSON decoded once per distinct text, and the text of each decoded value kept.
+
+    The values are shared by every row that had the same text, so nobody may change them;
+    the grader only reads them.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[str, Any] = {}
+        # id of a value -> (the value, kept alive so its id is not reused; its text)
+        self._texts: dict[int, tuple[Any, str]] = {}
+
+    def load(self, text: str | None) -> Any:
+        if text is None:
+            return None
+        try:
+            return self._values[text]
+        except KeyError:
+            value = self._values[text] = json.loads(text)
+            self._texts[id(value)] = (value, text)
+            return value
+
+    def dump(self, value: Any) -> str:
+        """The JSON text of a value (the text it was read from, for one read here)."""
+        known = self._texts.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
+        text = json.dumps(value)
+        if isinstance(value, dict | list):
+            self._texts[id(value)] = (value, text)
+        return text
+
+
+def verdict_of(expected: Mapping[str, Any], given: Any, missed: bool) -> tuple[bool, Decimal, str]:
+    """Whether an answer is right, the money it moves wrongly, and its category."""
+    # Missed: rules.unanswered, the one scoring of a missed question (feedback's too).
+    verdict = rules.unanswered() if missed else rules.compare(expected, given)
+    category = (verdict.category or "procedure_error") if not verdict.right else ""
+    return verdict.right, verdict.money_diff.quantize(CENT), category
+
+
+class BasisCache:
+    """Answer keys for a batch of runs, looking each profile and scenario up once."""
+
+    def __init__(self) -> None:
+        self._versions: dict[int, RuleProfileVersion] = {}
+        self._scenarios: dict[int, Scenario] = {}
+        self.json = JsonTexts()
+        # Keyed by the ids of shared values (from `json`, which keeps them alive).
+        self._verdicts: dict[tuple[int, int, bool], tuple[bool, Decimal, str]] = {}
+        self._bases: dict[tuple[Any, ...], ItemBasis] = {}
+        self._hashes: dict[int, tuple[Any, str]] = {}
+
+    def verdict(
+        self, expected: Mapping[str, Any], given: Any, *, missed: bool
+    ) -> tuple[bool, Decimal, str]:
+        """`verdict_of`, computed once per question and answer value in the batch."""
+        key = (id(expected), id(given), missed)
+        found = self._verdicts.get(key)
+        if found is None:
+            found = self._verdicts[key] = verdict_of(expected, given, missed)
+            # Keep both alive so their ids stay theirs.
+            self._hashes.setdefault(id(expected), (expected, ""))
+            self._hashes.setdefault(id(given), (given, ""))
+        return found
+
+    def document_hash(self, document: Any) -> str:
+        known = self._hashes.get(id(document))
+        if known is None or known[0] is not document or not known[1]:
+            known = self._hashes[id(document)] = (document, _document_hash(document))
+        return known[1]
+
+    def basis(self, item: RoundValues, *, regrade: bool) -> ItemBasis:
+        """`_basis`, once per document, key, version and scenario in the batch (the rounds
+        of one scenario share their decoded document and key, so the ids are theirs)."""
+        key = (
+            id(item.document),
+            id(item.answer_key),
+            item.profile_version_id,
+            item.scenario_id,
+            regrade,
+        )
+        found = self._bases.get(key)
+        if found is None:
+            found = self._bases[key] = self._basis(item, regrade=regrade)
+            self._hashes.setdefault(id(item.answer_key), (item.answer_key, ""))
+        return found
+
+    def _basis(self, item: RoundValues, *, regrade: bool) -> ItemBasis:
+        """A submit is graded against the key stored when the round was dealt (the engine's
+        key for the same document and profile version); a regrade recomputes it from the
+        newest revision of the scenario under the newest version of the profile."""
+        version = item.profile_version
+        document = item.document
+        scenario_id = item.scenario_id
+        if regrade:
+            version = self._newest_version(version)
+            if item.scenario is not None:
+                newest = self._newest_scenario(item.scenario)
+                scenario_id = newest.pk
+                if newest.pk != item.scenario_id:
+                    document = newest.document
+        record: dict[str, Any] = {
+            "profile_version": version.pk,
+            "version": version.version,
+            "scenario": scenario_id,
+            "document_sha256": self.document_hash(document),
+        }
+        asked = item.answer_key or rules.answer_key(
+            document_under(item.document, item.profile_version)
+        )
+        if not regrade:
+            record["key"] = "stored" if item.answer_key else "recomputed"
+            return ItemBasis(asked, asked, record)
+        record["key"] = "recomputed"
+        return ItemBasis(rules.answer_key(document_under(document, version)), asked, record)
+
+    def _newest_version(self, version: RuleProfileVersion) -> RuleProfileVersion:
+        if version.profile_id not in self._versions:
+            self._versions[version.profile_id] = version.profile.current_version or version
+        return self._versions[version.profile_id]
+
+    def _newest_scenario(self, scenario: Scenario) -> Scenario:
+        if scenario.pk not in self._scenarios:
+            self._scenarios[scenario.pk] = scenario_newest_revision(scenario=scenario)
+        return self._scenarios[scenario.pk]
+
+
+def identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    """What each question asks about: kind, box, hand, player and which turn among those."""
+    seen: dict[tuple[Any, ...], int] = {}
+    out: list[tuple[Any, ...]] = []
+    for item in key:
+        base = (item["kind"], item["box"], item["hand"], item["player"])
+        seen[base] = seen.get(base, 0) + 1
+        out.append((*base, seen[base]))
+    return out
+
+
+def _document_hash(document: Any) -> str:
+    text = json.dumps(document, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def document_under(document: Mapping[str, Any], version: RuleProfileVersion) -> dict[str, Any]:
+    """The document with its rules replaced by the version's parameters.
+
+    The engine knows only the shipped profiles by name, so a recorded version becomes the
+    document's base profile plus overrides for every parameter that differs; overrides the
+    scenario states itself still apply on top.
+    """
+    stated = document.get("rules")
+    own: Mapping[str, Any] = {}
+    if isinstance(stated, Mapping):
+        base_name = stated.get("profile")
+        own = stated.get("overrides") or {}
+    else:
+        base_name = stated
+    base = rules.PROFILES.get(base_name) if isinstance(base_name, str) else None
+    if base is None:
+        # Unknown to the engine: let it name the fault.
+        rules.profile_from_rules(stated)
+        raise AssertionError("unreachable")  # pragma: no cover
+    shipped = rules.profile_to_dict(base)
+    target = rules.profile_to_dict(version.engine_profile)
+    overrides = {
+        key: value
+        for key, value in target.items()
+        if key not in ("name", "source", "assumed") and value != shipped.get(key)
+    }
+    overrides.update(own)
+    out = dict(document)
+    out["rules"] = {"profile": base_name, "overrides": overrides} if overrides else base_name
+    return out

@@ -1,0 +1,413 @@
+"""Executing grading runs: every decision of a submitted attempt against the answer key.
+
+A run's grades, its score and its ledger entries commit together, so a crash leaves nothing
+half-graded and the run re-runnable; a run already graded is a no-op, so a task delivered
+twice grades once.
+
+A little over 400 lines: a batch is read, graded and written in one transaction, and its
+steps read best together.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, NamedTuple
+
+from django.db import connection, transaction
+from django.db.models import TextField
+from django.db.models.functions import Cast
+from django.utils import timezone
+
+from core.errors import NotFoundError
+from core.postgres import copy_rows, update_rows
+from ledger.events import Event
+from ledger.services.append import PendingEntry, ledger_append_many
+from trainer import rules
+from trainer.models import (
+    Attempt,
+    AttemptItem,
+    Decision,
+    ErrorCategory,
+    Grade,
+    GradingRun,
+    GradingStatus,
+    RuleProfileVersion,
+    RunStatus,
+    RunTrigger,
+    Scenario,
+)
+from trainer.selectors.runs import latest_run_numbers
+from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues, identities
+from trainer.services.run_summaries import run_summaries_save
+
+logger = logging.getLogger("trainer.services.grading")
+
+# Grades per bulk insert and per GRADES_RECORDED ledger entry.
+CHUNK = 1000
+HUNDRED = Decimal(100)
+CENT = Decimal("0.01")
+ZERO = Decimal("0.00")
+
+
+def grading_run_execute(*, run_id: int) -> GradingRun:
+    """Grade every question of a run's attempt; a run already graded or failed is returned as is.
+
+    A document the engine refuses under the run's rules fails the run with the reason.
+    Database errors propagate (the task retries them) and leave no grade behind.
+    """
+    grading_runs_execute(run_ids=[run_id])
+    try:
+        return GradingRun.objects.get(pk=run_id)
+    except GradingRun.DoesNotExist:
+        raise NotFoundError(f"grading run {run_id} not found") from None
+
+
+def grading_runs_execute(*, run_ids: Sequence[int]) -> dict[int, str]:
+    """Grade several runs with a handful of bulk queries; returns each known run's status.
+
+    The runs' grades, results and ledger entries commit in one transaction: a crash or a
+    lost database leaves every run of the batch as it was, to be graded again.
+    """
+    started = _runs_start(run_ids)
+    if started:
+        with transaction.atomic():
+            _runs_grade(started)
+    return dict(GradingRun.objects.filter(pk__in=run_ids).values_list("pk", "status"))
+
+
+def _runs_start(run_ids: Sequence[int]) -> list[int]:
+    """Mark the batch's unfinished runs grading (visible at once); returns their ids."""
+    with transaction.atomic():
+        runs = list(
+            GradingRun.objects.select_for_update()
+            .filter(pk__in=run_ids, status__in=[RunStatus.PENDING, RunStatus.GRADING])
+            .order_by("pk")
+        )
+        if not runs:
+            return []
+        ids = [run.pk for run in runs]
+        GradingRun.objects.filter(pk__in=ids).update(
+            status=RunStatus.GRADING, started_at=timezone.now()
+        )
+        latest = latest_run_numbers(attempt_ids=(run.attempt_id for run in runs))
+        newest = [run.attempt_id for run in runs if latest.get(run.attempt_id) == run.number]
+        Attempt.objects.filter(pk__in=newest).update(grading_status=GradingStatus.GRADING)
+        return ids
+
+
+def _runs_grade(run_ids: Sequence[int]) -> None:
+    # Locked again inside the grading transaction: a second delivery waits here and then
+    # finds the runs graded.
+    runs = list(
+        GradingRun.objects.select_for_update(of=("self",))
+        .select_related("attempt__drill")
+        .filter(pk__in=run_ids, status=RunStatus.GRADING)
+        .order_by("pk")
+    )
+    if not runs:
+        return
+    attempt_ids = {run.attempt_id for run in runs}
+    items_of: dict[int, list[RoundValues]] = {pk: [] for pk in attempt_ids}
+    cache = BasisCache()
+    # The rounds as plain values (model instances cost ~10% of a batch), their documents
+    # and keys as JSON text decoded once per distinct text: rounds dealt from the same
+    # scenario share them. Their profile versions and scenarios are read once each.
+    rows = list(
+        AttemptItem.objects.filter(attempt_id__in=attempt_ids)
+        .annotate(document_text=_as_text("document"), answer_key_text=_as_text("answer_key"))
+        .order_by("attempt_id", "position")
+        .values_list(
+            "pk",
+            "attempt_id",
+            "profile_version_id",
+            "scenario_id",
+            "document_text",
+            "answer_key_text",
+        )
+    )
+    versions = RuleProfileVersion.objects.select_related("profile").in_bulk(
+        {row[2] for row in rows}
+    )
+    scenario_ids = {row[3] for row in rows if row[3] is not None}
+    scenarios = Scenario.objects.in_bulk(scenario_ids) if scenario_ids else {}
+    load_json = cache.json.load
+    for pk, attempt_id, version_id, scenario_id, document_text, key_text in rows:
+        items_of[attempt_id].append(
+            RoundValues(
+                pk,
+                attempt_id,
+                load_json(document_text),
+                load_json(key_text),
+                versions[version_id],
+                None if scenario_id is None else scenarios[scenario_id],
+            )
+        )
+    load = cache.json.load
+    answers = {
+        (item_id, question): Answer(decision_id, kind, load(answer), response_ms, late)
+        for decision_id, item_id, question, kind, answer, response_ms, late in (
+            Decision.objects.filter(
+                item_id__in=[item.pk for items in items_of.values() for item in items]
+            )
+            .annotate(answer_text=_as_text("answer"))
+            .values_list("id", "item_id", "question", "kind", "answer_text", "response_ms", "late")
+        )
+    }
+    now = timezone.now()
+    grades: list[_Row] = []
+    entries: list[PendingEntry] = []
+    for run in runs:
+        try:
+            run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache)
+        except rules.ScenarioError as exc:
+            _set_failed(run, f"the engine refused a round: {exc}", now)
+            entries.append(_finished_entry(run))
+            continue
+        grades.extend(run_grades)
+        _set_result(run, run_grades, now)
+        for start in range(0, len(run_grades), CHUNK):
+            chunk = run_grades[start : start + CHUNK]
+            entries.append(
+                PendingEntry(
+                    event=Event.GRADES_RECORDED,
+                    subject_type="grading_run",
+                    subject_id=str(run.pk),
+                    payload={
+                        "attempt": run.attempt_id,
+                        "grades": len(chunk),
+                        "correct": sum(g.correct for g in chunk),
+                        "sha256": _grades_hash(chunk),
+                    },
+                )
+            )
+        entries.append(_finished_entry(run))
+    _insert_grades(grades, cache.json)
+    _update_runs(runs)
+    run_summaries_save(runs=runs, grades=grades, items_of=items_of)
+    _copy_to_attempts(runs, now)
+    ledger_append_many(entries=entries)
+
+
+class _Row(NamedTuple):
+    """A grade before it is written: cheaper to build by the thousand than a model instance."""
+
+    run_id: int
+    item_id: int
+    question: int
+    decision_id: int | None
+    kind: str
+    correct: bool
+    expected: Any
+    given: Any
+    money_diff: Decimal
+    category: str
+    rule: str
+    response_ms: int | None
+
+
+_GRADE_COLUMNS = _Row._fields
+
+
+def _as_text(field: str) -> Cast:
+    """A JSON column read as its text (decoded by `JsonTexts`, not by the driver)."""
+    return Cast(field, TextField())
+
+
+def _update_runs(runs: Sequence[GradingRun]) -> None:
+    """Write the runs' results."""
+    update_rows(
+        GradingRun, [(run.pk, {f: getattr(run, f) for f in _RESULT_FIELDS}) for run in runs]
+    )
+
+
+def _insert_grades(grades: Sequence[_Row], texts: JsonTexts | None = None) -> None:
+    """Write the grades: COPY on PostgreSQL (several times faster than INSERT), else bulk.
+
+    The runs are locked and have no grades yet, so a conflict cannot arise; the unique
+    constraint would still refuse a second grade of a question and roll the batch back.
+    """
+    if connection.vendor != "postgresql":
+        Grade.objects.bulk_create(
+            (Grade(**row._asdict()) for row in grades), batch_size=CHUNK, ignore_conflicts=True
+        )
+        return
+    dump = (texts or JsonTexts()).dump
+    copy_rows(
+        table=Grade._meta.db_table,
+        columns=_GRADE_COLUMNS,
+        rows=(
+            (*g[:6], dump(g.expected), None if g.given is None else dump(g.given), *g[8:])
+            for g in grades
+        ),
+    )
+
+
+_RESULT_FIELDS = [
+    "status",
+    "error",
+    "finished_at",
+    "questions",
+    "correct",
+    "score",
+    "passed",
+    "overpaid",
+    "underpaid",
+    "basis",
+]
+
+
+def _grade_run(
+    run: GradingRun,
+    items: Sequence[RoundValues],
+    answers: Mapping[tuple[int, int], Answer],
+    cache: BasisCache,
+) -> list[_Row]:
+    regrade = run.trigger == RunTrigger.REGRADE
+    bases = {item.pk: cache.basis(item, regrade=regrade) for item in items}
+    run.basis = {str(pk): basis.record for pk, basis in bases.items()}
+    grades: list[_Row] = []
+    for item in items:
+        basis = bases[item.pk]
+        if basis.asked is basis.key:
+            for expected in basis.key:
+                grades.append(
+                    _grade(run, item, expected, answers.get((item.pk, expected["n"])), cache)
+                )
+            continue
+        # The key changed: a decision answers the question of the same kind, box, hand
+        # and player (and the same turn among them) in the new key.
+        by_identity = {
+            ident: answers.get((item.pk, asked["n"]))
+            for asked, ident in zip(basis.asked, identities(basis.asked), strict=True)
+        }
+        for expected, ident in zip(basis.key, identities(basis.key), strict=True):
+            grades.append(_grade(run, item, expected, by_identity.get(ident), cache))
+    return grades
+
+
+def _set_result(run: GradingRun, grades: Sequence[_Row], now: Any) -> None:
+    questions = len(grades)
+    correct = sum(g.correct for g in grades)
+    score = (
+        (Decimal(correct) * HUNDRED / questions).quantize(CENT, ROUND_HALF_UP)
+        if questions
+        else ZERO
+    )
+    run.status = RunStatus.GRADED
+    run.error = ""
+    run.finished_at = now
+    run.questions = questions
+    run.correct = correct
+    run.score = score
+    run.passed = score >= run.attempt.drill.pass_mark
+    run.overpaid = sum((g.money_diff for g in grades if g.money_diff > 0), ZERO)
+    run.underpaid = -sum((g.money_diff for g in grades if g.money_diff < 0), ZERO)
+
+
+def _set_failed(run: GradingRun, reason: str, now: Any) -> None:
+    run.status = RunStatus.FAILED
+    run.error = reason[:2000]
+    run.finished_at = now
+
+
+def _finished_entry(run: GradingRun) -> PendingEntry:
+    payload: dict[str, Any] = {
+        "attempt": run.attempt_id,
+        "number": run.number,
+        "trigger": run.trigger,
+        "status": run.status,
+    }
+    if run.status == RunStatus.GRADED:
+        payload.update(
+            questions=run.questions,
+            correct=run.correct,
+            score=run.score,
+            passed=run.passed,
+            overpaid=run.overpaid,
+            underpaid=run.underpaid,
+            basis=run.basis,
+        )
+    else:
+        payload["error"] = run.error
+    return PendingEntry(
+        event=Event.RUN_FINISHED,
+        subject_type="grading_run",
+        subject_id=str(run.pk),
+        payload=payload,
+    )
+
+
+def _copy_to_attempts(runs: Sequence[GradingRun], now: Any) -> None:
+    """The newest graded run is the attempt's result; the newest run gives its status.
+
+    An older run finishing late changes neither.
+    """
+    attempt_ids = {run.attempt_id for run in runs}
+    latest = latest_run_numbers(attempt_ids=attempt_ids)
+    graded_before = latest_run_numbers(attempt_ids=attempt_ids, status=RunStatus.GRADED)
+    changes: dict[int, dict[str, Any]] = {}
+    for run in sorted(runs, key=lambda r: r.number):
+        change = changes.setdefault(run.attempt_id, {})
+        if run.status == RunStatus.GRADED and run.number >= graded_before.get(run.attempt_id, 0):
+            change.update(score=run.score, passed=run.passed, graded_at=now)
+        if run.number == latest.get(run.attempt_id):
+            change.update(grading_status=run.status, grading_error=run.error)
+    update_rows(Attempt, [(pk, change) for pk, change in changes.items() if change])
+
+
+class Answer(NamedTuple):
+    """A recorded decision as grading reads it."""
+
+    decision_id: int
+    kind: str
+    given: Any
+    response_ms: int
+    late: bool
+
+
+def _grade(
+    run: GradingRun,
+    item: RoundValues,
+    expected: Mapping[str, Any],
+    answer: Answer | None,
+    cache: BasisCache,
+) -> _Row:
+    kind = expected["kind"]
+    # A decision made for a different kind of question (the key changed under a regrade)
+    # is no answer to this one.
+    if answer is not None and answer.kind == kind:
+        decision_id, given, response_ms = answer.decision_id, answer.given, answer.response_ms
+        late = answer.late
+    else:
+        decision_id, given, response_ms, late = None, None, None, False
+    right, money_diff, category = cache.verdict(expected, given, missed=decision_id is None)
+    if late:
+        # Past the question's time limit: wrong for its timing whatever it said; the money
+        # it would have moved wrongly still counts.
+        right, category = False, ErrorCategory.LATE
+    return _Row(
+        run.pk,
+        item.pk,
+        expected["n"],
+        decision_id,
+        kind,
+        right,
+        expected["expected"],
+        given,
+        money_diff,
+        category,
+        expected.get("rule", ""),
+        response_ms,
+    )
+
+
+def _grades_hash(grades: Sequence[_Row]) -> str:
+    rows = [
+        [g.item_id, g.question, g.correct, str(g.money_diff), g.category, g.given] for g in grades
+    ]
+    text = json.dumps(rows, separators=(",", ":"), sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()

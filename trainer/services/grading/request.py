@@ -1,0 +1,152 @@
+"""Requesting grading: a run per submitted (or regraded) attempt, queued on commit.
+
+A grading run is requested in the transaction that submits (or regrades) an attempt and
+queued on commit (by the task's registered name: see core.queue); a Celery task executes it
+(trainer.services.grading.execute).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection, transaction
+from django.utils import timezone
+
+from core.errors import ConflictError, NotFoundError, TrainerError
+from core.queue import enqueue
+from ledger.events import Event
+from ledger.services.append import PendingEntry, ledger_append_many
+from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
+from trainer.selectors.runs import latest_run_numbers
+
+# Runs per batch task (one transaction): big enough to amortise the queries and the
+# task's overhead, small enough that a killed worker or a retry redoes little work.
+RUNS_PER_TASK = 100
+
+
+def grading_request(
+    *,
+    attempt: Attempt,
+    trigger: str = RunTrigger.SUBMIT,
+    reason: str = "",
+    requested_by: AbstractBaseUser | None = None,
+) -> GradingRun:
+    """Create the next grading run of a submitted attempt and queue it when the caller commits.
+
+    Call it inside the transaction that saves the attempt as submitted (or that records a
+    regrade). Raises ConflictError for an attempt that is not submitted.
+    """
+    return grading_request_batch(
+        attempts=[attempt], trigger=trigger, reason=reason, requested_by=requested_by
+    )[0]
+
+
+def grading_request_batch(
+    *,
+    attempts: Iterable[Attempt],
+    trigger: str = RunTrigger.SUBMIT,
+    reason: str = "",
+    requested_by: AbstractBaseUser | None = None,
+) -> list[GradingRun]:
+    """One new grading run per attempt, all or none, queued in batches on commit."""
+    if trigger not in RunTrigger.values:
+        raise TrainerError(f"unknown grading trigger {trigger!r}", field="trigger")
+    given = list(attempts)
+    if not given:
+        return []
+    with transaction.atomic():
+        ids = [a.pk for a in given]
+        locked = {
+            a.pk: a
+            for a in Attempt.objects.select_for_update(of=("self",))
+            .select_related("trainee")
+            .filter(pk__in=ids)
+            .order_by("pk")
+        }
+        missing = [pk for pk in ids if pk not in locked]
+        if missing:
+            raise NotFoundError(f"attempt {missing[0]} not found", field="attempt")
+        not_submitted = [pk for pk in ids if locked[pk].status != AttemptStatus.SUBMITTED]
+        if not_submitted:
+            raise ConflictError(
+                f"attempt {not_submitted[0]} is not submitted; only a submitted attempt is graded",
+                field="attempt",
+            )
+        numbers = latest_run_numbers(attempt_ids=ids)
+        now = timezone.now()
+        runs = [
+            GradingRun(
+                attempt=locked[pk],
+                number=(numbers.get(pk) or 0) + 1,
+                trigger=trigger,
+                reason=reason,
+                requested_by_id=getattr(requested_by, "pk", None),
+                status=RunStatus.PENDING,
+            )
+            for pk in ids
+        ]
+        # The ids are needed for the ledger and the queue: one INSERT returning them where the
+        # database can, else one at a time.
+        if connection.features.can_return_rows_from_bulk_insert:
+            GradingRun.objects.bulk_create(runs)
+        else:
+            for run in runs:
+                run.save()
+        Attempt.objects.filter(pk__in=ids).update(
+            grading_status=GradingStatus.PENDING, grading_queued_at=now, grading_error=""
+        )
+        for attempt in given:
+            attempt.grading_status = GradingStatus.PENDING
+            attempt.grading_queued_at = now
+            attempt.grading_error = ""
+        event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else Event.REGRADE_REQUESTED
+        ledger_append_many(
+            entries=[
+                PendingEntry(
+                    event=event,
+                    subject_type="attempt",
+                    subject_id=str(run.attempt_id),
+                    payload={
+                        "run": run.pk,
+                        "number": run.number,
+                        "trigger": trigger,
+                        "reason": reason,
+                        "submitted_at": run.attempt.submitted_at,
+                    },
+                    actor=requested_by
+                    if requested_by is not None or trigger != RunTrigger.SUBMIT
+                    else run.attempt.trainee,
+                )
+                for run in runs
+            ]
+        )
+        run_ids = [run.pk for run in runs]
+        grading_enqueue(run_ids)
+    return runs
+
+
+def grading_enqueue(run_ids: Sequence[int]) -> None:
+    """Queue the runs' grading (trainer.tasks) when the transaction commits."""
+    if len(run_ids) == 1:
+        enqueue("trainer.tasks.grade_run", run_ids[0])
+        return
+    for start in range(0, len(run_ids), RUNS_PER_TASK):
+        enqueue("trainer.tasks.grade_runs", list(run_ids[start : start + RUNS_PER_TASK]))
+
+
+def regrade_request(
+    *,
+    attempts: Iterable[Attempt],
+    reason: str,
+    requested_by: AbstractBaseUser | None = None,
+) -> list[GradingRun]:
+    """A new regrade run for each attempt; the earlier runs and their grades stay as they are."""
+    if not reason.strip():
+        raise TrainerError("a regrade needs a reason (what was corrected)", field="reason")
+    return grading_request_batch(
+        attempts=attempts,
+        trigger=RunTrigger.REGRADE,
+        reason=reason.strip(),
+        requested_by=requested_by,
+    )
