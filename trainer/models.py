@@ -147,6 +147,8 @@ class Scenario(models.Model):
     """A hand-staged round: a validated ``blackjack-scenario/1`` document."""
 
     slug = models.SlugField(max_length=100, unique=True)
+    # The game the document is a round of (trainer.games): its format and its rules.
+    game = models.CharField(max_length=32, default="blackjack")
     title = models.CharField(max_length=200)
     skills = models.JSONField(default=list, blank=True)
     difficulty = models.PositiveSmallIntegerField(
@@ -203,6 +205,8 @@ class Drill(models.Model):
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     kind = models.CharField(max_length=16, choices=DrillKind.choices, default=DrillKind.FIXED)
+    # The game its rounds are dealt in (trainer.games): attempts and grading ask it alone.
+    game = models.CharField(max_length=32, default="blackjack")
     purpose = models.CharField(
         max_length=16, choices=DrillPurpose.choices, default=DrillPurpose.PRACTICE
     )

@@ -22,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, NotFoundError
 from trainer import rules
+from trainer.games import Game, game_named
 from trainer.models import (
     Assignment,
     Attempt,
@@ -224,18 +225,20 @@ def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
             + ("the round is answered" if attempt.mode == Mode.PRACTICE else "the attempt ends"),
             code="no_feedback",
         )
-    return _feedback_rows(item, item.decisions.all())
+    return _feedback_rows(game_named(attempt.drill.game), item, item.decisions.all())
 
 
-def _feedback_rows(item: AttemptItem, decisions: Iterable[Decision]) -> list[FeedbackRow]:
+def _feedback_rows(
+    game: Game, item: AttemptItem, decisions: Iterable[Decision]
+) -> list[FeedbackRow]:
     """The verdicts on the round's questions that were shown; the others stay sealed."""
     given = {d.question: d.answer for d in decisions}
     late = {d.question for d in decisions if d.late}
     rows = []
     for key in shown_keys(item):
         answer = given.get(key.n)
-        # A question left unanswered is scored as grading scores it: rules.unanswered.
-        verdict = rules.compare(key, answer) if answer is not None else rules.unanswered()
+        # A question left unanswered is scored as grading scores it: the game's unanswered.
+        verdict = game.compare(key.to_dict(), answer) if answer is not None else game.unanswered()
         rows.append(
             FeedbackRow(
                 n=key.n,
@@ -259,8 +262,9 @@ def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]
             "feedback on the whole attempt comes after a practice or speed attempt ends",
             code="no_feedback",
         )
+    game = game_named(attempt.drill.game)
     items = attempt.items.order_by("position").prefetch_related("decisions")
-    rounds = [(item.position, _feedback_rows(item, item.decisions.all())) for item in items]
+    rounds = [(item.position, _feedback_rows(game, item, item.decisions.all())) for item in items]
     return [(position, rows) for position, rows in rounds if rows]
 
 

@@ -14,11 +14,9 @@ concurrent starts make one attempt (a database constraint decides, not a check).
 from __future__ import annotations
 
 import random
-import re
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -26,12 +24,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from core.amounts import decimal_amount
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer import rules
+from trainer.games import DocumentError, game_named
 from trainer.generator import generate_documents
 from trainer.models import (
     Assignment,
@@ -53,9 +50,6 @@ from trainer.selectors.attempts import (
     question_view,
 )
 from trainer.services.grading.request import grading_request
-
-MAX_AMOUNT = Decimal("1000000")
-CENT = Decimal("0.01")
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -168,11 +162,12 @@ def attempt_start(
     sealed = drill.purpose == DrillPurpose.EXAM
     if seed is None and (drill.kind == DrillKind.GENERATED or sealed):
         seed = secrets.randbelow(2**62)
+    game = game_named(drill.game)
     dealt = []
     for position, (document, version, scenario) in enumerate(_rounds(drill, seed), start=1):
         try:
-            key = rules.answer_key(document)
-        except rules.ScenarioError as exc:
+            key = game.answer_key(document)
+        except DocumentError as exc:
             raise TrainerError(f"round {position} cannot be played: {exc}", field="drill") from exc
         dealt.append((position, document, version, scenario, key))
 
@@ -268,79 +263,6 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
     return question
 
 
-def _parse_amount(value: object) -> Decimal:
-    """An amount from a string of the digits 0-9 with at most two decimals (docs/api.md).
-
-    JSON numbers are refused (money never passes through a float), and so are other
-    scripts' digits, which Python's ``\\d`` and Decimal would read. A message repeats at
-    most 30 characters of what was sent (as core.errors.echo does).
-    """
-    if not isinstance(value, str):
-        kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
-        kind = "null" if value is None else kinds.get(type(value), "an object")
-        raise TrainerError(
-            f'amount must be written as a string such as "12.50", not {kind}', field="amount"
-        )
-    text = value.strip(" \t\r\n")
-    shown = repr(text if len(text) <= 30 else text[:30] + "…")
-    if text == "":
-        raise TrainerError("amount is required for pay, take and take half", field="amount")
-    if text.startswith("-"):
-        raise TrainerError(f"amount cannot be negative: {shown}", field="amount")
-    amount = decimal_amount(text, whole_digits=9, leading_zeros=True)
-    if amount is None:
-        if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
-            raise TrainerError(f"amount has more decimals than cents: {shown}", field="amount")
-        if any(char.isdecimal() and not char.isascii() for char in text):
-            raise TrainerError(
-                f"amount must be written with the digits 0-9: {shown}", field="amount"
-            )
-        raise TrainerError(
-            f'amount is not a number of dollars and cents: {shown} (write it like "12.50")',
-            field="amount",
-        )
-    if amount > MAX_AMOUNT:
-        raise TrainerError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
-    if amount == 0:
-        raise TrainerError("amount must be more than 0 (a push moves no money)", field="amount")
-    return amount.quantize(CENT)
-
-
-def _parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
-    """The answer in the shape the grader compares, or a TrainerError naming the fault."""
-    if not isinstance(answer, Mapping):
-        raise TrainerError("answer must be an object", field="answer")
-    if kind in rules.MONEY_KINDS:
-        action = rules.money_action_of(answer.get("action"))
-        if action is None:
-            raise TrainerError(
-                f"action must be one of {', '.join(rules.MoneyAction)}", field="action"
-            )
-        if action is rules.MoneyAction.PUSH:
-            if str(answer.get("amount") or "0").strip() not in ("", "0", "0.0", "0.00"):
-                raise TrainerError("a push moves no money: leave the amount empty", field="amount")
-            return {"action": action.value, "amount": "0.00"}
-        if "amount" not in answer:
-            raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
-        return {"action": action.value, "amount": str(_parse_amount(answer["amount"]))}
-    allowed = rules.PROCEDURE_ANSWERS.get(kind)
-    if allowed is None:
-        raise TrainerError(f"question kind {kind!r} cannot be answered here", field="question")
-    word = answer.get("answer")
-    if not isinstance(word, str) or word not in allowed:
-        raise TrainerError(f"answer must be one of {', '.join(allowed)}", field="answer")
-    parsed: dict[str, Any] = {"answer": str(word)}
-    if kind == rules.Kind.PEEK and word == rules.ProcedureAnswer.PEEK:
-        natural = answer.get("dealer_blackjack")
-        if not isinstance(natural, bool):
-            raise TrainerError(
-                "say whether the peek finds a dealer natural (dealer_blackjack: true or false)",
-                field="dealer_blackjack",
-            )
-        parsed["dealer_blackjack"] = natural
-    return parsed
-
-
 NOT_ASKED = "that is not the question being asked: answer the question on the table"
 
 
@@ -367,12 +289,13 @@ def decision_record(
             "the time for this attempt has ended: it was submitted as it stood",
             code="deadline_passed",
         )
+    game = game_named(attempt.drill.game)
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
         locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
         repeated = _answered_before(locked, position, question)
         if repeated is not None:
-            if repeated.answer == _parse_answer(repeated.kind, answer):
+            if repeated.answer == game.parse_answer(repeated.kind, answer):
                 return repeated, False
             raise ConflictError(
                 f"question {question} of round {position} is already answered; "
@@ -390,7 +313,7 @@ def decision_record(
         shown_at = parse_datetime(shown_text) if shown_text else None
         if shown_at is None:
             raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = _parse_answer(key.kind, answer)
+        parsed = game.parse_answer(key.kind, answer)
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
         limit_ms = locked.drill.time_limit_seconds * 1000

@@ -3,7 +3,7 @@
 - `request`: asking for a grading or a regrade (a run per attempt, queued on commit).
 - `execute`: running runs (the Celery tasks call it): grades, results, ledger entries.
 - `basis`: the answer key a round is graded against, cached per batch, and the rules
-  transform `document_under`.
+  transform, through the round's game (trainer.games).
 - `sweep`: queueing again the runs whose task was lost.
 
 What grading reads about runs (the newest run numbers, what to regrade) is in

@@ -1,5 +1,6 @@
-"""What a round is graded against: its answer key, where the key came from, and the rules
-transform (`document_under`) that replays a document under a recorded profile version.
+"""What a round is graded against: its answer key and where the key came from, through the
+round's game (trainer.games): the key stored when it was dealt, or one its game computes
+again under a recorded profile version (a regrade).
 
 `BasisCache` holds, for one batch of runs, every key, verdict and hash computed once per
 distinct document, key, version and scenario (the rounds of one scenario share their
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer import rules
+from trainer.games import Game
 from trainer.models import RuleProfileVersion, Scenario
 from trainer.selectors.runs import scenario_newest_revision
 
@@ -26,7 +27,15 @@ ZERO = Decimal("0.00")
 class RoundValues:
     """A round (AttemptItem) as the grader reads it: its values, without a model instance."""
 
-    __slots__ = ("answer_key", "attempt_id", "document", "pk", "profile_version", "scenario")
+    __slots__ = (
+        "answer_key",
+        "attempt_id",
+        "document",
+        "game",
+        "pk",
+        "profile_version",
+        "scenario",
+    )
 
     def __init__(
         self,
@@ -36,7 +45,9 @@ class RoundValues:
         answer_key: Any,
         profile_version: RuleProfileVersion,
         scenario: Scenario | None,
+        game: Game,
     ) -> None:
+        self.game = game
         self.pk = pk
         self.attempt_id = attempt_id
         self.document = document
@@ -96,10 +107,12 @@ class JsonTexts:
         return text
 
 
-def verdict_of(expected: Mapping[str, Any], given: Any, missed: bool) -> tuple[bool, Decimal, str]:
+def verdict_of(
+    game: Game, expected: Mapping[str, Any], given: Any, missed: bool
+) -> tuple[bool, Decimal, str]:
     """Whether an answer is right, the money it moves wrongly, and its category."""
-    # Missed: rules.unanswered, the one scoring of a missed question (feedback's too).
-    verdict = rules.unanswered() if missed else rules.compare(expected, given)
+    # Missed: the game's unanswered, the one scoring of a missed question (feedback's too).
+    verdict = game.unanswered() if missed else game.compare(expected, given)
     category = (verdict.category or "procedure_error") if not verdict.right else ""
     return verdict.right, verdict.money_diff.quantize(CENT), category
 
@@ -112,18 +125,18 @@ class BasisCache:
         self._scenarios: dict[int, Scenario] = {}
         self.json = JsonTexts()
         # Keyed by the ids of shared values (from `json`, which keeps them alive).
-        self._verdicts: dict[tuple[int, int, bool], tuple[bool, Decimal, str]] = {}
+        self._verdicts: dict[tuple[int, int, int, bool], tuple[bool, Decimal, str]] = {}
         self._bases: dict[tuple[Any, ...], ItemBasis] = {}
         self._hashes: dict[int, tuple[Any, str]] = {}
 
     def verdict(
-        self, expected: Mapping[str, Any], given: Any, *, missed: bool
+        self, game: Game, expected: Mapping[str, Any], given: Any, *, missed: bool
     ) -> tuple[bool, Decimal, str]:
-        """`verdict_of`, computed once per question and answer value in the batch."""
-        key = (id(expected), id(given), missed)
+        """`verdict_of`, computed once per game, question and answer value in the batch."""
+        key = (id(game), id(expected), id(given), missed)
         found = self._verdicts.get(key)
         if found is None:
-            found = self._verdicts[key] = verdict_of(expected, given, missed)
+            found = self._verdicts[key] = verdict_of(game, expected, given, missed)
             # Keep both alive so their ids stay theirs.
             self._hashes.setdefault(id(expected), (expected, ""))
             self._hashes.setdefault(id(given), (given, ""))
@@ -171,14 +184,15 @@ class BasisCache:
             "scenario": scenario_id,
             "document_sha256": self.document_hash(document),
         }
-        asked = item.answer_key or rules.answer_key(
-            document_under(item.document, item.profile_version)
+        game = item.game
+        asked = item.answer_key or game.answer_key(
+            _under(game, item.document, item.profile_version)
         )
         if not regrade:
             record["key"] = "stored" if item.answer_key else "recomputed"
             return ItemBasis(asked, asked, record)
         record["key"] = "recomputed"
-        return ItemBasis(rules.answer_key(document_under(document, version)), asked, record)
+        return ItemBasis(game.answer_key(_under(game, document, version)), asked, record)
 
     def _newest_version(self, version: RuleProfileVersion) -> RuleProfileVersion:
         if version.profile_id not in self._versions:
@@ -207,33 +221,6 @@ def _document_hash(document: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def document_under(document: Mapping[str, Any], version: RuleProfileVersion) -> dict[str, Any]:
-    """The document with its rules replaced by the version's parameters.
-
-    The engine knows only the shipped profiles by name, so a recorded version becomes the
-    document's base profile plus overrides for every parameter that differs; overrides the
-    scenario states itself still apply on top.
-    """
-    stated = document.get("rules")
-    own: Mapping[str, Any] = {}
-    if isinstance(stated, Mapping):
-        base_name = stated.get("profile")
-        own = stated.get("overrides") or {}
-    else:
-        base_name = stated
-    base = rules.PROFILES.get(base_name) if isinstance(base_name, str) else None
-    if base is None:
-        # Unknown to the engine: let it name the fault.
-        rules.profile_from_rules(stated)
-        raise AssertionError("unreachable")  # pragma: no cover
-    shipped = rules.profile_to_dict(base)
-    target = rules.profile_to_dict(version.engine_profile)
-    overrides = {
-        key: value
-        for key, value in target.items()
-        if key not in ("name", "source", "assumed") and value != shipped.get(key)
-    }
-    overrides.update(own)
-    out = dict(document)
-    out["rules"] = {"profile": base_name, "overrides": overrides} if overrides else base_name
-    return out
+def _under(game: Game, document: Mapping[str, Any], version: RuleProfileVersion) -> dict[str, Any]:
+    """The document as it plays under a recorded profile version (the game decides how)."""
+    return game.under_profile(document, profile=version.profile.name, parameters=version.parameters)

@@ -26,7 +26,7 @@ from core.errors import NotFoundError
 from core.postgres import copy_rows, update_rows
 from ledger.events import Event
 from ledger.services.append import PendingEntry, ledger_append_many
-from trainer import rules
+from trainer.games import DocumentError, game_named
 from trainer.models import (
     Attempt,
     AttemptItem,
@@ -127,6 +127,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
             "scenario_id",
             "document_text",
             "answer_key_text",
+            "attempt__drill__game",
         )
     )
     versions = RuleProfileVersion.objects.select_related("profile").in_bulk(
@@ -135,7 +136,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     scenario_ids = {row[3] for row in rows if row[3] is not None}
     scenarios = Scenario.objects.in_bulk(scenario_ids) if scenario_ids else {}
     load_json = cache.json.load
-    for pk, attempt_id, version_id, scenario_id, document_text, key_text in rows:
+    for pk, attempt_id, version_id, scenario_id, document_text, key_text, game in rows:
         items_of[attempt_id].append(
             RoundValues(
                 pk,
@@ -144,6 +145,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
                 load_json(key_text),
                 versions[version_id],
                 None if scenario_id is None else scenarios[scenario_id],
+                game_named(game),
             )
         )
     load = cache.json.load
@@ -163,7 +165,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     for run in runs:
         try:
             run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache)
-        except rules.ScenarioError as exc:
+        except DocumentError as exc:
             _set_failed(run, f"the engine refused a round: {exc}", now)
             entries.append(_finished_entry(run))
             continue
@@ -384,7 +386,9 @@ def _grade(
         late = answer.late
     else:
         decision_id, given, response_ms, late = None, None, None, False
-    right, money_diff, category = cache.verdict(expected, given, missed=decision_id is None)
+    right, money_diff, category = cache.verdict(
+        item.game, expected, given, missed=decision_id is None
+    )
     if late:
         # Past the question's time limit: wrong for its timing whatever it said; the money
         # it would have moved wrongly still counts.

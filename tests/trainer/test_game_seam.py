@@ -1,0 +1,132 @@
+"""The game seam: attempts and grading deal and mark a round only through its game. A test
+game of a few lines, never shipped, runs an attempt from the deal to the grade."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from core.errors import TrainerError
+from tests.factories import profile_version
+from tests.trainer.factories import DrillFactory, ScenarioFactory
+from trainer import rules
+from trainer.games import DocumentError, game_named, game_register, game_unregister
+from trainer.models import DrillScenario, ErrorCategory, Grade, Mode
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
+from trainer.services.grading.execute import grading_run_execute
+
+pytestmark = pytest.mark.django_db
+
+
+class DealerDraws:
+    """A dealer holding ``total`` draws below 17 and stands from 17: one question a round."""
+
+    name = "dealer-draws"
+
+    def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
+        total = document.get("total")
+        if not isinstance(total, int) or not 2 <= total <= 26:
+            raise DocumentError("total must be a whole number from 2 to 26", field="total")
+        word = "hit" if total < 17 else "stand"
+        prompt = f"Dealer has {total}. Hit or stand?"
+        view = {"total": total}
+        question = {"n": 1, "kind": "dealer_play", "prompt": prompt, "view": view}
+        return [{**question, "expected": {"answer": word}, "rule": "draw to 16, stand on 17"}]
+
+    def under_profile(
+        self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return dict(document)
+
+    def parse_answer(self, kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+        if answer.get("answer") not in ("hit", "stand"):
+            raise TrainerError("answer must be hit or stand", field="answer")
+        return {"answer": answer["answer"]}
+
+    def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> rules.Verdict:
+        right = answer == question["expected"]
+        return rules.Verdict(
+            right, Decimal("0.00"), None if right else rules.Category.PROCEDURE_ERROR
+        )
+
+    def unanswered(self) -> rules.Verdict:
+        return rules.unanswered()
+
+
+@pytest.fixture
+def dealer_draws() -> Iterator[DealerDraws]:
+    game = DealerDraws()
+    game_register(game)
+    yield game
+    game_unregister(game.name)
+
+
+def _drill_of(totals):
+    drill = DrillFactory(game="dealer-draws")
+    for position, total in enumerate(totals, start=1):
+        scenario = ScenarioFactory(
+            game="dealer-draws",
+            document={"total": total},
+            # A round is dealt under a rule profile version; this game reads none of it.
+            profile_version=profile_version("casino-shoe"),
+        )
+        DrillScenario.objects.create(drill=drill, scenario=scenario, position=position)
+    return drill
+
+
+def test_an_attempt_of_another_game_is_dealt_answered_and_graded_through_it(dealer_draws, trainee):
+    attempt = attempt_start(trainee=trainee, drill=_drill_of([12, 18, 16]), mode=Mode.PRACTICE)
+    assert [item.answer_key[0]["expected"] for item in attempt.items.order_by("position")] == [
+        {"answer": "hit"},
+        {"answer": "stand"},
+        {"answer": "hit"},
+    ]
+    for position, word in ((1, "hit"), (2, "hit")):
+        question = attempt_question_show(attempt=attempt, user=trainee)
+        assert question is not None
+        assert question["prompt"].startswith("Dealer has")
+        decision_record(
+            attempt=attempt, user=trainee, position=position, question=1, answer={"answer": word}
+        )
+    attempt_submit(attempt=attempt, user=trainee)
+    run = grading_run_execute(run_id=attempt.grading_runs.get().pk)
+
+    assert (run.status, run.questions, run.correct) == ("graded", 3, 1)
+    grades = Grade.objects.filter(run=run).order_by("item__position")
+    assert [(g.correct, g.category) for g in grades] == [
+        (True, ""),
+        (False, ErrorCategory.PROCEDURE),
+        (False, ErrorCategory.UNANSWERED),
+    ]
+
+
+def test_its_own_answer_rules_apply(dealer_draws, trainee):
+    attempt = attempt_start(trainee=trainee, drill=_drill_of([12]), mode=Mode.PRACTICE)
+    attempt_question_show(attempt=attempt, user=trainee)
+    with pytest.raises(TrainerError, match="answer must be hit or stand"):
+        decision_record(
+            attempt=attempt, user=trainee, position=1, question=1, answer={"answer": "push"}
+        )
+
+
+def test_a_round_its_game_cannot_play_is_refused_when_dealt(dealer_draws, trainee):
+    with pytest.raises(TrainerError, match="round 2 cannot be played: total must be"):
+        attempt_start(trainee=trainee, drill=_drill_of([12, 40]), mode=Mode.PRACTICE)
+
+
+def test_a_drill_of_an_unknown_game_is_refused(trainee):
+    with pytest.raises(DocumentError, match="no game called 'poker'"):
+        attempt_start(trainee=trainee, drill=DrillFactory(game="poker"), mode=Mode.PRACTICE)
+
+
+def test_blackjack_is_the_default_game():
+    assert game_named(None).name == "blackjack"
+    assert DrillFactory.build().game == "blackjack"

@@ -1,0 +1,154 @@
+"""Blackjack, the game Shoe School ships: the rules engine (`trainer.rules`) behind the
+game seam, with the answers a dealer gives at its table (docs/api.md)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from decimal import Decimal
+from typing import Any
+
+from core.amounts import decimal_amount
+from core.errors import TrainerError
+from trainer import rules
+from trainer.games import DocumentError, game_register
+
+MAX_AMOUNT = Decimal("1000000")
+CENT = Decimal("0.01")
+
+
+class Blackjack:
+    name = "blackjack"
+
+    def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
+        try:
+            return rules.answer_key(document)
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
+
+    def under_profile(
+        self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        try:
+            return under_profile(document, profile=profile, parameters=parameters)
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
+
+    def parse_answer(self, kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+        return parse_answer(kind, answer)
+
+    def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> rules.Verdict:
+        return rules.compare(question, answer)
+
+    def unanswered(self) -> rules.Verdict:
+        return rules.unanswered()
+
+
+def parse_amount(value: object) -> Decimal:
+    """An amount from a string of the digits 0-9 with at most two decimals (docs/api.md).
+
+    JSON numbers are refused (money never passes through a float), and so are other
+    scripts' digits, which Python's ``\\d`` and Decimal would read. A message repeats at
+    most 30 characters of what was sent (as core.errors.echo does).
+    """
+    if not isinstance(value, str):
+        kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
+        kind = "null" if value is None else kinds.get(type(value), "an object")
+        raise TrainerError(
+            f'amount must be written as a string such as "12.50", not {kind}', field="amount"
+        )
+    text = value.strip(" \t\r\n")
+    shown = repr(text if len(text) <= 30 else text[:30] + "…")
+    if text == "":
+        raise TrainerError("amount is required for pay, take and take half", field="amount")
+    if text.startswith("-"):
+        raise TrainerError(f"amount cannot be negative: {shown}", field="amount")
+    amount = decimal_amount(text, whole_digits=9, leading_zeros=True)
+    if amount is None:
+        if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
+            raise TrainerError(f"amount has more decimals than cents: {shown}", field="amount")
+        if any(char.isdecimal() and not char.isascii() for char in text):
+            raise TrainerError(
+                f"amount must be written with the digits 0-9: {shown}", field="amount"
+            )
+        raise TrainerError(
+            f'amount is not a number of dollars and cents: {shown} (write it like "12.50")',
+            field="amount",
+        )
+    if amount > MAX_AMOUNT:
+        raise TrainerError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
+    if amount == 0:
+        raise TrainerError("amount must be more than 0 (a push moves no money)", field="amount")
+    return amount.quantize(CENT)
+
+
+def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer in the shape the grader compares, or a TrainerError naming the fault."""
+    if not isinstance(answer, Mapping):
+        raise TrainerError("answer must be an object", field="answer")
+    if kind in rules.MONEY_KINDS:
+        action = rules.money_action_of(answer.get("action"))
+        if action is None:
+            raise TrainerError(
+                f"action must be one of {', '.join(rules.MoneyAction)}", field="action"
+            )
+        if action is rules.MoneyAction.PUSH:
+            if str(answer.get("amount") or "0").strip() not in ("", "0", "0.0", "0.00"):
+                raise TrainerError("a push moves no money: leave the amount empty", field="amount")
+            return {"action": action.value, "amount": "0.00"}
+        if "amount" not in answer:
+            raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
+        return {"action": action.value, "amount": str(parse_amount(answer["amount"]))}
+    allowed = rules.PROCEDURE_ANSWERS.get(kind)
+    if allowed is None:
+        raise TrainerError(f"question kind {kind!r} cannot be answered here", field="question")
+    word = answer.get("answer")
+    if not isinstance(word, str) or word not in allowed:
+        raise TrainerError(f"answer must be one of {', '.join(allowed)}", field="answer")
+    parsed: dict[str, Any] = {"answer": str(word)}
+    if kind == rules.Kind.PEEK and word == rules.ProcedureAnswer.PEEK:
+        natural = answer.get("dealer_blackjack")
+        if not isinstance(natural, bool):
+            raise TrainerError(
+                "say whether the peek finds a dealer natural (dealer_blackjack: true or false)",
+                field="dealer_blackjack",
+            )
+        parsed["dealer_blackjack"] = natural
+    return parsed
+
+
+def under_profile(
+    document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The document with its rules replaced by a recorded profile version's parameters.
+
+    The engine knows only the shipped profiles by name, so a recorded version becomes the
+    document's base profile plus overrides for every parameter that differs; overrides the
+    scenario states itself still apply on top.
+    """
+    stated = document.get("rules")
+    own: Mapping[str, Any] = {}
+    if isinstance(stated, Mapping):
+        base_name = stated.get("profile")
+        own = stated.get("overrides") or {}
+    else:
+        base_name = stated
+    base = rules.PROFILES.get(base_name) if isinstance(base_name, str) else None
+    if base is None:
+        # Unknown to the engine: let it name the fault.
+        rules.profile_from_rules(stated)
+        raise AssertionError("unreachable")  # pragma: no cover
+    shipped = rules.profile_to_dict(base)
+    target = rules.profile_to_dict(rules.profile_from_dict({**parameters, "name": profile}))
+    overrides = {
+        key: value
+        for key, value in target.items()
+        if key not in ("name", "source", "assumed") and value != shipped.get(key)
+    }
+    overrides.update(own)
+    out = dict(document)
+    out["rules"] = {"profile": base_name, "overrides": overrides} if overrides else base_name
+    return out
+
+
+BLACKJACK = game_register(Blackjack())
