@@ -3,7 +3,7 @@
 from decimal import Decimal
 from typing import Any
 
-from trainer.rules import answer_key, compare, play, questions
+from trainer.rules import answer_key, compare, play
 
 
 def scenario(rules: Any, shoe: list[str], *boxes: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -149,15 +149,6 @@ def test_the_reshuffle_follows_the_cut_card() -> None:
 def test_answer_key_takes_a_played_round_too() -> None:
     doc = scenario("casino-shoe", ["Th", "9c", "8d", "8h"], box(1, ("p1", "10"), actions=["stand"]))
     assert answer_key(play(doc)) == answer_key(doc)
-
-
-def test_questions_hide_the_answers() -> None:
-    doc = scenario("casino-shoe", ["Th", "9c", "8d", "8h"], box(1, ("p1", "10"), actions=["stand"]))
-    for item in questions(doc):
-        assert "expected" not in item
-        assert "rule" not in item
-        assert item["prompt"]
-        assert "view" in item
 
 
 def settle_item(expected: dict[str, Any], kind: str = "settle_hand") -> dict[str, Any]:

@@ -17,7 +17,6 @@ from .answer_key import (
     answer_key,
     compare,
     key_questions,
-    questions,
     signed_amount,
     unanswered,
 )
@@ -95,7 +94,6 @@ __all__ = [
     "profile_from_dict",
     "profile_from_rules",
     "profile_to_dict",
-    "questions",
     "settle",
     "settlement_dict",
     "signed_amount",

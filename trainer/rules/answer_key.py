@@ -63,14 +63,6 @@ def key_questions(doc_or_round: Mapping[str, Any] | Round) -> list[Question]:
     return _Builder(result).build()
 
 
-def questions(doc_or_round: Mapping[str, Any] | Round) -> list[dict[str, Any]]:
-    """The answer key without `expected` and `rule`: safe to send before the trainee answers."""
-    return [
-        {k: v for k, v in item.items() if k not in ("expected", "rule")}
-        for item in answer_key(doc_or_round)
-    ]
-
-
 def signed_amount(answer: Mapping[str, Any]) -> Decimal:
     """What a money answer ({"action", "amount"}) moves to (+) or from (-) the player."""
     sign = _SIGN[answer["action"]]
