@@ -55,6 +55,12 @@
   document.addEventListener("keydown", function (event) {
     if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+    // Enter settles a stake; it never picks a procedure answer (each has its own key),
+    // even on a button that has the focus.
+    if (key === "Enter" && !amount) {
+      event.preventDefault();
+      return;
+    }
     if (key === "X" && amount) {
       amount.value = "";
       amount.focus();
