@@ -292,6 +292,11 @@ def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_dat
     assert "Counted the 3:2 as 2:1" in text
     assert "Bea Boss" in text
     assert "Pit boss" in text
+    # Times to the minute in UTC, categories by their labels (the CSV keeps exact values).
+    assert "12:00 UTC" in text or "12:00\nUTC" in text or "2026-03-10 12:00" in text
+    assert "+00:00" not in text
+    assert "Overpay" in text
+    assert "overpay" not in text
     assert "2027-03-10" in text
     # The override and the acknowledged warning are part of the signed record.
     flat = " ".join(text.split())

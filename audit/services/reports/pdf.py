@@ -43,6 +43,7 @@ from audit.services.reports.rows import (
     trainee_cells,
 )
 from ledger.services.verify import LedgerVerification, ledger_verify
+from trainer.models import ErrorCategory, Skill
 from trainer.selectors.reports import (
     MispaySummary,
     Totals,
@@ -116,6 +117,22 @@ def _pdf(
     document.build(story, onFirstPage=footer, onLaterPages=footer)
 
 
+_CATEGORIES = dict(ErrorCategory.choices)
+_SKILLS = dict(Skill.choices)
+
+
+def _readable(column: str, value: Any) -> str:
+    """A cell as a person reads it: times to the minute in UTC, mistake categories and
+    skills by their labels (the CSV keeps the exact values, for programs)."""
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if column == "category" and isinstance(value, str):
+        return _CATEGORIES.get(value, value)
+    if column == "skills" and isinstance(value, list):
+        return ", ".join(_SKILLS.get(str(skill), str(skill)) for skill in value)
+    return cell(value)
+
+
 def _text_last(columns: Sequence[str]) -> list[float]:
     # The last column holds free text (a comment, a reason, a statement): give it room.
     narrow = USABLE * 0.6 / (len(columns) - 1)
@@ -128,8 +145,12 @@ def _table(
     rows: Iterable[Iterable[Any]],
     widths: list[float] | None = None,
 ) -> Table:
+    columns = tuple(columns)
     data = [[Paragraph(escape(c.replace("_", " ")), styles.head) for c in columns]]
-    data += [[Paragraph(escape(cell(v)), styles.cell) for v in row] for row in rows]
+    data += [
+        [Paragraph(escape(_readable(c, v)), styles.cell) for c, v in zip(columns, row, strict=True)]
+        for row in rows
+    ]
     if len(data) == 1:
         blank = [Paragraph("", styles.cell) for _ in data[0][1:]]
         data.append([Paragraph("none in this period", styles.cell), *blank])
@@ -206,7 +227,7 @@ def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
     chart.x, chart.y = int(15 * mm), int(10 * mm)
     chart.width, chart.height = int(chart_width - 70 * mm), int(chart_height - 12 * mm)
     chart.data = [[float(m.overpaid) for m in mispays], [float(m.underpaid) for m in mispays]]
-    chart.categoryAxis.categoryNames = [m.category.replace("_", " ") for m in mispays]
+    chart.categoryAxis.categoryNames = [_readable("category", m.category) for m in mispays]
     chart.categoryAxis.labels.fontSize = 7
     chart.valueAxis.valueMin = 0
     chart.valueAxis.labels.fontSize = 7
