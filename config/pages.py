@@ -82,7 +82,16 @@ ADMINISTRATION = Area(
     staff_only=True,
 )
 
-AREAS = (TRAINING, RECORD, PIT, COMPLIANCE, ADMINISTRATION)
+TABLES = Area(
+    key="tables",
+    url_name="tables",
+    label="Table cards",
+    summary="The whole house rule of each table, to read or print.",
+    roles=(Role.TRAINEE, Role.PIT_BOSS, Role.COMPLIANCE, Role.ADMIN),
+    refusal="the table cards are for the casino's staff",
+)
+
+AREAS = (TRAINING, RECORD, PIT, COMPLIANCE, ADMINISTRATION, TABLES)
 
 
 def areas_for(user: AbstractBaseUser | AnonymousUser) -> list[Area]:

@@ -18,10 +18,10 @@ pytestmark = pytest.mark.django_db
 
 # What each role's top bar lists, written out: the rules in config.pages must give this.
 NAV = {
-    "trainee": ["training", "record"],
-    "pit_boss": ["pit"],
-    "compliance_officer": ["pit", "compliance"],
-    "admin_user": ["pit", "compliance", "admin"],
+    "trainee": ["training", "record", "tables"],
+    "pit_boss": ["pit", "tables"],
+    "compliance_officer": ["pit", "compliance", "tables"],
+    "admin_user": ["pit", "compliance", "admin", "tables"],
 }
 # The role matrix's users, by the fixture that makes each here.
 MATRIX_USER = {
@@ -92,14 +92,14 @@ def test_every_page_a_role_may_read_in_the_role_matrix_is_under_a_part_of_its_ba
 def test_a_user_with_several_roles_sees_every_part_of_each(db):
     user = UserFactory(username="double", roles=["trainee", "compliance"])
     links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["training", "record", "pit", "compliance"]
+    assert [area for area, _ in links] == ["training", "record", "pit", "compliance", "tables"]
 
 
 def test_an_admin_who_is_not_staff_gets_no_administration_link(db):
     # Django's admin opens to staff only: the link would lead to its login page.
     user = UserFactory(username="groupadmin", roles=["admin"])
     links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["pit", "compliance"]
+    assert [area for area, _ in links] == ["pit", "compliance", "tables"]
 
 
 def test_the_current_part_is_marked_in_the_bar(pit_boss):
@@ -121,7 +121,7 @@ def test_a_refusal_inside_the_pit_keeps_the_top_bar_and_offers_a_way_back(
     )
     assert response.status_code == 403
     html = response.content.decode()
-    assert [area for area, _ in nav_of(html)] == ["pit", "compliance"]
+    assert [area for area, _ in nav_of(html)] == ["pit", "compliance", "tables"]
     way_back = html.split('class="way-back"', 1)[1].split("</p>", 1)[0]
     assert 'href="/"' in way_back
     assert 'href="/pit/"' in way_back
@@ -132,7 +132,7 @@ def test_a_refusal_of_the_pit_to_a_trainee_leads_back_to_the_training(trainee):
     response = signed_in(trainee).get(reverse("pit:dashboard"))
     assert response.status_code == 403
     html = response.content.decode()
-    assert [area for area, _ in nav_of(html)] == ["training", "record"]
+    assert [area for area, _ in nav_of(html)] == ["training", "record", "tables"]
     way_back = html.split('class="way-back"', 1)[1].split("</p>", 1)[0]
     assert 'href="/train/">My training' in way_back
 

@@ -80,6 +80,69 @@ class RuleProfileVersion(models.Model):
         return rules.profile_from_dict({**self.parameters, "name": self.profile.name})
 
     @property
+    def house_rules(self) -> list[str]:
+        """The whole house rule, a line each, in the words of a table card: what a dealer
+        needs to deal and settle this table (docs/scenario-format.md's parameters)."""
+        p = self.parameters
+        money = _chip_text
+        rules = [f"Blackjack pays {str(p['blackjack_pays']).replace(':', ' to ')}"]
+        unit = money(p.get("payout_unit"))
+        if unit:
+            rules.append(f"Winnings on a blackjack are rounded down to the {unit} chip")
+        rules.append(
+            "Dealer hits soft 17" if p["dealer_hits_soft_17"] else "Dealer stands on all 17s"
+        )
+        if p.get("hole_card") == "enhc":
+            rules.append(
+                "No hole card: the dealer draws a second card after the players; a dealer "
+                "blackjack takes every stake, doubles and splits included"
+            )
+        else:
+            rules.append("Dealer peeks for blackjack under an ace or a ten")
+        if p["insurance"]:
+            rules.append("Insurance up to half the stake, pays 2 to 1")
+        else:
+            rules.append("No insurance")
+        if p.get("even_money"):
+            rules.append("Even money offered on a blackjack against an ace")
+        if p.get("surrender") == "late":
+            rules.append("Late surrender on the first two cards: half the stake back")
+        else:
+            rules.append("No surrender")
+        double_on = {
+            "any": "any first two cards",
+            "9-11": "a first-two-card 9, 10 or 11",
+            "10-11": "a first-two-card 10 or 11",
+        }.get(p.get("double_on"), str(p.get("double_on")))
+        rules.append(f"Double on {double_on}")
+        rules.append(
+            "Double after a split" if p.get("double_after_split") else "No double after a split"
+        )
+        if p.get("double_for_less"):
+            rules.append("Double for less: any amount up to the stake")
+        most = p.get("max_split_hands")
+        rules.append(f"Split to {most} hands" if most else "Split without limit")
+        rules.append(
+            "Any two ten-value cards may be split"
+            if p.get("split_unlike_tens")
+            else "Only tens of the same rank may be split"
+        )
+        rules.append("Aces may be resplit" if p.get("resplit_aces") else "No resplitting aces")
+        if not p.get("hit_split_aces"):
+            rules.append("Split aces take one card each")
+        if p.get("bonus_777"):
+            rules.append(f"Three sevens pay {p['bonus_777']} × the stake, whatever the result")
+        low, high = money(p.get("min_bet")), money(p.get("max_bet"))
+        if low and high:
+            rules.append(f"Bets {low} to {high} (the maximum for the whole box)")
+        rules.append(
+            f"{p['decks']} deck{'s' if p['decks'] != 1 else ''}, {p.get('burn', 0)} burned; "
+            f"the cut card leaves {p.get('penetration_cards', 0)} cards behind it"
+        )
+        rules.append("Settle right to left: the box on the dealer's right first")
+        return rules
+
+    @property
     def placard(self) -> str:
         """The table placard: 'Blackjack pays 6 to 5 · Dealer hits soft 17 · ...'."""
         p = self.parameters
@@ -94,6 +157,14 @@ class RuleProfileVersion(models.Model):
         if p.get("bonus_777"):
             parts.append(f"Three sevens pay {p['bonus_777']} × the stake")
         return " · ".join(parts)
+
+
+def _chip_text(value: object) -> str:
+    """An amount from the parameters as a table card writes it: 0.50, 5, 500."""
+    if value in (None, ""):
+        return ""
+    amount = Decimal(str(value))
+    return f"{amount:.2f}" if amount != amount.to_integral_value() else f"{amount:.0f}"
 
 
 class TrainingClass(models.Model):

@@ -4,4 +4,6 @@ from trainer import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("tables/", views.tables, name="tables"),
+    path("tables/<slug:name>/", views.table_card, name="table_card"),
 ]

@@ -48,6 +48,9 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "password_reset_confirm": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
     "password_reset_complete": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
     "home": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
+    # The table cards: the house rules, for everyone signed in.
+    "tables": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
+    "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.
     "api-schema": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
@@ -156,6 +159,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "report_id": report.pk,
             "uidb64": "MQ",
             "token": "not-a-valid-token",
+            "name": "casino-shoe",
         },
     }
 

@@ -139,6 +139,7 @@ def _table(
         "question": question,
         "table": question_table(question),
         "placard": item.profile_version.placard,
+        "house_rules": item.profile_version.house_rules,
         "profile": item.profile_version,
         "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
         "buttons": procedure_buttons(question),
