@@ -121,7 +121,7 @@ def test_each_role_sees_its_parts_and_a_refusal_keeps_the_bar(
     nav = page.locator("nav[aria-label=Main] a")
 
     log_in(page, live_server.url, compliance_officer.username)
-    expect(nav).to_have_text(["Pit", "Compliance"])
+    expect(nav).to_have_text(["Pit", "Compliance", "Table cards"])
     page.screenshot(path=artifacts / "10-compliance-home.png", full_page=True)
     page.click("nav >> text=Pit")
     expect(page.locator("h1")).to_have_text("Pit dashboard")
@@ -136,11 +136,13 @@ def test_each_role_sees_its_parts_and_a_refusal_keeps_the_bar(
     log_out(page)
 
     log_in(page, live_server.url, trainee.username)
-    expect(nav).to_have_text(["My training"])
+    expect(nav).to_have_text(["My training", "My record", "Table cards"])
     page.goto(f"{live_server.url}/pit/")
     expect(page.locator("h1")).to_have_text("You can't open this page")
-    expect(nav).to_have_text(["My training"])
-    expect(page.locator(".way-back a")).to_have_text(["Back to the start", "My training"])
+    expect(nav).to_have_text(["My training", "My record", "Table cards"])
+    expect(page.locator(".way-back a")).to_have_text(
+        ["Back to the start", "My training", "My record", "Table cards"]
+    )
     page.screenshot(path=artifacts / "12-refused-with-way-back.png", full_page=True)
     page.click(".way-back >> text=My training")
     expect(page).to_have_url(f"{live_server.url}/train/")
@@ -158,7 +160,7 @@ def test_the_bar_and_the_password_pages_fit_a_phone(live_server, artifacts, admi
     with chromium_page(viewport={"width": 390, "height": 844}) as phone:
         log_in(phone, live_server.url, admin_user.username)
         expect(phone.locator("nav[aria-label=Main] a")).to_have_text(
-            ["Pit", "Compliance", "Administration"]
+            ["Pit", "Compliance", "Administration", "Table cards"]
         )
         for path, shot in (
             ("/accounts/password/change/", "14-phone-change.png"),
