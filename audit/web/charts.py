@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import pygal
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from pygal.style import Style
 
@@ -53,13 +54,25 @@ def _chart(kind: type[pygal.graph.graph.Graph], title: str, **config: object) ->
         "style": _STYLE,
         "title": title,
         "show_legend": False,
+        # pygal cuts a label it thinks too long ("20+" became "2…"): never cut one.
+        "truncate_label": -1,
         **_SIZE,
     }
     return kind(**{**settings, **config})
 
 
 def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
-    labels = tuple(p.when.date().isoformat() if p.when else f"#{p.attempt_id}" for p in points)
+    days = [timezone.localtime(p.when).date() if p.when else None for p in points]
+    # Several attempts a day would all read the same date: then each says its time too.
+    same_day = len({d for d in days if d is not None}) < len([d for d in days if d is not None])
+    labels = tuple(
+        f"#{p.attempt_id}"
+        if p.when is None
+        else f"{timezone.localtime(p.when):%m-%d %H:%M}"
+        if same_day
+        else timezone.localtime(p.when).date().isoformat()
+        for p in points
+    )
     return _trend(labels, tuple(float(p.accuracy) for p in points))
 
 
