@@ -42,7 +42,7 @@ from trainer.models import Grade
 from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import evidence, runs, visibility
 from trainer.selectors import grades as grade_rows
-from trainer.web.display import answer_label, table_view
+from trainer.web.display import answer_label, kind_label, rule_text, table_view
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -254,7 +254,7 @@ def _trainee_page(
         "speed_svg": charts.speed_svg(
             figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
-        "mistakes": [(grade, grade.pk in reviewed) for grade in mistakes],
+        "mistakes": [(grade, grade.pk in reviewed, kind_label(grade.kind)) for grade in mistakes],
         "mistakes_page": page,
         "mistakes_newer_query": _query_with_page(request, page - 1) if page > 1 else None,
         "mistakes_older_query": _query_with_page(request, page + 1) if older else None,
@@ -549,6 +549,7 @@ def _grade_page(
         "expected": answer_label(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,
         "overpaid": grade.money_diff > Decimal(0),
+        "rule": rule_text(grade.rule),
         "history": history,
         "can_act": can_act,
         "form": form or ReviewForm(),

@@ -145,3 +145,10 @@ def test_the_record_page_in_a_browser(live_server, pit, trainee, pit_boss):
         assert browser.locator("h1").inner_text() == "My record"
         assert "A natural pays 3 to 2" in browser.locator("#reviews-title + ul").inner_text()
         browser.screenshot(path=artifacts_dir("record") / "my-record.png", full_page=True)
+
+
+def test_the_pits_mistakes_list_names_the_question_not_its_code(pit, trainee, pit_boss):
+    _mistake(trainee)
+    html = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    assert "Settle a hand (question 4)" in html
+    assert "settle_hand" not in html

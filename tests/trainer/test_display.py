@@ -77,3 +77,24 @@ def test_one_table_view_marks_the_question_or_nothing():
     trainee = table_view(view, box=3, hand=None)
     assert [box["current"] for box in trainee["boxes"]] == [False, True]
     assert card("Td").rank == "10"
+
+
+def test_question_kinds_categories_and_rules_read_as_a_dealer_says_them():
+    from trainer.web.display import category_label, kind_label, rule_text
+
+    assert kind_label("settle_hand") == "Settle a hand"
+    assert kind_label("dealer_play") == "Dealer's draw"
+    assert category_label("wrong_outcome") == "Wrong outcome"
+    assert category_label("insurance_error") == "Insurance error"
+    assert category_label("") == ""
+    assert (
+        rule_text("Late surrender gives back half the stake (surrender: late, casino-shoe)")
+        == "Late surrender gives back half the stake"
+    )
+    assert rule_text("Dealer peeks under an ace (hole_card: peek, casino-shoe)") == (
+        "Dealer peeks under an ace"
+    )
+    # A rule without the engine's parenthesis is left as it is.
+    assert (
+        rule_text("Blackjack pays 3 to 2 (on a natural)") == "Blackjack pays 3 to 2 (on a natural)"
+    )

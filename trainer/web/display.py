@@ -10,15 +10,18 @@ fails here at import rather than showing up unlabelled.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from trainer.models import ErrorCategory
 from trainer.rules import (
     PROCEDURE_ANSWERS,
     Kind,
     MoneyAction,
     ProcedureAnswer,
+    kind_of,
     money_action_of,
 )
 
@@ -90,6 +93,42 @@ def question_table(question: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # Words for the vocabulary: one table each, keyed by the engine's enums.
+KIND_WORDS: dict[Kind, str] = {
+    Kind.OFFER_INSURANCE: "Offer insurance",
+    Kind.OFFER_EVEN_MONEY: "Offer even money",
+    Kind.EVEN_MONEY: "Pay even money",
+    Kind.PEEK: "Peek",
+    Kind.SETTLE_INSURANCE: "Settle insurance",
+    Kind.DEALER_PLAY: "Dealer's draw",
+    Kind.SETTLE_HAND: "Settle a hand",
+    Kind.BONUS_777: "7-7-7 prize",
+    Kind.RESHUFFLE: "Reshuffle or continue",
+}
+# The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
+# casino-shoe)": words for programs. People read the rule without them.
+_CATEGORY_WORDS = dict(ErrorCategory.choices)
+_RULE_SOURCE = re.compile(r"\s*\([a-z_0-9]+: [^()]*\)\s*$")
+
+
+def kind_label(kind: str) -> str:
+    """What a question asks, as a dealer says it ("Settle a hand")."""
+    found = kind_of(kind)
+    return KIND_WORDS[found] if found is not None else kind.replace("_", " ").capitalize()
+
+
+def rule_text(rule: str) -> str:
+    """The rule a question rests on, as a person reads it (without the engine's parameter
+    names and profile)."""
+    return _RULE_SOURCE.sub("", rule or "").strip()
+
+
+def category_label(category: str | None) -> str:
+    """Why an answer was wrong, by its label ("Wrong outcome"); "" when it was not."""
+    if not category:
+        return ""
+    return _CATEGORY_WORDS.get(str(category), str(category).replace("_", " ").capitalize())
+
+
 ACTION_WORDS: dict[MoneyAction, str] = {
     MoneyAction.PAY: "Pay",
     MoneyAction.TAKE: "Take",

@@ -47,8 +47,10 @@ from trainer.web.display import (
     VOCABULARY_JSON,
     answer_label,
     button_answer,
+    category_label,
     procedure_buttons,
     question_table,
+    rule_text,
 )
 
 View = Callable[..., HttpResponse]
@@ -197,7 +199,16 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
         "attempt": attempt,
         "position": position,
         "rounds": attempt.items.count(),
-        "rows": [(row, answer_label(row.given), answer_label(row.expected)) for row in rows],
+        "rows": [
+            (
+                row,
+                answer_label(row.given),
+                answer_label(row.expected),
+                category_label(row.category),
+                rule_text(row.rule),
+            )
+            for row in rows
+        ],
         "right": sum(1 for row in rows if row.right),
         "more": attempt_current_question(attempt=attempt) is not None,
     }
