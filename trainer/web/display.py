@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from trainer.models import ErrorCategory
@@ -29,7 +30,51 @@ SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 RANK_NAMES = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
 # Chip values a dealer clicks to build an amount, in dollars.
-CHIPS = ("0.50", "1", "5", "25", "100", "500")
+# The casino's chips, largest first, by their usual colours.
+CHIP_COLOURS: dict[str, str] = {
+    "1000": "orange",
+    "500": "purple",
+    "100": "black",
+    "25": "green",
+    "5": "red",
+    "2.50": "pink",
+    "1": "white",
+    "0.50": "grey",
+}
+CHIPS = tuple(reversed(CHIP_COLOURS))
+# More chips than this in one stake are drawn as this many and a "+".
+STACK_MOST = 8
+
+
+@dataclass(frozen=True)
+class Chip:
+    value: str
+    colour: str
+
+
+def table_chips(parameters: Mapping[str, Any]) -> tuple[str, ...]:
+    """The chips a table's tray holds, smallest first: from its smallest payout chip up to
+    its largest bet (all of them when the parameters do not say)."""
+    low = Decimal(str(parameters.get("payout_unit") or "0.50"))
+    high = Decimal(str(parameters.get("max_bet") or "1000"))
+    found = tuple(chip for chip in CHIPS if low <= Decimal(chip) <= max(high, low))
+    return found or CHIPS
+
+
+def chip_stack(amount: object, chips: tuple[str, ...] = CHIPS) -> tuple[list[Chip], bool]:
+    """A stake as the fewest chips of the set, largest first, and whether more were left
+    out of the drawing (a stack is drawn at most STACK_MOST chips high)."""
+    try:
+        left = Decimal(str(amount))
+    except ArithmeticError:
+        return [], False
+    stack: list[Chip] = []
+    for value in sorted(chips, key=Decimal, reverse=True):
+        size = Decimal(value)
+        while left >= size and size > 0:
+            stack.append(Chip(value, CHIP_COLOURS[value]))
+            left -= size
+    return stack[:STACK_MOST], len(stack) > STACK_MOST
 
 
 @dataclass(frozen=True)
@@ -71,7 +116,10 @@ def table_view(
             {
                 "index": index,
                 "cards": [card(c) for c in played.get("cards", [])],
-                "stakes": sorted(played.get("stakes", {}).items()),
+                "stakes": [
+                    (player, amount, *chip_stack(amount))
+                    for player, amount in sorted(played.get("stakes", {}).items())
+                ],
                 "current": current and hand in (None, index),
             }
             for index, played in enumerate(seat.get("hands", []), start=1)

@@ -42,15 +42,17 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.web.display import (
-    CHIPS,
+    CHIP_COLOURS,
     SETTLEMENT_CHOICES,
     VOCABULARY_JSON,
+    Chip,
     answer_label,
     button_answer,
     category_label,
     procedure_buttons,
     question_table,
     rule_text,
+    table_chips,
 )
 
 View = Callable[..., HttpResponse]
@@ -147,7 +149,11 @@ def _table(
         "buttons": procedure_buttons(question),
         "settlement_choices": SETTLEMENT_CHOICES,
         "vocabulary": VOCABULARY_JSON,
-        "chips": CHIPS,
+        # Only the chips of this table's tray, by their colours.
+        "chips": [
+            Chip(value, CHIP_COLOURS[value])
+            for value in table_chips(item.profile_version.parameters)
+        ],
         "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,
         "posted": posted or {},
