@@ -94,6 +94,9 @@ def test_question_kinds_categories_and_rules_read_as_a_dealer_says_them():
     assert rule_text("Dealer peeks under an ace (hole_card: peek, casino-shoe)") == (
         "Dealer peeks under an ace"
     )
+    assert rule_text("Insurance loses: it is settled at the peek (casino-shoe)") == (
+        "Insurance loses: it is settled at the peek"
+    )
     # A rule without the engine's parenthesis is left as it is.
     assert (
         rule_text("Blackjack pays 3 to 2 (on a natural)") == "Blackjack pays 3 to 2 (on a natural)"

@@ -155,7 +155,7 @@ KIND_WORDS: dict[Kind, str] = {
 # The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
 # casino-shoe)": words for programs. People read the rule without them.
 _CATEGORY_WORDS = dict(ErrorCategory.choices)
-_RULE_SOURCE = re.compile(r"\s*\([a-z_0-9]+: [^()]*\)\s*$")
+_RULE_SOURCE = re.compile(r"\s*\((?:[a-z_0-9]+: [^()]*|[a-z0-9]+(?:-[a-z0-9]+)+)\)\s*$")
 
 
 def kind_label(kind: str) -> str:
