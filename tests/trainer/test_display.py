@@ -101,3 +101,15 @@ def test_question_kinds_categories_and_rules_read_as_a_dealer_says_them():
     assert (
         rule_text("Blackjack pays 3 to 2 (on a natural)") == "Blackjack pays 3 to 2 (on a natural)"
     )
+
+
+def test_cards_read_as_rank_and_suit_not_the_engines_codes():
+    from trainer.words import dealer_words
+
+    assert dealer_words("Box 1, hand 1 (Ts 9c, 19) against the dealer's 7d") == (
+        "Box 1, hand 1 (10♠ 9♣, 19) against the dealer's 7♦"
+    )
+    assert dealer_words("The dealer holds Ah 6d (soft 17). Hit or stand?") == (
+        "The dealer holds A♥ 6♦ (soft 17). Hit or stand?"
+    )
+    assert dealer_words("no cards here: 25.00 to p1") == "no cards here: 25.00 to p1"

@@ -1,0 +1,11 @@
+from django import template
+
+from trainer import words
+
+register = template.Library()
+
+
+@register.filter
+def dealer_words(text: str) -> str:
+    """`{{ prompt|dealer_words }}`: cards as rank and suit, not the engine's codes."""
+    return words.dealer_words(text)
