@@ -10,6 +10,10 @@ Where items sit, so the grader and the trainee see the same round:
 - under a peek profile insurance is settled at the peek, right after the peek item;
   under no-hole-card rules it waits for the dealer's second card, after the box's hands;
 - a three-sevens prize follows the settlement of the hand that made it.
+
+Over 400 lines on purpose: the order above is one walk over the round, and each kind of
+question's wording and rule sits beside the step that asks it; split by kind, the order
+would live in no one place.
 """
 
 from __future__ import annotations

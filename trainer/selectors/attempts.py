@@ -6,6 +6,9 @@ trainee may see it: a question is public once asked; its expected answer only in
 feedback after the round, or in the grades of a graded run, and only ever for questions
 that were shown. A question never reached keeps its key: an abandoned exam does not
 publish the rounds it did not deal to the table.
+
+A little over 400 lines: the rule above (what is public, when) is kept in one module so
+that every read a trainee can reach is checked against it in one place.
 """
 
 from __future__ import annotations

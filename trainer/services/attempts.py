@@ -9,6 +9,9 @@ a seed recorded on the attempt. Sittings follow their assignment's rules: at mos
 ``max_sittings``, ``cooldown_hours`` between them, none after the due date. Starting again
 while an attempt of the same drill, mode and assignment is in progress resumes it; two
 concurrent starts make one attempt (a database constraint decides, not a check).
+
+A little over 400 lines: starting, answering and submitting share the attempt's lock, its
+deadline and its sitting rules, which one module keeps in step.
 """
 
 from __future__ import annotations
