@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
+from audit.services.reports.pdf import table_style
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
 from ledger.events import Event
@@ -206,7 +207,7 @@ def _pdf(
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.lib.units import mm
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
     styles = getSampleStyleSheet()
     cell_style = styles["BodyText"].clone("cell", fontSize=8, leading=10)
@@ -221,21 +222,7 @@ def _pdf(
         data = [[Paragraph(escape(c), head_style) for c in columns]]
         data += [[Paragraph(escape(v), cell_style) for v in row] for row in rows]
         result = Table(data, colWidths=[usable * s for s in shares], repeatRows=1, hAlign="LEFT")
-        result.setStyle(
-            TableStyle(
-                [
-                    ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f4d3a")),
-                    (
-                        "ROWBACKGROUNDS",
-                        (0, 1),
-                        (-1, -1),
-                        [colors.white, colors.HexColor("#eef3f0")],
-                    ),
-                    ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9bb0a5")),
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                ]
-            )
-        )
+        result.setStyle(table_style())
         return result
 
     def part(title: str, columns: Sequence[str], rows: list[list[str]], shares, empty: str):

@@ -155,23 +155,22 @@ def _table(
         blank = [Paragraph("", styles.cell) for _ in data[0][1:]]
         data.append([Paragraph("none in this period", styles.cell), *blank])
     result = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
-    result.setStyle(
-        TableStyle(
-            [
-                ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f4d3a")),
-                ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-                (
-                    "ROWBACKGROUNDS",
-                    (0, 1),
-                    (-1, -1),
-                    [colors.white, colors.HexColor("#eef3f0")],
-                ),
-                ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9bb0a5")),
-                ("VALIGN", (0, 0), (-1, -1), "TOP"),
-            ]
-        )
-    )
+    result.setStyle(table_style())
     return result
+
+
+def table_style() -> TableStyle:
+    """The house style of a table in the product's PDFs: a dark green header row, banded
+    rows, a light grid (the compliance report and the training record alike)."""
+    return TableStyle(
+        [
+            ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#1f4d3a")),
+            ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#eef3f0")]),
+            ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#9bb0a5")),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ]
+    )
 
 
 def _footer(period: str) -> Callable[[Canvas, SimpleDocTemplate], None]:
