@@ -214,12 +214,12 @@ def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
                 copy.write_row((pk, attempt_id, position, version_id, doc, "[]", "{}"))
         with raw.cursor().copy(
             f"COPY {Decision._meta.db_table} (id, item_id, question, kind, answer, shown, "
-            "shown_at, answered_at, response_ms, created_at) FROM STDIN"
+            "shown_at, answered_at, response_ms, created_at, late) FROM STDIN"
         ) as copy:
             answer = json.dumps({"action": "pay", "amount": "15.00"})
             for pk, item, question, ms, when in decision_rows:
                 copy.write_row(
-                    (pk, item, question, "settle_hand", answer, "{}", when, when, ms, when)
+                    (pk, item, question, "settle_hand", answer, "{}", when, when, ms, when, False)
                 )
         with raw.cursor().copy(
             f"COPY {Grade._meta.db_table} (run_id, item_id, question, decision_id, kind, "
