@@ -298,3 +298,29 @@ def test_starting_with_a_malformed_drill_id_says_so(trainee):
     response = client_for(trainee).post(reverse("train:start"), {"drill": "abc"})
     assert response.status_code == 400
     assert "drill must be a number" in response.content.decode()
+
+
+def test_home_marks_what_is_overdue_and_what_is_due_soon(trainee):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    now = timezone.now()
+    late = AssignmentFactory(
+        drill=DrillFactory(title="Late drill"), trainee=trainee, due_at=now - timedelta(hours=1)
+    )
+    soon = AssignmentFactory(
+        drill=DrillFactory(title="Soon drill"), trainee=trainee, due_at=now + timedelta(hours=5)
+    )
+    later = AssignmentFactory(
+        drill=DrillFactory(title="Later drill"), trainee=trainee, due_at=now + timedelta(days=9)
+    )
+    html = client_for(trainee).get(reverse("train:home")).content.decode()
+
+    def row(assignment):
+        return html.split(f'data-assignment="{assignment.pk}"', 1)[1].split("</tr>", 1)[0]
+
+    assert "overdue" in row(late)
+    assert "due soon" in row(soon)
+    assert "overdue" not in row(later)
+    assert "due soon" not in row(later)

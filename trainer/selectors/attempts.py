@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -371,6 +372,9 @@ def seconds_left(
     return {"question": question_left, "box": box_left}
 
 
+DUE_SOON = timedelta(hours=48)
+
+
 @dataclass(frozen=True)
 class AssignmentRow:
     """An assignment on the trainee's home page with their newest attempt at it."""
@@ -378,6 +382,8 @@ class AssignmentRow:
     assignment: Assignment
     latest: Attempt | None
     attempts: int
+    # "overdue" (due date passed, never passed), "due soon" (within DUE_SOON), or "".
+    due: str = ""
 
 
 @dataclass(frozen=True)
@@ -397,9 +403,16 @@ def trainee_home(*, user: AbstractBaseUser) -> TraineeHome:
         if attempt.assignment_id is not None:
             by_assignment.setdefault(attempt.assignment_id, []).append(attempt)
     rows = []
+    now = timezone.now()
     for assignment in assignments_for_trainee(user=user):
         mine = by_assignment.get(assignment.pk, [])
-        rows.append(AssignmentRow(assignment, mine[0] if mine else None, len(mine)))
+        due = ""
+        if assignment.due_at is not None and not any(a.passed for a in mine):
+            if assignment.due_at < now:
+                due = "overdue"
+            elif assignment.due_at - now <= DUE_SOON:
+                due = "due soon"
+        rows.append(AssignmentRow(assignment, mine[0] if mine else None, len(mine), due))
     scores = [a.score for a in attempts if a.score is not None]
     average = (sum(scores, Decimal(0)) / len(scores)).quantize(Decimal("0.01")) if scores else None
     return TraineeHome(
