@@ -52,8 +52,13 @@
     });
   }
 
+  var question = document.getElementById("q-prompt");
   document.addEventListener("keydown", function (event) {
     if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
+    // Shortcuts answer only from the question: its form, its heading, or nothing focused.
+    // A letter typed on a link of the top bar or elsewhere on the page answers nothing.
+    var at = document.activeElement;
+    if (at && at !== document.body && at !== question && !form.contains(at)) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
     // Enter settles a stake; it never picks a procedure answer (each has its own key),
     // even on a button that has the focus.

@@ -3,6 +3,7 @@ table, by mouse (chips) and by keyboard, and the decisions land in the database 
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,7 +107,14 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     # By keyboard from here on. Enter settles a stake but never picks a procedure answer,
     # not even the button given the focus: the question keeps the focus and waits.
     prompt(page, "Reshuffle or continue?")
+    expect(page).to_have_title(re.compile(r"^Round 1, question 2: .*Reshuffle or continue\?"))
     expect(page.locator("#q-prompt")).to_be_focused()
+    # A letter typed with the focus on the top bar answers nothing (WCAG 2.1.4).
+    page.locator("header a").first.focus()
+    page.keyboard.press("c")
+    prompt(page, "Reshuffle or continue?")
+    assert Decision.objects.count() == 1
+    page.locator("#q-prompt").focus()
     page.keyboard.press("Enter")
     page.locator("button.answer").first.focus()
     page.keyboard.press("Enter")
