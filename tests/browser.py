@@ -9,6 +9,8 @@ from typing import Any
 from django.db import connections
 from playwright.sync_api import Page, sync_playwright
 
+from tests.factories import PASSWORD
+
 CHROMIUM = "/usr/bin/chromium"
 # Headless as root on a machine with no network but loopback: without the background
 # networking switch Chromium keeps trying to reach Google's hosts.
@@ -40,3 +42,24 @@ def chromium_page(**page_options: Any) -> Iterator[Page]:
             # Within sync_playwright the ORM is in another context and opens a connection
             # of its own; left open, it kept PostgreSQL from dropping the test database.
             connections.close_all()
+
+
+def log_in(page: Page, base: str, username: str, password: str = PASSWORD) -> None:
+    """Sign in through the login page, as a person does."""
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button:has-text('Log in')")
+
+
+def csp_violations(page: Page) -> list[str]:
+    """What Chromium reports it refused under the Content-Security-Policy, from the page's
+    console, collected from now on."""
+    found: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            found.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return found

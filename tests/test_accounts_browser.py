@@ -15,9 +15,9 @@ from playwright.sync_api import Page, expect
 
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
-from tests.browser import artifacts_dir, chromium_page
+from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.factories import PASSWORD
-from tests.test_security_browser import log_in, log_out
+from tests.test_security_browser import log_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,14 +37,7 @@ def page() -> Iterator[Page]:
 
 @pytest.fixture
 def violations(page: Page) -> list[str]:
-    found: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            found.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return found
+    return csp_violations(page)
 
 
 def test_a_trainee_changes_the_password_from_the_top_bar(

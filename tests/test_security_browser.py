@@ -13,8 +13,7 @@ from playwright.sync_api import Page, expect
 
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
-from tests.browser import artifacts_dir, chromium_page
-from tests.factories import PASSWORD
+from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import Mode
 
@@ -34,22 +33,7 @@ def page() -> Iterator[Page]:
 
 @pytest.fixture
 def violations(page: Page) -> list[str]:
-    """What Chromium reports refused under the policy, from the console."""
-    found: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            found.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return found
-
-
-def log_in(page: Page, base: str, username: str, password: str = PASSWORD) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("button:has-text('Log in')")
+    return csp_violations(page)
 
 
 def log_out(page: Page) -> None:

@@ -129,18 +129,14 @@ def test_the_record_page_runs_a_fixed_number_of_queries(pit, trainee, pit_boss, 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_record_page_in_a_browser(live_server, pit, trainee, pit_boss):
-    from tests.browser import artifacts_dir, chromium_page
-    from tests.factories import PASSWORD
+    from tests.browser import artifacts_dir, chromium_page, log_in
 
     grade = _mistake(trainee)
     review_create(grade=grade, reviewer=pit_boss, comment="A natural pays 3 to 2: 15.00.")
     retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="Overpaid naturals")
     make_attempt(trainee=trainee, answers=[RIGHT, wrong("1.00")], skills=("rounding",))
     with chromium_page(viewport={"width": 1024, "height": 900}) as browser:
-        browser.goto(f"{live_server.url}/accounts/login/")
-        browser.fill("#id_username", trainee.username)
-        browser.fill("#id_password", PASSWORD)
-        browser.click("button:has-text('Log in')")
+        log_in(browser, live_server.url, trainee.username)
         browser.click("nav >> text=My record")
         assert browser.locator("h1").inner_text() == "My record"
         assert "A natural pays 3 to 2" in browser.locator("#reviews-title + ul").inner_text()

@@ -7,19 +7,11 @@ import pytest
 
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
-from tests.browser import artifacts_dir, chromium_page
-from tests.factories import PASSWORD
+from tests.browser import artifacts_dir, chromium_page, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
-
-
-def _log_in(page, base: str, user) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
 
 
 def _fits(page) -> int:
@@ -40,7 +32,7 @@ def test_the_trainees_and_the_pits_pages_fit_a_phone(live_server, pit, trainee, 
     }
     for user, urls in pages.items():
         with chromium_page(viewport=PHONE) as page:
-            _log_in(page, live_server.url, user)
+            log_in(page, live_server.url, user.username)
             for url in urls:
                 page.goto(f"{live_server.url}{url}")
                 name = url.strip("/").replace("/", "-") or "home"

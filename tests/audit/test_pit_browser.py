@@ -20,7 +20,7 @@ from audit.services.reviews import (
 )
 from tests.audit.conftest import RIGHT, Answer, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
-from tests.browser import artifacts_dir, chromium_page
+from tests.browser import artifacts_dir, chromium_page, log_in
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import Mode
 
@@ -44,10 +44,7 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     make_attempt(trainee=trainee, answers=[RIGHT, wrong("5.00"), RIGHT], mode=Mode.PRACTICE)
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
 
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("#id_username", pit_boss.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
+    log_in(page, live_server.url, pit_boss.username)
     page.goto(f"{live_server.url}/pit/")
     expect(page.locator("h1")).to_have_text("Pit dashboard")
     expect(page.locator("section", has_text="Morning")).to_contain_text(trainee.get_full_name())
@@ -91,13 +88,6 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     assert (cert.signed_by, cert.attempt, cert.withdrawn) == (pit_boss, exam, False)
 
 
-def _log_in(page: Page, url: str, user) -> None:
-    page.goto(f"{url}/accounts/login/")
-    page.fill("#id_username", user.username)
-    page.fill("#id_password", PASSWORD)
-    page.click("button:has-text('Log in')")
-
-
 def test_a_sign_off_is_refused_for_a_flag_and_fast_answers_until_both_are_answered(
     live_server, page, artifacts, pit, trainee, pit_boss
 ):
@@ -105,7 +95,7 @@ def test_a_sign_off_is_refused_for_a_flag_and_fast_answers_until_both_are_answer
     retraining_flag_create(
         trainee=trainee, flagged_by=pit_boss, reason="Short-paid 6:5 naturals twice"
     )
-    _log_in(page, live_server.url, pit_boss)
+    log_in(page, live_server.url, pit_boss.username)
     page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/")
     expect(page.locator("#sittings")).to_contain_text("faster than the plausible floor")
     expect(page.locator("#flag-warning")).to_contain_text("Short-paid 6:5 naturals twice")
@@ -188,7 +178,7 @@ def test_the_dashboard_shows_each_trainees_standing_per_table(
     )  # fmt: skip
     student("Nina New")
 
-    _log_in(page, live_server.url, pit_boss)
+    log_in(page, live_server.url, pit_boss.username)
     page.goto(f"{live_server.url}/pit/")
     table = page.locator("section", has_text="Morning")
     expect(table.locator(f"tr[data-trainee={trainee.username}]")).to_contain_text(

@@ -16,7 +16,7 @@ from audit.models import Certification
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.browser import artifacts_dir, chromium_page
+from tests.browser import artifacts_dir, chromium_page, log_in
 from tests.trainer.test_table_browser import graded
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, AttemptItem, Drill, DrillPurpose, Mode
@@ -35,13 +35,6 @@ def artifacts() -> Path:
 def page() -> Iterator[Page]:
     with chromium_page(viewport={"width": 1280, "height": 900}) as page:
         yield page
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEMO_PASSWORD)
-    page.click("button:has-text('Log in')")
 
 
 def answer_the_question_on_the_table(page: Page, attempt: Attempt) -> None:
@@ -75,7 +68,7 @@ def test_the_demo_trainee_sits_a_table_test_and_the_pit_boss_signs_it_after_a_re
     assert drill.purpose == DrillPurpose.EXAM
     assert drill.certifies.name == "casino-shoe"
 
-    log_in(page, live_server.url, "trainee")
+    log_in(page, live_server.url, "trainee", DEMO_PASSWORD)
     page.goto(f"{live_server.url}/train/")
     expect(page.locator("h1")).to_have_text("My training")
     page.locator("tr", has_text=TABLE_TEST).get_by_role("button", name="Start").click()
@@ -100,7 +93,7 @@ def test_the_demo_trainee_sits_a_table_test_and_the_pit_boss_signs_it_after_a_re
     page.screenshot(path=artifacts / "2-results.png", full_page=True)
 
     page.context.clear_cookies()
-    log_in(page, live_server.url, "pitboss")
+    log_in(page, live_server.url, "pitboss", DEMO_PASSWORD)
     trainee_page = f"{live_server.url}/pit/trainees/{attempt.trainee_id}/"
     page.goto(trainee_page)
     flag_form = page.locator("form[aria-label='Flag for retraining']")

@@ -78,14 +78,10 @@ def test_every_table_has_a_printable_card_for_anyone_signed_in(trainee, pit_boss
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_the_table_card_in_a_browser(live_server, pit_boss):
-    from tests.browser import artifacts_dir, chromium_page
-    from tests.factories import PASSWORD
+    from tests.browser import artifacts_dir, chromium_page, log_in
 
     with chromium_page(viewport={"width": 1024, "height": 900}) as page:
-        page.goto(f"{live_server.url}/accounts/login/")
-        page.fill("#id_username", pit_boss.username)
-        page.fill("#id_password", PASSWORD)
-        page.click("button:has-text('Log in')")
+        log_in(page, live_server.url, pit_boss.username)
         page.click("nav >> text=Table cards")
         page.click("section[data-table='Six-deck shoe'] >> text=Print this card")
         assert page.locator("h2").inner_text() == "Six-deck shoe"
