@@ -130,3 +130,14 @@ def test_a_drill_of_an_unknown_game_is_refused(trainee):
 def test_blackjack_is_the_default_game():
     assert game_named(None).name == "blackjack"
     assert DrillFactory.build().game == "blackjack"
+
+
+def test_the_page_answers_a_drill_of_an_unknown_game_with_a_400_naming_it(trainee):
+    from django.urls import reverse
+
+    from tests.audit.conftest import client_for
+
+    drill = DrillFactory(game="poker")
+    response = client_for(trainee).post(reverse("train:start"), {"drill": drill.pk})
+    assert response.status_code == 400
+    assert "no game called" in response.content.decode()

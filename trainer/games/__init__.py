@@ -17,16 +17,18 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
+from core.errors import TrainerError
+
 DEFAULT_GAME = "blackjack"
 
 
-class DocumentError(ValueError):
-    """A round a game cannot play: ``field`` names the part at fault, ``reason`` a code."""
+class DocumentError(TrainerError):
+    """A round a game cannot play, or a game the product does not know: ``field`` names the
+    part at fault, ``reason`` a code. A TrainerError, so a page or the API answers it with
+    a 400 naming the fault, never a 500."""
 
     def __init__(self, message: str, *, field: str = "", reason: str = "invalid") -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field=field or None, code=reason)
         self.reason = reason
 
 
