@@ -82,6 +82,15 @@ ADMINISTRATION = Area(
     staff_only=True,
 )
 
+WORKSPACE = Area(
+    key="workspace",
+    url_name="teach:index",
+    label="Classes and drills",
+    summary="Rosters, drills, scenarios and assignments for the classes you teach.",
+    roles=(Role.PIT_BOSS, Role.ADMIN),
+    refusal="the classes and drills are for pit bosses and administrators",
+)
+
 TABLES = Area(
     key="tables",
     url_name="tables",
@@ -91,7 +100,7 @@ TABLES = Area(
     refusal="the table cards are for the casino's staff",
 )
 
-AREAS = (TRAINING, RECORD, PIT, COMPLIANCE, ADMINISTRATION, TABLES)
+AREAS = (TRAINING, RECORD, PIT, WORKSPACE, COMPLIANCE, ADMINISTRATION, TABLES)
 
 
 def areas_for(user: AbstractBaseUser | AnonymousUser) -> list[Area]:

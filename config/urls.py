@@ -54,6 +54,7 @@ urlpatterns = [
     path("train/record/", include("audit.web.record_urls")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
+    path("teach/", include("trainer.web.workspace.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
     path("", include("trainer.urls")),
 ]

@@ -19,9 +19,9 @@ pytestmark = pytest.mark.django_db
 # What each role's top bar lists, written out: the rules in config.pages must give this.
 NAV = {
     "trainee": ["training", "record", "tables"],
-    "pit_boss": ["pit", "tables"],
+    "pit_boss": ["pit", "workspace", "tables"],
     "compliance_officer": ["pit", "compliance", "tables"],
-    "admin_user": ["pit", "compliance", "admin", "tables"],
+    "admin_user": ["pit", "workspace", "compliance", "admin", "tables"],
 }
 # The role matrix's users, by the fixture that makes each here.
 MATRIX_USER = {
@@ -99,7 +99,7 @@ def test_an_admin_who_is_not_staff_gets_no_administration_link(db):
     # Django's admin opens to staff only: the link would lead to its login page.
     user = UserFactory(username="groupadmin", roles=["admin"])
     links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["pit", "compliance", "tables"]
+    assert [area for area, _ in links] == ["pit", "workspace", "compliance", "tables"]
 
 
 def test_the_current_part_is_marked_in_the_bar(pit_boss):

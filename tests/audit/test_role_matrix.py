@@ -50,6 +50,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "home": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     # The table cards: the house rules, for everyone signed in.
     "tables": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
+    "teach:index": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.
