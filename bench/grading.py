@@ -2,7 +2,7 @@
 
 usage: DATABASE_URL=postgres://... [CELERY_BROKER_URL=redis://...] \
        python bench/grading.py [--decisions 100000] [--rounds 10] [--in-process] [--profile]
-                               [--reuse] [--limit N]
+                               [--reuse] [--limit N] [--path bulk|submit] [--distinct]
 
 The database named by DATABASE_URL is migrated and filled with attempts made of the
 scenario library's casino-shoe rounds (each round's answer key stored, as dealing does),
@@ -13,6 +13,13 @@ request to the last run graded is measured. --in-process grades in this process 
 and submits again the attempts of the newest bench drill (a new run each, graded the
 same way), so two builds of the code are compared on the same data; --limit takes only
 the first N attempts. Use a scratch database: the bench adds rows and deletes none.
+
+--path submit measures the path a training floor takes: every attempt submitted on its
+own (one run and one task each, as a trainee's submit queues), all at once, as a class
+finishing an exam together does. --path bulk (the
+default) requests every run at once, as a regrade does. --distinct deals every round fresh
+from the generator (as generated exams are) instead of drawing the library's rounds, so no
+two rounds share a document and the per-batch caches help less.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +54,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from trainer import rules  # noqa: E402
+from trainer.generator import generate_round  # noqa: E402
 from trainer.models import (  # noqa: E402
     Attempt,
     AttemptItem,
@@ -56,9 +66,12 @@ from trainer.models import (  # noqa: E402
     RuleProfileVersion,
     RunStatus,
 )
+from trainer.selectors.blueprints import table_test_skills  # noqa: E402
+from trainer.services.grading.coalesce import grading_run_execute_coalesced  # noqa: E402
 from trainer.services.grading.execute import grading_runs_execute  # noqa: E402
 from trainer.services.grading.request import (  # noqa: E402
     RUNS_PER_TASK,
+    grading_request,
     grading_request_batch,
 )
 
@@ -71,12 +84,31 @@ def wrong(expected: dict[str, Any]) -> dict[str, Any]:
     return {**expected, "answer": "stand" if expected["answer"] != "stand" else "hit"}
 
 
-def load(decisions: int, rounds: int, seed: int) -> list[Attempt]:
+def fresh_rounds(rng: random.Random, version: RuleProfileVersion) -> Iterator[dict[str, Any]]:
+    """Rounds dealt by the generator, every one new (a generated exam's corpus)."""
+    profile = version.engine_profile
+    skills = list(table_test_skills(profile))
+    number = 0
+    while True:
+        number += 1
+        yield generate_round(
+            rng=rng,
+            profile=profile,
+            skills=skills,
+            min_stake=Decimal("5"),
+            max_stake=Decimal("100"),
+            max_boxes=3,
+            round_id=f"bench-{number}",
+        )
+
+
+def load(decisions: int, rounds: int, seed: int, *, distinct: bool = False) -> list[Attempt]:
     """Attempts of `rounds` rounds each, holding about `decisions` answered questions."""
     rng = random.Random(seed)
     documents = [json.loads(line)["scenario"] for line in LIBRARY.read_text().splitlines()]
     keys = [rules.answer_key(doc) for doc in documents]
     version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")[0]
+    fresh = fresh_rounds(rng, version) if distinct else None
     trainee, _ = get_user_model().objects.get_or_create(username="bench-trainee")
     drill = Drill.objects.create(title="Grading bench", pass_mark=90)
     now = timezone.now()
@@ -97,14 +129,19 @@ def load(decisions: int, rounds: int, seed: int) -> list[Attempt]:
         items: list[AttemptItem] = []
         for attempt in batch:
             for position in range(1, rounds + 1):
-                i = rng.randrange(len(documents))
+                if fresh is not None:
+                    document = next(fresh)
+                    key = rules.answer_key(document)
+                else:
+                    i = rng.randrange(len(documents))
+                    document, key = documents[i], keys[i]
                 items.append(
                     AttemptItem(
                         attempt=attempt,
                         position=position,
                         profile_version=version,
-                        document=documents[i],
-                        answer_key=keys[i],
+                        document=document,
+                        answer_key=key,
                     )
                 )
         AttemptItem.objects.bulk_create(items, batch_size=2000)
@@ -168,6 +205,13 @@ def main() -> None:
     parser.add_argument(
         "--concurrency", type=int, default=1, help="worker processes (1: the solo pool)"
     )
+    parser.add_argument(
+        "--path",
+        choices=("bulk", "submit"),
+        default="bulk",
+        help="bulk: every run requested at once; submit: one submit (and task) per attempt",
+    )
+    parser.add_argument("--distinct", action="store_true", help="fresh generated rounds")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a scratch PostgreSQL database")
@@ -178,7 +222,7 @@ def main() -> None:
         drill = Drill.objects.filter(title="Grading bench").latest("pk")
         attempts = list(Attempt.objects.filter(drill=drill).order_by("pk"))
     else:
-        attempts = load(args.decisions, args.rounds, args.seed)
+        attempts = load(args.decisions, args.rounds, args.seed, distinct=args.distinct)
     if args.limit:
         attempts = attempts[: args.limit]
     ids = [a.pk for a in attempts]
@@ -197,16 +241,26 @@ def main() -> None:
     try:
         started = time.perf_counter()
         cpu_started = time.process_time()
-        with transaction.atomic():
-            runs = grading_request_batch(attempts=attempts)
+        if args.path == "submit":
+            # Every trainee of a class pressing Submit at once: one run and one task each,
+            # all queued when the transaction commits.
+            with transaction.atomic():
+                runs = [grading_request(attempt=attempt) for attempt in attempts]
+        else:
+            with transaction.atomic():
+                runs = grading_request_batch(attempts=attempts)
         requested = time.perf_counter() - started
         run_ids = [r.pk for r in runs]
         if args.in_process:
             profiler = cProfile.Profile() if args.profile else None
             if profiler:
                 profiler.enable()
-            for start in range(0, len(run_ids), RUNS_PER_TASK):
-                grading_runs_execute(run_ids=run_ids[start : start + RUNS_PER_TASK])
+            if args.path == "submit":
+                for run_id in run_ids:
+                    grading_run_execute_coalesced(run_id=run_id)
+            else:
+                for start in range(0, len(run_ids), RUNS_PER_TASK):
+                    grading_runs_execute(run_ids=run_ids[start : start + RUNS_PER_TASK])
             if profiler:
                 profiler.disable()
                 pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
@@ -232,11 +286,17 @@ def main() -> None:
     graded = GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADED).count()
     grades = sum(GradingRun.objects.filter(pk__in=run_ids).values_list("questions", flat=True))
     where = "in process" if args.in_process else "one worker"
+    where += f", {args.path} path{', distinct rounds' if args.distinct else ''}"
     print(f"requested {len(run_ids):,} runs in {requested:.2f} s")
     print(
         f"graded {graded:,} runs, {grades:,} questions ({decisions:,} decisions) {where} "
         f"in {elapsed:.2f} s: {decisions / elapsed:,.0f} decisions/s, "
         f"{graded / elapsed:,.1f} runs/s"
+    )
+    after = elapsed - requested
+    print(
+        f"after the request committed: {after:.2f} s, {decisions / after:,.0f} decisions/s "
+        "(the worker's own rate: the request's time is the submits', not grading's)"
     )
     print(
         f"CPU of this process{' and the worker' if worker else ''}: {cpu:.1f} s "

@@ -15,6 +15,7 @@ from django.db import InterfaceError, OperationalError
 
 from core.errors import NotFoundError
 from trainer.services.attempts import attempts_close_expired
+from trainer.services.grading.coalesce import grading_run_execute_coalesced
 from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
 from trainer.services.grading.sweep import grading_run_fail, grading_sweep
 
@@ -70,8 +71,23 @@ def _execute(run_id: int) -> str:
     reject_on_worker_lost=True,
 )
 def grade_run(run_id: int) -> str:
-    """Grade one run; returns its status."""
-    return _execute(run_id)
+    """Grade one run together with the runs waiting behind it (the submission path: see
+    trainer.services.grading.coalesce); returns the run's status."""
+    try:
+        statuses = grading_run_execute_coalesced(run_id=run_id)
+    except DATABASE_ERRORS:
+        raise
+    except Exception:
+        # A bad run must not hold back the one this task is for: the others taken with it
+        # keep their own tasks, which grade them one batch at a time again.
+        logger.exception("grading run %s with the runs behind it failed; grading it alone", run_id)
+        return _execute(run_id)
+    if not statuses:
+        return "grading elsewhere"
+    if run_id not in statuses:
+        logger.warning("grading run %s does not exist; nothing to grade", run_id)
+        return "missing"
+    return statuses[run_id]
 
 
 @shared_task(

@@ -1,0 +1,96 @@
+"""The submission path: a run's task grades the runs waiting behind it in the same batch.
+
+On PostgreSQL a task takes the pending runs with SKIP LOCKED; SQLite has no SKIP LOCKED,
+so there a task grades its own run only (both are asserted: the product runs on either).
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, transaction
+
+from ledger.models import LedgerEntry
+from trainer.models import Grade, GradingRun, RunStatus
+from trainer.services.grading.coalesce import grading_run_execute_coalesced
+from trainer.services.grading.request import grading_request
+from trainer.tasks import grade_run
+
+
+def submit(attempt_of, count: int) -> list[GradingRun]:
+    """Submitted one at a time, as trainees submit: one run (and one task) each."""
+    runs = []
+    for _ in range(count):
+        with transaction.atomic():
+            runs.append(grading_request(attempt=attempt_of()))
+    return runs
+
+
+def statuses(runs: list[GradingRun]) -> list[str]:
+    return [GradingRun.objects.get(pk=run.pk).status for run in runs]
+
+
+@pytest.mark.django_db
+def test_a_runs_task_grades_the_runs_waiting_behind_it(attempt_of):
+    runs = submit(attempt_of, 4)
+    assert grade_run.run(runs[0].pk) == RunStatus.GRADED
+    if connection.features.has_select_for_update_skip_locked:
+        assert statuses(runs) == [RunStatus.GRADED] * 4
+        assert Grade.objects.count() == 4 * 7
+    else:
+        assert statuses(runs) == [RunStatus.GRADED] + [RunStatus.PENDING] * 3
+
+
+@pytest.mark.django_db
+def test_the_later_tasks_of_runs_graded_in_a_batch_change_nothing(attempt_of):
+    runs = submit(attempt_of, 3)
+    for run in runs:
+        grade_run.run(run.pk)
+    grades, entries = Grade.objects.count(), LedgerEntry.objects.count()
+    # Each task delivered again (a redelivery after a lost acknowledgement).
+    assert [grade_run.run(run.pk) for run in runs] == [RunStatus.GRADED] * 3
+    assert (Grade.objects.count(), LedgerEntry.objects.count()) == (grades, entries)
+    assert Grade.objects.count() == 3 * 7
+
+
+@pytest.mark.django_db
+def test_a_batch_takes_at_most_its_size(attempt_of):
+    runs = submit(attempt_of, 5)
+    done = grading_run_execute_coalesced(run_id=runs[0].pk, most=3)
+    expected = 3 if connection.features.has_select_for_update_skip_locked else 1
+    assert sorted(done) == [run.pk for run in runs[:expected]]
+    assert statuses(runs).count(RunStatus.GRADED) == expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_run_another_worker_holds_is_left_to_it_without_waiting(attempt_of):
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("SQLite has no row locks: one writer at a time")
+    held, other = submit(attempt_of, 2)
+    locked, release = threading.Event(), threading.Event()
+
+    def another_worker() -> None:
+        # Holds the run's row as a batch that is grading it would.
+        try:
+            with transaction.atomic():
+                list(GradingRun.objects.select_for_update().filter(pk=held.pk))
+                locked.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=another_worker)
+    thread.start()
+    try:
+        assert locked.wait(30)
+        assert grade_run.run(held.pk) == "grading elsewhere"
+        # The task took nothing, not even the other waiting run.
+        assert statuses([held, other]) == [RunStatus.PENDING, RunStatus.PENDING]
+        # The other run's own task grades it, passing over the held run.
+        assert grade_run.run(other.pk) == RunStatus.GRADED
+        assert statuses([held, other]) == [RunStatus.PENDING, RunStatus.GRADED]
+    finally:
+        release.set()
+        thread.join(30)
+    assert grade_run.run(held.pk) == RunStatus.GRADED
