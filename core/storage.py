@@ -119,4 +119,3 @@ class DatabaseStorage(Storage):
 
     def url(self, name: str | None) -> str:
         raise NotImplementedError("files in the database are handed out by the views, not a URL")
-

@@ -190,9 +190,7 @@ def _trusted_start(
                 sequence__in=positions[index : index + _LOOKUP_CHUNK]
             ).values_list("sequence", "hash")
         )
-    if any(
-        anchor.sequence > 0 and stored.get(anchor.sequence) != anchor.hash for anchor in before
-    ):
+    if any(anchor.sequence > 0 and stored.get(anchor.sequence) != anchor.hash for anchor in before):
         return None
     return newest
 
@@ -220,17 +218,21 @@ def _entries(*, after: int) -> Iterator[tuple[int, dict[str, Any], str, str]]:
     if connection.vendor == "postgresql":
         return _entries_postgresql(after)
     # Plain tuples rather than model instances: a million entries verify in ~40% less CPU.
-    rows = LedgerEntry.objects.filter(sequence__gt=after).order_by("sequence").values_list(
-        "sequence",
-        "recorded_at",
-        "event",
-        "actor_id",
-        "actor_name",
-        "subject_type",
-        "subject_id",
-        "payload",
-        "previous_hash",
-        "hash",
+    rows = (
+        LedgerEntry.objects.filter(sequence__gt=after)
+        .order_by("sequence")
+        .values_list(
+            "sequence",
+            "recorded_at",
+            "event",
+            "actor_id",
+            "actor_name",
+            "subject_type",
+            "subject_id",
+            "payload",
+            "previous_hash",
+            "hash",
+        )
     )
     return (
         (

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.files.base import File
 from django.core.files.storage import FileSystemStorage, Storage, default_storage
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
