@@ -123,12 +123,17 @@ def report_download(request: HttpRequest, report_id: int) -> HttpResponseBase:
         f"shoe-school-compliance-{report.period_start.isoformat()}"
         f"-{report.period_end.isoformat()}-{report.pk}.{report.format}"
     )
-    return FileResponse(
+    response = FileResponse(
         stored_report_open(report),
         as_attachment=True,
         filename=filename,
         content_type="text/csv; charset=utf-8" if report.format == "csv" else "application/pdf",
     )
+    # A file read from the database cannot seek, so FileResponse cannot tell its length: the
+    # size recorded with its sha256, just checked, is the file's.
+    if "Content-Length" not in response and report.size_bytes is not None:
+        response["Content-Length"] = str(report.size_bytes)
+    return response
 
 
 @require_POST

@@ -87,6 +87,7 @@ def test_with_the_database_storage_a_report_made_on_one_host_downloads_on_anothe
     host_b = move_to_host_b(settings, tmp_path)
     response = download(compliance_officer, report)
     assert response.status_code == 200
+    assert response["Content-Length"] == str(report.size_bytes)
     body = b"".join(response.streaming_content)
     assert hashlib.sha256(body).hexdigest() == report.sha256
     assert len(body) == report.size_bytes
