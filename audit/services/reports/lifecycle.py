@@ -12,7 +12,7 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -66,14 +66,18 @@ def _write(fmt: str, start: dt.date, end: dt.date, path: Path) -> LedgerVerifica
         return compliance_report_write_pdf(start=start, end=end, out=handle)
 
 
-def _sha256(path: Path) -> tuple[str, int]:
+def _digest(handle: IO[bytes] | File[bytes]) -> tuple[str, int]:
     digest = hashlib.sha256()
     size = 0
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
+    while chunk := handle.read(1 << 20):
+        digest.update(chunk)
+        size += len(chunk)
     return digest.hexdigest(), size
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    with path.open("rb") as handle:
+        return _digest(handle)
 
 
 def _write_beside(
@@ -333,19 +337,15 @@ def _stored_sha256(report: ComplianceReport) -> tuple[str, int]:
     if not default_storage.exists(name):
         if _is_local(default_storage):
             raise ConflictError(
-                "the report's file is not on this host: it is kept in a folder of the machine "
-                "that produced it (the local file storage). Download it there, or keep stored "
-                "files where every host reaches them (SHOESCHOOL_FILE_STORAGE=database or s3)",
+                "the report's file is not on this host: the local file storage keeps it in a "
+                "folder of the machine that produced it (or it was removed there). Download it "
+                "on that machine, or keep stored files where every host reaches them "
+                "(SHOESCHOOL_FILE_STORAGE=database or s3)",
                 code="file_not_on_this_host",
             )
         raise ConflictError("the report's stored file is missing", code="file_missing")
-    digest = hashlib.sha256()
-    size = 0
     with stored_report_open(report) as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
-    return digest.hexdigest(), size
+        return _digest(handle)
 
 
 def compliance_report_sweep(*, now: dt.datetime | None = None) -> list[int]:
