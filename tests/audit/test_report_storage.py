@@ -287,3 +287,15 @@ def test_the_migrations_add_the_file_tables_to_a_filled_database(compliance_offi
     assert (kept.sha256, kept.status) == (report.sha256, ReportStatus.READY)
     assert kept.ledger_verified_from is None  # unknown for a report made before
     assert DatabaseStorage().save("after.txt", ContentFile(b"ok")) == "after.txt"
+
+
+def test_production_takes_the_storage_setting_and_refuses_an_unknown_one():
+    from tests.test_settings import PRODUCTION, run_manage
+
+    show = "from django.core.files.storage import storages; print(type(storages['default']))"
+    shown = run_manage("shell", "-c", show, **PRODUCTION, SHOESCHOOL_FILE_STORAGE="database")
+    assert shown.returncode == 0, shown.stderr
+    assert "core.storage.DatabaseStorage" in shown.stdout
+    refused = run_manage("check", **PRODUCTION, SHOESCHOOL_FILE_STORAGE="nfs")
+    assert refused.returncode != 0
+    assert "SHOESCHOOL_FILE_STORAGE must be one of local, database, s3, not 'nfs'" in refused.stderr
