@@ -131,6 +131,9 @@ class ComplianceReport(models.Model):
     # checks the ledger against (an entry with that hash must still be at that position).
     ledger_entries = models.PositiveBigIntegerField(null=True, blank=True)
     ledger_ok = models.BooleanField(null=True, blank=True)
+    # How the ledger was verified for the report: 0 the whole chain, N only the entries after
+    # the trusted checkpoint at entry N (ledger.services.verify); empty for older reports.
+    ledger_verified_from = models.PositiveBigIntegerField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

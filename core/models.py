@@ -21,3 +21,36 @@ class AppendOnly(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise ValidationError(f"{self.__class__.__name__} is append-only and is never deleted")
+
+
+class StoredFile(models.Model):
+    """A file kept in the database by core.storage.DatabaseStorage: its name and size here,
+    its bytes in StoredFileChunk rows, so every host that reaches the database reaches it."""
+
+    name = models.CharField(max_length=255, unique=True)
+    size = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "core"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StoredFileChunk(models.Model):
+    """A piece of a stored file's bytes, in order: a report of hundreds of megabytes is read
+    and written a chunk at a time, never held whole in memory."""
+
+    file = models.ForeignKey(StoredFile, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    data = models.BinaryField()
+
+    class Meta:
+        app_label = "core"
+        constraints = [
+            models.UniqueConstraint(fields=["file", "index"], name="core_storedfilechunk_order")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.file_id}#{self.index}"

@@ -66,6 +66,8 @@ def _count(n: int) -> str:
 def verify_chain(
     entries: Iterable[tuple[int, Mapping[str, Any], str, str]],
     anchors: Iterable[Anchor] = (),
+    *,
+    start: tuple[int, str] = (0, GENESIS_HASH),
 ) -> tuple[int, str, ChainBreak | None]:
     """Walk (sequence, content, previous_hash, hash) in order, checking every anchor on the way.
 
@@ -73,15 +75,19 @@ def verify_chain(
     None). An anchor whose entry has another hash puts the break there, and only the
     entries up to the last anchor that matched are said to hold: the rewrite may have
     started anywhere after it. An anchor past the last entry means entries were removed.
+
+    `start` is the entry the walk takes as holding without reading it, and its hash (a
+    trusted checkpoint's): the entries given are the ones after it, and the count returned
+    still counts from the genesis. Anchors at or before it are the caller's to check.
     """
     by_sequence: dict[int, list[Anchor]] = {}
     for anchor in anchors:
-        if anchor.sequence > 0:
+        if anchor.sequence > start[0]:
             by_sequence.setdefault(anchor.sequence, []).append(anchor)
-    vouched_sequence, vouched_hash = 0, GENESIS_HASH
-    expected_previous = GENESIS_HASH
-    expected_sequence = 1
-    checked = 0
+    vouched_sequence, vouched_hash = start
+    expected_previous = start[1]
+    expected_sequence = start[0] + 1
+    checked = start[0]
     for sequence, content, previous_hash, stored_hash in entries:
         if sequence != expected_sequence:
             return (

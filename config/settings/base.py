@@ -8,6 +8,7 @@ import environ
 from csp.constants import NONCE, NONE, SELF
 
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
+from .storage import file_storage
 
 # The development key is public on purpose: production refuses to start without its own.
 SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-used-in-production")
@@ -30,6 +31,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",
     "csp",
+    "core",
     "ledger",
     "trainer",
     "audit",
@@ -259,8 +261,10 @@ if SHOESCHOOL_CERT_RETENTION != "indefinite" and not (
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Stored files (the compliance reports): a folder of this machine by default; the database
+# or an S3 bucket when several hosts must reach them (config/settings/storage.py).
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": file_storage(),
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(DATA_DIR / "media")))

@@ -34,6 +34,11 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
 # How often the ledger's head is appended to the checkpoint file (a line only when it moved).
 SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS = env.int("SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS", default=3600)
+# How often the whole ledger is verified (ledger.tasks.verify_ledger_full): the reports verify
+# only what came after the last checkpoint.
+SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS = env.int(
+    "SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS", default=86400
+)
 CELERY_BEAT_SCHEDULE = {
     "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
     # Exam sittings and speed attempts left open past their time box are submitted.
@@ -48,6 +53,10 @@ CELERY_BEAT_SCHEDULE = {
     "ledger-checkpoint": {
         "task": "audit.tasks.checkpoint_ledger",
         "schedule": float(SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS),
+    },
+    "ledger-full-verify": {
+        "task": "ledger.tasks.verify_ledger_full",
+        "schedule": float(SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS),
     },
 }
 # A compliance report over more graded questions than this is produced by a Celery task

@@ -3,6 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from .environment import env
+from .storage import file_storage
 
 DEBUG = False
 # No defaults: a production start without these fails at once with the variable's name.
@@ -29,6 +30,6 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": file_storage(),
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }

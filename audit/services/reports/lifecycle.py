@@ -12,10 +12,12 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import IO, Any, cast
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.core.files.base import File
+from django.core.files.storage import FileSystemStorage, Storage, default_storage
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
@@ -64,14 +66,18 @@ def _write(fmt: str, start: dt.date, end: dt.date, path: Path) -> LedgerVerifica
         return compliance_report_write_pdf(start=start, end=end, out=handle)
 
 
-def _sha256(path: Path) -> tuple[str, int]:
+def _digest(handle: IO[bytes] | File[bytes]) -> tuple[str, int]:
     digest = hashlib.sha256()
     size = 0
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-            size += len(chunk)
+    while chunk := handle.read(1 << 20):
+        digest.update(chunk)
+        size += len(chunk)
     return digest.hexdigest(), size
+
+
+def _sha256(path: Path) -> tuple[str, int]:
+    with path.open("rb") as handle:
+        return _digest(handle)
 
 
 def _write_beside(
@@ -110,6 +116,8 @@ def _export_payload(
         "ledger_entries": verification.entries,
         "ledger_head_hash": verification.head_hash,
         "ledger_ok": verification.ok,
+        # 0: the whole chain was recomputed; N: the entries after the checkpoint at entry N.
+        "ledger_verified_from": verification.verified_from,
         "via": via,
     }
 
@@ -158,13 +166,31 @@ def _stored_name(report: ComplianceReport) -> str:
     )
 
 
-def _media_path(name: str) -> Path:
-    return Path(settings.MEDIA_ROOT) / name
+def _is_local(storage: Storage) -> bool:
+    return isinstance(storage, FileSystemStorage)
 
 
-def stored_report_path(report: ComplianceReport) -> Path:
-    """Where a ready report's file is kept."""
-    return _media_path(report.file.name or "")
+def stored_report_open(report: ComplianceReport) -> File[bytes]:
+    """A ready report's stored file, opened for reading through the storage (whichever the
+    STORAGES setting chose: a folder of this host, the database, a bucket)."""
+    return default_storage.open(report.file.name or "", "rb")
+
+
+def _write_temporary(
+    fmt: str, start: dt.date, end: dt.date
+) -> tuple[Path, str, int, LedgerVerification]:
+    """Write the report into a temporary file of this host, to hash it and hand it to the
+    storage whole; the caller removes it."""
+    handle, name = tempfile.mkstemp(prefix="shoeschool-report-", suffix=f".{fmt}")
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        verification = _write(fmt, start, end, temporary)
+        digest, size = _sha256(temporary)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return temporary, digest, size, verification
 
 
 def _sync_max_questions() -> int:
@@ -209,28 +235,32 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
             return report
         report.status = ReportStatus.RUNNING
         report.save(update_fields=["status"])
-    name = _stored_name(report)
-    target = _media_path(name)
     try:
-        temporary, digest, size, verification = _write_beside(
-            report.format, report.period_start, report.period_end, target
+        temporary, digest, size, verification = _write_temporary(
+            report.format, report.period_start, report.period_end
         )
     except DatabaseError:
         # Likely passing (a lock, a lost connection): the task retries, the report stays queued.
         raise
     except Exception as exc:
-        logger.exception("compliance report %s failed", report_id)
-        ComplianceReport.objects.filter(pk=report_id).exclude(status=ReportStatus.READY).update(
-            status=ReportStatus.FAILED, error=str(exc)[:2000], finished_at=timezone.now()
-        )
-        report.refresh_from_db()
-        return report
+        return _failed(report_id, exc)
+    try:
+        # Stored before the report is marked ready, outside its transaction: a storage that
+        # is out of reach (a full disk, a bucket refusing) fails the report, not the task.
+        with temporary.open("rb") as handle:
+            name = default_storage.save(_stored_name(report), File(handle))
+    except DatabaseError:
+        raise
+    except Exception as exc:
+        return _failed(report_id, exc)
+    finally:
+        temporary.unlink(missing_ok=True)
     with transaction.atomic():
         report = ComplianceReport.objects.select_for_update().get(pk=report_id)
         if report.status == ReportStatus.READY:
-            temporary.unlink(missing_ok=True)
+            # Another run stored its file first: this one's copy goes.
+            transaction.on_commit(lambda: default_storage.delete(name))
             return report
-        os.replace(temporary, target)
         report.file.name = name
         report.status = ReportStatus.READY
         report.error = ""
@@ -239,6 +269,7 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
         report.ledger_head_hash = verification.head_hash
         report.ledger_entries = verification.entries
         report.ledger_ok = verification.ok
+        report.ledger_verified_from = verification.verified_from
         report.finished_at = timezone.now()
         report.save()
         ledger_append(
@@ -259,6 +290,14 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
     return report
 
 
+def _failed(report_id: int, exc: Exception) -> ComplianceReport:
+    logger.exception("compliance report %s failed", report_id)
+    ComplianceReport.objects.filter(pk=report_id).exclude(status=ReportStatus.READY).update(
+        status=ReportStatus.FAILED, error=str(exc)[:2000], finished_at=timezone.now()
+    )
+    return ComplianceReport.objects.get(pk=report_id)
+
+
 def compliance_report_download(
     *, report_id: int, user: AbstractBaseUser | AnonymousUser
 ) -> ComplianceReport:
@@ -269,10 +308,7 @@ def compliance_report_download(
     report = compliance_report_get(report_id=report_id)
     if report.status != ReportStatus.READY:
         raise ConflictError(f"the report is {report.status}, not ready", code="not_ready")
-    path = stored_report_path(report)
-    if not path.is_file():
-        raise ConflictError("the report's stored file is missing", code="file_missing")
-    digest, size = _sha256(path)
+    digest, size = _stored_sha256(report)
     if digest != report.sha256:
         raise ConflictError(
             "the stored file no longer matches the sha256 recorded when it was made",
@@ -294,6 +330,22 @@ def compliance_report_download(
             actor=user if isinstance(user, AbstractBaseUser) else None,
         )
     return report
+
+
+def _stored_sha256(report: ComplianceReport) -> tuple[str, int]:
+    name = report.file.name or ""
+    if not default_storage.exists(name):
+        if _is_local(default_storage):
+            raise ConflictError(
+                "the report's file is not on this host: the local file storage keeps it in a "
+                "folder of the machine that produced it (or it was removed there). Download it "
+                "on that machine, or keep stored files where every host reaches them "
+                "(SHOESCHOOL_FILE_STORAGE=database or s3)",
+                code="file_not_on_this_host",
+            )
+        raise ConflictError("the report's stored file is missing", code="file_missing")
+    with stored_report_open(report) as handle:
+        return _digest(handle)
 
 
 def compliance_report_sweep(*, now: dt.datetime | None = None) -> list[int]:

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class CoreConfig(AppConfig):
+    """The kernel as an app only for its one table set: the files core.storage keeps."""
+
+    name = "core"
+    default_auto_field = "django.db.models.BigAutoField"
