@@ -387,3 +387,42 @@ def test_a_view_stored_before_the_markers_still_draws():
     assert not table.all("shoe")
     assert not table.all("marker")
     assert table.one("stake-amount").text() == "20.00"
+
+
+@pytest.mark.django_db
+def test_the_api_question_carries_the_same_facts(api, trainee):
+    from tests.trainer.factories import DrillFactory
+    from trainer.models import Mode
+    from trainer.services.attempts import attempt_start
+
+    doc = {
+        "format": "blackjack-scenario/1",
+        "rules": "casino-shoe",
+        "boxes": [
+            {"box": 2, "stakes": [{"player": "p1", "amount": "20"}], "actions": ["surrender"]},
+            {"box": 4, "stakes": [{"player": "p2", "amount": "10"}], "actions": ["double"]},
+        ],
+        "shoe": ["Ts", "6s", "Th", "6h", "5c", "7d", "9c"],
+        "cut_card_at": 5,
+    }
+    drill = DrillFactory(documents=[doc])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    url = f"/api/attempts/{attempt.pk}"
+    while True:
+        question = api.get(f"{url}/question").json()["question"]
+        if question["kind"] == "settle_hand":
+            break
+        key = AttemptItem.objects.get(attempt=attempt).answer_key[question["n"] - 1]
+        answer = {"position": 1, "question": question["n"], "answer": key["expected"]}
+        assert api.post(f"{url}/answers", answer, format="json").status_code == 201
+    boxes = {b["box"]: b["hands"][0] for b in question["view"]["boxes"]}
+    assert boxes[2]["surrendered"] is True
+    assert "doubled" not in boxes[2]
+    assert boxes[4]["doubled"] is True
+    assert boxes[4]["before_double"] == {"p2": "10.00"}
+    assert question["view"]["shoe"] == {
+        "burned": 1,
+        "cut_card_at": 5,
+        "dealt": 7,
+        "cut_card_out": True,
+    }

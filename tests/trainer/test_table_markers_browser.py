@@ -128,9 +128,7 @@ def test_every_marker_is_on_the_trainees_table_in_words(live_server, page, artif
         at = question_number(page)
         seen.add(at)
         if at == (1, 3):  # paying even money on box 2's natural
-            expect(box(page, 2).locator(".marker-blackjack")).to_have_text(
-                re.compile("Blackjack")
-            )
+            expect(box(page, 2).locator(".marker-blackjack")).to_have_text(re.compile("Blackjack"))
             expect(box(page, 2).locator(".even-money")).to_contain_text("Even money taken")
             expect(box(page, 2).locator(".even-money")).to_contain_text("25.00")
             box(page, 2).screenshot(path=artifacts / "even-money.png")
