@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.browser import artifacts_dir, chromium_page, csp_violations
+from tests.audit.factories import TrainingClassFactory
+from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.factories import PASSWORD
 from tests.trainer.factories import AssignmentFactory, DrillFactory
-from trainer.models import Mode
+from tests.trainer.test_table_browser import graded
+from trainer.models import Attempt, Grade, Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -110,7 +112,10 @@ def box(page: Page, number: int) -> Locator:
     return page.locator(f".box[data-box='{number}']")
 
 
-def test_every_marker_is_on_the_trainees_table_in_words(live_server, page, artifacts, trainee):
+def test_every_marker_is_on_the_trainees_table_in_words(
+    live_server, page, artifacts, trainee, pit_boss, celery_worker
+):
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     drill = DrillFactory(title="Markers", documents=[every_marker(), a_surrender()])
     AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
     refused = csp_violations(page)
@@ -184,4 +189,17 @@ def test_every_marker_is_on_the_trainees_table_in_words(live_server, page, artif
         answer_anything(page)
 
     assert {(1, n) for n in (3, 5, 7, 9, 10, 14)} | {(2, 4), (2, 5)} <= seen
+
+    # The pit's drill-down of the surrendered hand draws the same table.
+    page.get_by_role("button", name="Submit for grading").click()
+    attempt = Attempt.objects.get()
+    assert graded(attempt.pk)
+    grade = Grade.objects.get(item__position=2, question=4)
+    page.context.clear_cookies()
+    log_in(page, live_server.url, pit_boss.username)
+    page.goto(f"{live_server.url}/pit/grades/{grade.pk}/")
+    surrendered = page.locator(".felt .box[data-box='2'] .hand")
+    expect(surrendered.locator(".marker-surrender")).to_contain_text("Surrender")
+    expect(page.locator(".felt .shoe")).to_contain_text("Cut card still in the shoe")
+    page.locator(".felt").screenshot(path=artifacts / "pit-drill-down-surrender.png")
     assert refused == []
