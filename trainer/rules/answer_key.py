@@ -28,6 +28,7 @@ from .money import ZERO, fmt
 from .profiles import Profile
 from .results import BoxResult, HandResult, Round
 from .settlement import play
+from .table_facts import dealt_hand_facts, even_money_taken, played_hand_facts, shoe_facts
 from .vocabulary import (
     MONEY_KINDS,
     Category,
@@ -171,6 +172,7 @@ class _Builder:
         placed = self._view_before(insurance=True)
         if result.even_money_offered:
             self._even_money(placed)
+            placed = self._view_before(insurance=True, even_money=True)
         settle_order = self._settle_order()
         if result.peeked:
             natural = result.dealer.blackjack
@@ -228,8 +230,9 @@ class _Builder:
 
     # Views: what the table shows when a question is asked.
 
-    def _view_before(self, *, insurance: bool) -> dict[str, Any]:
-        """After the deal: the up card (the hole card hidden), each box's first two cards."""
+    def _view_before(self, *, insurance: bool, even_money: bool = False) -> dict[str, Any]:
+        """After the deal: the up card (the hole card hidden), each box's first two cards;
+        with `insurance` the insurance placed, with `even_money` who took even money."""
         dealer: list[str | None] = [self.up]
         if self.profile.hole_card == "peek":
             dealer.append(None)
@@ -238,32 +241,61 @@ class _Builder:
             entry: dict[str, Any] = {
                 "box": box.box,
                 "hands": [
-                    {"cards": list(box.initial), "stakes": {p: fmt(s) for p, s in box.stakes}}
+                    {
+                        "cards": list(box.initial),
+                        "stakes": {p: fmt(s) for p, s in box.stakes},
+                        **dealt_hand_facts(box),
+                    }
                 ],
             }
             if insurance and box.insurance:
                 entry["insurance"] = {p: fmt(s) for p, s in box.insurance.items()}
+            if even_money and box.even_money:
+                entry["even_money"] = even_money_taken(box, box.even_money)
             boxes.append(entry)
-        return {"dealer": dealer, "boxes": boxes}
+        dealt = 2 * len(self.round.boxes) + len(dealer)
+        return {"dealer": dealer, "boxes": boxes, "shoe": shoe_facts(self.round, dealt)}
 
     def _view_final(self, dealer_cards: int | None = None) -> dict[str, Any]:
         """After the players: every hand as played; the dealer's cards drawn so far."""
-        cards = list(self.round.dealer.cards)
+        result = self.round
+        cards = list(result.dealer.cards)
         if dealer_cards is not None:
             cards = cards[:dealer_cards]
         boxes = []
-        for box in self.round.boxes:
+        for box in result.boxes:
+            original = dict(box.stakes)
             entry: dict[str, Any] = {
                 "box": box.box,
                 "hands": [
-                    {"cards": list(h.cards), "stakes": {p: fmt(s) for p, s in h.stakes.items()}}
+                    {
+                        "cards": list(h.cards),
+                        "stakes": {p: fmt(s) for p, s in h.stakes.items()},
+                        **played_hand_facts(h, original),
+                    }
                     for h in box.hands
                 ],
             }
             if box.insurance:
                 entry["insurance"] = {p: fmt(s) for p, s in box.insurance.items()}
+            if box.even_money:
+                entry["even_money"] = even_money_taken(box, box.even_money)
             boxes.append(entry)
-        return {"dealer": cards, "boxes": boxes}
+        # The dealer draws last: the cards not yet drawn are the shoe's last ones this round.
+        dealt = result.cards_used - (len(result.dealer.cards) - len(cards))
+        return {"dealer": cards, "boxes": boxes, "shoe": shoe_facts(result, dealt)}
+
+    def _with_even_money(
+        self, view: dict[str, Any], taken: list[tuple[int, str]]
+    ) -> dict[str, Any]:
+        """`view` with the even money taken so far (box, player) marked on its boxes."""
+        boxes = []
+        for entry, box in zip(view["boxes"], self.round.boxes, strict=True):
+            players = tuple(p for number, p in taken if number == box.box)
+            if players:
+                entry = {**entry, "even_money": even_money_taken(box, players)}
+            boxes.append(entry)
+        return {**view, "boxes": boxes}
 
     # Procedure.
 
@@ -283,8 +315,10 @@ class _Builder:
             Kind.OFFER_INSURANCE, prompt=prompt, expected=_answer(answer), rule=rule, view=view
         )
 
-    def _even_money(self, view: dict[str, Any]) -> None:
+    def _even_money(self, placed: dict[str, Any]) -> None:
         name = self.profile.name
+        # Each player answers the offer in turn: the table shows who has taken it so far.
+        taken: list[tuple[int, str]] = []
         for box in self.round.boxes:
             if not box.hands[0].natural:
                 continue
@@ -300,9 +334,10 @@ class _Builder:
                     expected=_answer(ProcedureAnswer.OFFER),
                     rule=f"A natural against an ace may take even money, 1 to 1 at once "
                     f"(even_money: true, {name})",
-                    view=view,
+                    view=self._with_even_money(placed, taken),
                 )
                 if player in box.even_money:
+                    taken.append((box.box, player))
                     self._add(
                         Kind.EVEN_MONEY,
                         box=box.box,
@@ -313,7 +348,7 @@ class _Builder:
                         expected=_money(MoneyAction.PAY, stake),
                         rule=f"Even money pays the natural 1 to 1 at once, whatever the dealer "
                         f"holds (even_money: true, {name})",
-                        view=view,
+                        view=self._with_even_money(placed, taken),
                     )
 
     def _insurance(self, box: BoxResult, view: dict[str, Any]) -> None:

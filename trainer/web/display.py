@@ -100,6 +100,79 @@ def card(code: str | None) -> Card:
     return Card(rank=rank, suit=symbol, red=red, label=f"{name} of {SUIT_NAMES.get(suit, suit)}")
 
 
+@dataclass(frozen=True)
+class Marker:
+    """A word on the layout beside a hand: what the dealer sees there, for eyes and ears
+    alike (`said` is the screen reader's fuller wording)."""
+
+    css: str
+    text: str
+    said: str
+
+
+# A hand's markers, in the order they read; keyed by the answer-key view's hand facts.
+HAND_MARKERS: tuple[tuple[str, Marker], ...] = (
+    ("split", Marker("split", "Split", "a hand from a split")),
+    ("blackjack", Marker("blackjack", "Blackjack", "a natural blackjack")),
+    ("doubled", Marker("doubled", "Doubled", "doubled: the third card lies sideways")),
+    ("surrendered", Marker("surrender", "Surrender", "surrendered: the player gave up the hand")),
+    ("bust", Marker("bust", "Bust", "bust: over 21")),
+    ("three_sevens", Marker("sevens", "7-7-7", "three sevens")),
+)
+
+
+@dataclass(frozen=True)
+class DoubledStake:
+    """A doubled stake as it lies: the original stack and the double beside it."""
+
+    original: str
+    original_stack: list[Chip]
+    original_more: bool
+    added: str
+    added_stack: list[Chip]
+    added_more: bool
+
+
+def _doubled(amount: object, before: object) -> DoubledStake | None:
+    try:
+        added = Decimal(str(amount)) - Decimal(str(before))
+    except ArithmeticError:
+        return None
+    original, added_text = str(before), f"{added:.2f}"
+    return DoubledStake(original, *chip_stack(original), added_text, *chip_stack(added_text))
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """The shoe and discards beside the dealer: the burn, this round's cards and the cut card."""
+
+    burned: str
+    dealt: str
+    cut: str
+    cut_out: bool
+
+
+def _shoe(facts: Mapping[str, Any] | None) -> Shoe | None:
+    if not facts:
+        return None  # a view stored before the shoe was part of it
+    burned = int(facts.get("burned") or 0)
+    dealt = int(facts.get("dealt") or 0)
+    cut = facts.get("cut_card_at")
+    if facts.get("cut_card_out"):
+        where = f"it lay after card {cut}" if cut else "it lay at the front"
+        cut_text = f"Cut card came out this round ({where})"
+    elif cut is None:
+        cut_text = "Cut card still in the shoe"
+    else:
+        cut_text = f"Cut card still in the shoe, after card {cut}"
+    return Shoe(
+        burned=f"Burned: {burned} card{'' if burned == 1 else 's'}" if burned else "No burn card",
+        dealt=f"Dealt this round: {dealt} card{'' if dealt == 1 else 's'}",
+        cut=cut_text,
+        cut_out=bool(facts.get("cut_card_out")),
+    )
+
+
 def table_view(
     view: Mapping[str, Any], *, box: int | None = None, hand: int | None = None
 ) -> dict[str, Any]:
@@ -107,11 +180,13 @@ def table_view(
 
     `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
     `box` and `hand` mark what the question is about (none marked when box is None).
+    Views stored before the hand, box and shoe facts existed draw as plain hands.
     """
     boxes = []
     for seat in view.get("boxes", []):
         number = seat.get("box")
         current = box is not None and number == box
+        played_hands = seat.get("hands", [])
         hands = [
             {
                 "index": index,
@@ -122,17 +197,48 @@ def table_view(
                 ],
                 "current": current and hand in (None, index),
             }
-            for index, played in enumerate(seat.get("hands", []), start=1)
+            for index, played in enumerate(played_hands, start=1)
         ]
+        for drawn, played in zip(hands, played_hands, strict=True):
+            _mark_hand(drawn, played)
+        on_hands = {p for played in played_hands for p in played.get("stakes", {})}
+        even_money = sorted((seat.get("even_money") or {}).items())
         boxes.append(
             {
                 "box": number,
                 "hands": hands,
                 "insurance": sorted((seat.get("insurance") or {}).items()),
+                # Taken while the stake is still on the natural; paid once it is gone.
+                "even_money": [(p, amount, p not in on_hands) for p, amount in even_money],
+                # More than one player on the box: each stake is drawn as its own.
+                "shared": len(on_hands | {p for p, _ in even_money}) > 1,
                 "current": current,
             }
         )
-    return {"dealer": [card(c) for c in view.get("dealer", [])], "boxes": boxes}
+    return {
+        "dealer": [card(c) for c in view.get("dealer", [])],
+        "boxes": boxes,
+        "shoe": _shoe(view.get("shoe")),
+    }
+
+
+def _mark_hand(drawn: dict[str, Any], played: Mapping[str, Any]) -> None:
+    """A hand's markers, and a doubled hand's stakes as two stacks each.
+
+    A busted hand stays on the layout, marked and dimmed, until its settlement question:
+    in a pit the dealer takes a bust at once, but the trainer asks for that take in the
+    settlement order, so the cards and stake must still be there to settle (and for the pit
+    to see what was settled).
+    """
+    drawn["markers"] = [marker for fact, marker in HAND_MARKERS if played.get(fact)]
+    drawn["doubled"] = bool(played.get("doubled"))
+    drawn["bust"] = bool(played.get("bust"))
+    drawn["surrendered"] = bool(played.get("surrendered"))
+    before = played.get("before_double") or {}
+    drawn["stakes"] = [
+        (*stake, _doubled(stake[1], before[key]) if key in before else None)
+        for stake, key in zip(drawn["stakes"], sorted(played.get("stakes", {})), strict=True)
+    ]
 
 
 def question_table(question: Mapping[str, Any]) -> dict[str, Any]:
