@@ -55,13 +55,18 @@ def drill_get_for_manager(*, drill_id: int) -> Drill:
     return drill
 
 
+def scenario_queryset_for_managers() -> QuerySet[Scenario]:
+    """Every scenario, every revision, by title."""
+    return Scenario.objects.select_related("profile_version__profile").order_by(
+        "title", "slug"
+    )
+
+
 def scenarios_for_managers(
     *, profile: RuleProfile | None = None, skill: str | None = None, active: bool = True
 ) -> list[Scenario]:
     """The library, by title: optionally of one profile and exercising one skill."""
-    scenarios = Scenario.objects.select_related("profile_version__profile").order_by(
-        "title", "slug"
-    )
+    scenarios = scenario_queryset_for_managers()
     if active:
         scenarios = scenarios.filter(is_active=True)
     if profile is not None:

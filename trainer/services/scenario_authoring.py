@@ -122,6 +122,13 @@ def scenario_create(
     return scenario
 
 
+def _not_latest() -> ConflictError:
+    return ConflictError(
+        "this is not the latest revision: open the newest one and revise that",
+        field="scenario",
+    )
+
+
 def scenario_revise(
     *,
     scenario: Scenario,
@@ -133,6 +140,8 @@ def scenario_revise(
     would fork its history). The old row is kept, renamed ``slug--rN`` and inactive, so
     the slug always finds the newest revision. An unchanged document is refused."""
     _may_author(user)
+    if not scenario.is_active:
+        raise _not_latest()
     doc = dict(document) if isinstance(document, Mapping) else document
     if isinstance(doc, dict):
         # A revision keeps its scenario's name: the slug is what drills and imports know.
@@ -143,10 +152,7 @@ def scenario_revise(
     with transaction.atomic():
         current = Scenario.objects.select_for_update().get(pk=scenario.pk)
         if not current.is_active:
-            raise ConflictError(
-                "this is not the latest revision: open the newest one and revise that",
-                field="scenario",
-            )
+            raise _not_latest()
         if (
             current.document == doc
             and current.difficulty == level
