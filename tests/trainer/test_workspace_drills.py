@@ -62,8 +62,14 @@ def test_building_from_the_library_keeps_the_order_typed(pit_boss, library):
 def test_no_scenario_picked_is_an_error_at_the_rounds(pit_boss, library):
     response = client_for(pit_boss).post(
         reverse("teach:drill-new-library"),
-        {"title": "Nothing", "purpose": "practice", "time_limit_seconds": 60,
-         "time_box_seconds": 300, "pass_mark": "90", "action": "create"},
+        {
+            "title": "Nothing",
+            "purpose": "practice",
+            "time_limit_seconds": 60,
+            "time_box_seconds": 300,
+            "pass_mark": "90",
+            "action": "create",
+        },
     )
     assert response.status_code == 400
     assert 'id="scenarios-error"' in response.content.decode()
@@ -84,8 +90,15 @@ def test_the_preview_draws_the_table_and_marks_the_key(pit_boss, library):
     first = library[0]
     response = client_for(pit_boss).post(
         reverse("teach:drill-new-library"),
-        {"title": "Preview", "purpose": "practice", "time_limit_seconds": 60,
-         "time_box_seconds": 300, "pass_mark": "90", "scenario": [first.pk], "action": "preview"},
+        {
+            "title": "Preview",
+            "purpose": "practice",
+            "time_limit_seconds": 60,
+            "time_box_seconds": 300,
+            "pass_mark": "90",
+            "scenario": [first.pk],
+            "action": "preview",
+        },
     )
     text = response.content.decode()
     assert response.status_code == 200
@@ -99,9 +112,18 @@ def test_a_generated_drill_error_is_placed_at_its_field(pit_boss):
     shoe = RuleProfile.objects.get(name="casino-shoe")
     response = client_for(pit_boss).post(
         reverse("teach:drill-new-generated"),
-        {"title": "Splits", "profile": shoe.pk, "skills": ["split"], "count": 10,
-         "min_stake": "1", "max_stake": "100", "max_boxes": 3, "time_limit_seconds": 30,
-         "time_box_seconds": 300, "pass_mark": "90"},
+        {
+            "title": "Splits",
+            "profile": shoe.pk,
+            "skills": ["split"],
+            "count": 10,
+            "min_stake": "1",
+            "max_stake": "100",
+            "max_boxes": 3,
+            "time_limit_seconds": 30,
+            "time_box_seconds": 300,
+            "pass_mark": "90",
+        },
     )
     assert response.status_code == 400
     text = response.content.decode()
@@ -113,9 +135,18 @@ def test_a_generated_drill_is_made(pit_boss):
     shoe = RuleProfile.objects.get(name="casino-shoe")
     response = client_for(pit_boss).post(
         reverse("teach:drill-new-generated"),
-        {"title": "Splits", "profile": shoe.pk, "skills": ["split", "double"], "count": 10,
-         "min_stake": "10", "max_stake": "100", "max_boxes": 3, "time_limit_seconds": 30,
-         "time_box_seconds": 300, "pass_mark": "90"},
+        {
+            "title": "Splits",
+            "profile": shoe.pk,
+            "skills": ["split", "double"],
+            "count": 10,
+            "min_stake": "10",
+            "max_stake": "100",
+            "max_boxes": 3,
+            "time_limit_seconds": 30,
+            "time_box_seconds": 300,
+            "pass_mark": "90",
+        },
     )
     assert response.status_code == 302
     drill = Drill.objects.get(title="Splits")
@@ -135,9 +166,13 @@ def test_the_table_test_button_makes_the_certification_exam(pit_boss):
 def test_retiring_goes_through_the_service_and_the_ledger(pit_boss):
     drill = DrillFactory(title="Old")
     client = client_for(pit_boss)
-    assert client.post(reverse("teach:drill-retire", kwargs={"drill_id": drill.pk})).status_code == 302
+    assert (
+        client.post(reverse("teach:drill-retire", kwargs={"drill_id": drill.pk})).status_code == 302
+    )
     drill.refresh_from_db()
     assert drill.is_active is False
-    assert LedgerEntry.objects.filter(event=Event.DRILL_RETIRED, subject_id=str(drill.pk)).count() == 1
+    assert (
+        LedgerEntry.objects.filter(event=Event.DRILL_RETIRED, subject_id=str(drill.pk)).count() == 1
+    )
     again = client.post(reverse("teach:drill-retire", kwargs={"drill_id": drill.pk}))
     assert again.status_code == 409

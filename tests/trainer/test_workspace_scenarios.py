@@ -70,7 +70,8 @@ def test_the_preview_shows_the_table_and_the_key_in_words(pit_boss):
     assert response.status_code == 200
     assert 'class="felt"' in text
     assert "Answer key (for you" in text
-    assert "Settle a hand" in text and "Pay 10.00" in text
+    assert "Settle a hand" in text
+    assert "Pay 10.00" in text
     assert not Scenario.objects.exists()
 
 

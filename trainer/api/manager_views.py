@@ -177,7 +177,9 @@ class ScenarioDetailView(ManagerView):
     @extend_schema(responses={200: m.ScenarioOutput, **errors(404), **_FORBIDDEN})
     def get(self, request: Request, scenario_id: int) -> Response:
         """One scenario revision, with its document."""
-        return Response(m.ScenarioOutput(sel.scenario_get_for_manager(scenario_id=scenario_id)).data)
+        return Response(
+            m.ScenarioOutput(sel.scenario_get_for_manager(scenario_id=scenario_id)).data
+        )
 
 
 class ScenarioReviseView(ManagerView):

@@ -57,9 +57,7 @@ def drill_get_for_manager(*, drill_id: int) -> Drill:
 
 def scenario_queryset_for_managers() -> QuerySet[Scenario]:
     """Every scenario, every revision, by title."""
-    return Scenario.objects.select_related("profile_version__profile").order_by(
-        "title", "slug"
-    )
+    return Scenario.objects.select_related("profile_version__profile").order_by("title", "slug")
 
 
 def scenarios_for_managers(

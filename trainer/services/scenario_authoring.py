@@ -66,9 +66,7 @@ def _version(name: str) -> RuleProfileVersion:
 def scenario_slug_free(title: str) -> str:
     """A slug for a new scenario from its title, not yet used by any row."""
     base = (slugify(title) or "scenario")[: MAX_SLUG - 4].strip("-") or "scenario"
-    taken = set(
-        Scenario.objects.filter(slug__startswith=base).values_list("slug", flat=True)
-    )
+    taken = set(Scenario.objects.filter(slug__startswith=base).values_list("slug", flat=True))
     slug, n = base, 2
     while slug in taken:
         slug, n = f"{base}-{n}", n + 1

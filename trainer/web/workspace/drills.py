@@ -42,8 +42,12 @@ def round_preview(scenario: Scenario) -> dict[str, Any]:
         "scenario": scenario,
         "table": table_view(found.view, box=found.box, hand=found.hand),
         "key": [
-            {"n": q["n"], "kind": kind_label(q["kind"]), "prompt": q["prompt"],
-             "expected": answer_label(q["expected"])}
+            {
+                "n": q["n"],
+                "kind": kind_label(q["kind"]),
+                "prompt": q["prompt"],
+                "expected": answer_label(q["expected"]),
+            }
             for q in found.questions
         ],
     }
@@ -68,8 +72,7 @@ def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
         for d in drills
     ]
     tables = [
-        {"version": v, "title": v.profile.title or v.profile.name}
-        for v in sel.current_versions()
+        {"version": v, "title": v.profile.title or v.profile.name} for v in sel.current_versions()
     ]
     context = {"rows": rows, "tables": tables}
     return render(request, "trainer/workspace/drills.html", context, status=status)

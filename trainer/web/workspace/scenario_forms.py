@@ -30,19 +30,17 @@ def _words(text: str) -> list[str]:
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
     profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
-    skills = forms.MultipleChoiceField(
-        choices=Skill.choices, widget=forms.CheckboxSelectMultiple
-    )
+    skills = forms.MultipleChoiceField(choices=Skill.choices, widget=forms.CheckboxSelectMultiple)
     difficulty = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, 6)], coerce=int, initial=2
     )
     burn = forms.CharField(
         required=False,
-        help_text="Cards burned before the deal, e.g. \"Qh\" (the table's burn count).",
+        help_text='Cards burned before the deal, e.g. "Qh" (the table\'s burn count).',
     )
     shoe = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="The cards in the order dealt, e.g. \"Ah Kd 7c Qs\": rank A 2-9 T J Q K, "
+        help_text='The cards in the order dealt, e.g. "Ah Kd 7c Qs": rank A 2-9 T J Q K, '
         "suit s h d c.",
     )
     cut_card_at = forms.IntegerField(
@@ -57,7 +55,7 @@ class ScenarioForm(forms.Form):
             self.fields[f"box_{n}_stakes"] = forms.CharField(
                 required=False,
                 label=f"Box {n}: stakes",
-                help_text="Player and stake, the host first: \"ana 25, ben 10\".",
+                help_text='Player and stake, the host first: "ana 25, ben 10".',
             )
             self.fields[f"box_{n}_actions"] = forms.CharField(
                 required=False,
@@ -65,10 +63,10 @@ class ScenarioForm(forms.Form):
                 help_text="In order: hit, stand, double, double:AMOUNT, split, surrender.",
             )
             self.fields[f"box_{n}_insurance"] = forms.CharField(
-                required=False, label=f"Box {n}: insurance taken", help_text="\"ana 10\""
+                required=False, label=f"Box {n}: insurance taken", help_text='"ana 10"'
             )
             self.fields[f"box_{n}_even_money"] = forms.CharField(
-                required=False, label=f"Box {n}: even money taken by", help_text="\"ana\""
+                required=False, label=f"Box {n}: even money taken by", help_text='"ana"'
             )
         # Which box each entry of the document's `boxes` is, to place the engine's errors.
         self.box_order: list[int] = []
@@ -89,24 +87,30 @@ class ScenarioForm(forms.Form):
             if len(words) == 1:
                 words = [default_player, words[0]]
             if len(words) != 2:
-                self.add_error(name, f"write each as a player's name and an amount, not {piece.strip()!r}")
+                self.add_error(
+                    name, f"write each as a player's name and an amount, not {piece.strip()!r}"
+                )
                 return []
             pairs.append((words[0], words[1]))
         return pairs
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         boxes = []
         self.box_order = []
         for n in BOXES:
             stakes = self._pairs(f"box_{n}_stakes", default_player=f"p{n}")
             actions = _words(data.get(f"box_{n}_actions", ""))
-            insurance = self._pairs(f"box_{n}_insurance", default_player=stakes[0][0] if stakes else f"p{n}")
+            insurance = self._pairs(
+                f"box_{n}_insurance", default_player=stakes[0][0] if stakes else f"p{n}"
+            )
             even_money = _words(data.get(f"box_{n}_even_money", ""))
             if not stakes:
                 for part in ("actions", "insurance", "even_money"):
                     if data.get(f"box_{n}_{part}"):
-                        self.add_error(f"box_{n}_stakes", f"box {n} has no stakes: seat a player first")
+                        self.add_error(
+                            f"box_{n}_stakes", f"box {n} has no stakes: seat a player first"
+                        )
                         break
                 continue
             box: dict[str, Any] = {
@@ -151,9 +155,16 @@ class ScenarioForm(forms.Form):
             if index < len(self.box_order):
                 return f"box_{self.box_order[index]}_{part if part in BOX_PARTS else 'stakes'}"
         head = re.split(r"[\[.]", path, maxsplit=1)[0]
-        simple = {"rules": "profile", "id": "title", "shoe": "shoe", "burn": "burn",
-                  "cut_card_at": "cut_card_at", "skills": "skills", "title": "title",
-                  "difficulty": "difficulty"}
+        simple = {
+            "rules": "profile",
+            "id": "title",
+            "shoe": "shoe",
+            "burn": "burn",
+            "cut_card_at": "cut_card_at",
+            "skills": "skills",
+            "title": "title",
+            "difficulty": "difficulty",
+        }
         if head in simple:
             return simple[head]
         box = _BOX_IN_MESSAGE.search(message)
