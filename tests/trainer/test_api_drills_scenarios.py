@@ -4,6 +4,8 @@ errors as JSON naming the field; revisions supersede; retiring is recorded."""
 from __future__ import annotations
 
 import pytest
+import yaml
+from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from ledger.events import Event
@@ -128,3 +130,21 @@ def test_revising_by_the_api_supersedes_and_never_edits(pit_boss, scenario):
     )
     assert again.status_code == 409
     assert LedgerEntry.objects.filter(event=Event.SCENARIO_REVISED).count() == 1
+
+
+def test_the_schema_describes_the_drill_and_scenario_endpoints(tmp_path):
+    path = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(path))
+    schema = yaml.safe_load(path.read_text())
+    assert {
+        "/api/drills/",
+        "/api/drills/{drill_id}/",
+        "/api/drills/{drill_id}/retire",
+        "/api/scenarios/",
+        "/api/scenarios/{scenario_id}/",
+        "/api/scenarios/{scenario_id}/revise",
+    } <= set(schema["paths"])
+    create = schema["paths"]["/api/drills/"]["post"]
+    assert {"201", "400", "403"} <= set(create["responses"])
+    stake = schema["components"]["schemas"]["DrillCreateInput"]["properties"]["min_stake"]
+    assert stake["type"] == "string"
