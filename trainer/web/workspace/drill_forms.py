@@ -24,7 +24,9 @@ def _profiles() -> Any:
 
 
 class LibraryFilterForm(forms.Form):
-    profile = ProfileChoiceField(queryset=_profiles(), required=False, empty_label="Any table")
+    profile = ProfileChoiceField(
+        queryset=_profiles(), required=False, empty_label="Any table", label="Table"
+    )
     skill = forms.ChoiceField(choices=[("", "Any skill"), *Skill.choices], required=False)
 
 
