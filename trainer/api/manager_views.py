@@ -35,10 +35,18 @@ class ManagerView(APIView):
     permission_classes = (IsAuthenticated, IsManager)
 
 
+# "true" or "false" only: a boolean filter would take "null" (and so match everything).
+ACTIVE_CHOICES = (("true", "Active"), ("false", "Retired or superseded"))
+
+
+def _by_active(queryset: QuerySet[Any], name: str, value: str) -> QuerySet[Any]:
+    return queryset.filter(is_active=value == "true")
+
+
 class DrillFilter(StrictFilterSet):
     kind = choice_filter(DrillKind.choices)
     purpose = choice_filter(DrillPurpose.choices)
-    active = django_filters.BooleanFilter(field_name="is_active")
+    active = choice_filter(ACTIVE_CHOICES, method=_by_active)
 
     class Meta:
         model = Drill
@@ -135,7 +143,7 @@ class DrillRetireView(ManagerView):
 
 class ScenarioFilter(StrictFilterSet):
     profile = django_filters.CharFilter(field_name="profile_version__profile__name")
-    active = django_filters.BooleanFilter(field_name="is_active")
+    active = choice_filter(ACTIVE_CHOICES, method=_by_active)
 
     class Meta:
         model = Scenario
