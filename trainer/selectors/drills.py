@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from core.errors import NotFoundError
 from trainer import rules
+from trainer.games import game_named
 from trainer.models import Drill, DrillScenario, RuleProfile, RuleProfileVersion, Scenario
 
 
@@ -116,9 +117,9 @@ class RoundPreview:
     questions: list[dict[str, Any]]
 
 
-def round_preview(document: dict[str, Any]) -> RoundPreview:
+def round_preview(document: dict[str, Any], *, game: str | None = None) -> RoundPreview:
     """What a trainee sees at the round's first question; the whole key beside it."""
-    questions = rules.answer_key(document)
+    questions = game_named(game).answer_key(document)
     first = questions[0] if questions else {"view": {}, "box": None, "hand": None}
     return RoundPreview(
         view=first["view"], box=first["box"], hand=first["hand"], questions=questions

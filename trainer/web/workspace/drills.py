@@ -37,7 +37,7 @@ def skill_labels(skills: list[str]) -> list[str]:
 def round_preview(scenario: Scenario) -> dict[str, Any]:
     """A round as the trainee meets it (the table at its first question, no answer), and
     its answer key in words for the author, shown apart and marked as such."""
-    found = sel.round_preview(scenario.document)
+    found = sel.round_preview(scenario.document, game=scenario.game)
     return {
         "scenario": scenario,
         "table": table_view(found.view, box=found.box, hand=found.hand),
