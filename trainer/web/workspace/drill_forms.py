@@ -62,16 +62,41 @@ class LibraryDrillForm(_DrillFields):
 class GeneratedDrillForm(_DrillFields):
     """A generated practice drill: a recipe the generator deals fresh rounds from."""
 
-    profile = ProfileChoiceField(queryset=_profiles(), label="Table")
+    field_order = (
+        "title",
+        "description",
+        "profile",
+        "skills",
+        "count",
+        "min_stake",
+        "max_stake",
+        "max_boxes",
+        "time_limit_seconds",
+        "time_box_seconds",
+        "pass_mark",
+    )
+
+    profile = ProfileChoiceField(queryset=_profiles(), label="Table", empty_label="Choose a table")
     skills = forms.MultipleChoiceField(
-        choices=Skill.choices, widget=forms.CheckboxSelectMultiple, required=False
+        choices=Skill.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="None ticked: a mix.",
     )
     count = forms.IntegerField(label="Rounds", min_value=1, max_value=MAX_ROUNDS, initial=10)
     min_stake = forms.DecimalField(
-        label="Smallest stake", min_value=0, decimal_places=2, required=False
+        label="Smallest stake",
+        min_value=0,
+        decimal_places=2,
+        required=False,
+        help_text="Empty: the table's minimum.",
     )
     max_stake = forms.DecimalField(
-        label="Largest stake", min_value=0, decimal_places=2, required=False
+        label="Largest stake",
+        min_value=0,
+        decimal_places=2,
+        required=False,
+        help_text="Empty: the table's box maximum.",
     )
     max_boxes = forms.IntegerField(label="Most boxes played", min_value=1, max_value=7, initial=3)
 
