@@ -49,24 +49,34 @@ class TrainingClassAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Scenario)
-class ScenarioAdmin(admin.ModelAdmin):
+class ScenarioAdmin(ReadOnlyAdmin):
+    """Shown only: a scenario is authored and revised in the workspace (/teach/scenarios/),
+    the API or the import command, through the services that validate it and record it."""
+
     list_display = ["slug", "title", "profile_version", "difficulty", "revision", "is_active"]
     list_filter = ["profile_version__profile", "difficulty", "is_active"]
     search_fields = ["slug", "title"]
-    readonly_fields = ["document", "profile_version", "revision", "supersedes", "created_by"]
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class DrillScenarioInline(admin.TabularInline):
     model = models.DrillScenario
     extra = 0
-    autocomplete_fields = ["scenario"]
+    fields = ["position", "scenario"]
+    readonly_fields = ["position", "scenario"]
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(models.Drill)
-class DrillAdmin(admin.ModelAdmin):
+class DrillAdmin(ReadOnlyAdmin):
+    """Shown only: drills are built and retired in the workspace (/teach/drills/) or the
+    API, through the services that check them and record them in the ledger."""
+
     list_display = ["title", "kind", "profile_version", "count", "pass_mark", "is_active"]
     list_filter = ["kind", "is_active"]
     search_fields = ["title"]

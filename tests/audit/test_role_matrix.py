@@ -22,7 +22,9 @@ from audit.services.reviews import certification_sign, retraining_flag_create
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
+from tests.trainer.factories import simple_document
 from trainer.models import Grade, RuleProfile
+from trainer.services.scenarios import scenario_import
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")
 # Django's admin pages check staff status themselves; the matrix covers its front door.
@@ -51,6 +53,17 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The table cards: the house rules, for everyone signed in.
     "tables": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "teach:index": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    # The drill builder and scenario authoring: pit bosses and admins. The first to post
+    # retires the drill; after that it is already retired (409). An empty table-test form
+    # names no table (400): nothing is made.
+    "teach:drills": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:drill-new-library": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:drill-new-generated": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:drill-table-test": ("post", _row(302, 403, 403, 400, 400, 403, 400)),
+    "teach:drill-retire": ("post", _row(302, 403, 403, 302, 409, 403, 409)),
+    "teach:scenarios": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:scenario-new": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:scenario-edit": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.
@@ -67,6 +80,13 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "api:attempt-answers": ("post", _row(403, 415, 404, 403, 403, 403, 403)),
     "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
     # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
+    # Drills and scenarios: pit bosses and admins; a form body is refused unread (415).
+    "api:drills": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:drill": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:drill-retire": ("post", _row(403, 403, 403, 415, 415, 403, 415)),
+    "api:scenarios": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:scenario": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:scenario-revise": ("post", _row(403, 403, 403, 415, 415, 403, 415)),
     "api:no-endpoint": ("get", _row(404, 404, 404, 404, 404, 404, 404)),
     # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
     "train:home": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
@@ -137,6 +157,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         request=signing_request(),
         override_reason="The flag is for rounding on 6:5; this table pays 3:2",
     )
+    authored = scenario_import(documents=[{**simple_document("matrix"), "skills": ["push"]}])[0]
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
     )
@@ -161,6 +182,8 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "uidb64": "MQ",
             "token": "not-a-valid-token",
             "name": "casino-shoe",
+            "drill_id": exam.drill_id,
+            "scenario_id": authored.pk,
         },
     }
 

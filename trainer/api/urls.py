@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from trainer.api import views
+from trainer.api import manager_views, views
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -26,6 +26,21 @@ urlpatterns = [
         "attempts/<int:attempt_id>/results",
         views.AttemptResultsView.as_view(),
         name="attempt-results",
+    ),
+    # Pit bosses and administrators: drills and the scenario library.
+    path("drills/", manager_views.DrillListView.as_view(), name="drills"),
+    path("drills/<int:drill_id>/", manager_views.DrillDetailView.as_view(), name="drill"),
+    path(
+        "drills/<int:drill_id>/retire", manager_views.DrillRetireView.as_view(), name="drill-retire"
+    ),
+    path("scenarios/", manager_views.ScenarioListView.as_view(), name="scenarios"),
+    path(
+        "scenarios/<int:scenario_id>/", manager_views.ScenarioDetailView.as_view(), name="scenario"
+    ),
+    path(
+        "scenarios/<int:scenario_id>/revise",
+        manager_views.ScenarioReviseView.as_view(),
+        name="scenario-revise",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", endpoint_not_found, name="no-endpoint"),

@@ -12,8 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.amounts import decimal_amount
-from core.errors import ForbiddenError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
 from core.roles import Role, has_role, roles_of
+from ledger.events import Event
+from ledger.services.append import ledger_append
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import (
@@ -167,6 +169,7 @@ def drill_create(
                 DrillScenario(drill=drill, scenario=s, position=n)
                 for n, s in enumerate(chosen, start=1)
             )
+            _record_created(drill, user, scenarios=[s.pk for s in chosen])
         return drill
     recipe = _recipe(profile_version, skills, count, min_stake, max_stake, max_boxes)
     recipe["skill_minimums"] = _minimums(skill_minimums or {}, recipe)
@@ -179,7 +182,56 @@ def drill_create(
                 + "; ".join(shortfalls),
                 field="certifies",
             )
-    drill.save()
+    with transaction.atomic():
+        drill.save()
+        _record_created(drill, user, scenarios=[])
+    return drill
+
+
+def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int]) -> None:
+    ledger_append(
+        event=Event.DRILL_CREATED,
+        subject_type="drill",
+        subject_id=drill.pk,
+        payload={
+            "title": drill.title,
+            "kind": drill.kind,
+            "purpose": drill.purpose,
+            "certifies": drill.certifies_id,
+            "profile_version": drill.profile_version_id,
+            "skills": list(drill.skills),
+            "skill_minimums": dict(drill.skill_minimums),
+            "scenarios": scenarios,
+            "count": drill.count,
+            "min_stake": drill.min_stake,
+            "max_stake": drill.max_stake,
+            "max_boxes": drill.max_boxes,
+            "time_limit_seconds": drill.time_limit_seconds,
+            "time_box_seconds": drill.time_box_seconds,
+            "pass_mark": drill.pass_mark,
+        },
+        actor=user,
+    )
+
+
+def drill_retire(*, drill: Drill, user: AbstractBaseUser, reason: str = "") -> Drill:
+    """Take a drill out of use: nobody can be assigned it or start it again; its attempts,
+    grades and the certifications resting on them stay as they are."""
+    _may_manage(user)
+    with transaction.atomic():
+        locked = Drill.objects.select_for_update().get(pk=drill.pk)
+        if not locked.is_active:
+            raise ConflictError(f"drill '{locked.title}' is already retired", field="drill")
+        locked.is_active = False
+        locked.save(update_fields=["is_active"])
+        ledger_append(
+            event=Event.DRILL_RETIRED,
+            subject_type="drill",
+            subject_id=locked.pk,
+            payload={"title": locked.title, "reason": reason.strip()[:2000]},
+            actor=user,
+        )
+    drill.is_active = False
     return drill
 
 

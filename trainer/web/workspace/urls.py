@@ -1,11 +1,13 @@
 """/teach/: each concern of the workspace adds its own URL list here."""
 
-from django.urls import URLPattern, URLResolver, path
+from django.urls import URLPattern, URLResolver, include, path
 
-from trainer.web.workspace import views
+from trainer.web.workspace import drills, scenarios, views
 
 app_name = "teach"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
+    path("", include(drills.urlpatterns)),
+    path("", include(scenarios.urlpatterns)),
 ]

@@ -1,0 +1,76 @@
+"""Exact query counts of the drill builder's and the scenario library's lists (pages and
+API), each at two sizes: a list that queried once per drill or scenario would show here."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from tests.audit.conftest import client_for
+from tests.test_query_counts import assert_database_query_count
+from tests.trainer.factories import AssignmentFactory, DrillFactory, simple_document
+from trainer.models import RuleProfile
+from trainer.services.drills import drill_create
+
+pytestmark = pytest.mark.django_db
+
+
+def _drills(size, boss, trainee):
+    shoe = RuleProfile.objects.get(name="casino-shoe").current_version
+    for n in range(size):
+        fixed = DrillFactory(
+            title=f"Fixed {n}", documents=[simple_document(f"r{size}-{n}-{k}") for k in range(2)]
+        )
+        AssignmentFactory(drill=fixed, trainee=trainee)
+        drill_create(
+            title=f"Generated {n}",
+            kind="generated",
+            profile_version=shoe,
+            skills=["split"],
+            min_stake="10",
+            max_stake="100",
+            user=boss,
+        )
+
+
+# Session, user and roles (3), drills with their counts (1), their scenarios (1), the tables'
+# profiles and versions for the table-test buttons (2).
+DRILL_LIST_QUERIES = 7
+
+
+@pytest.mark.parametrize("size", [1, 6])
+def test_the_drill_list_at_two_sizes(pit_boss, trainee, size):
+    _drills(size, pit_boss, trainee)
+    client = client_for(pit_boss)
+    with assert_database_query_count(DRILL_LIST_QUERIES):
+        assert client.get(reverse("teach:drills")).status_code == 200
+
+
+# Session, user and roles (3), the profiles for the filter (1), the library (1).
+LIBRARY_QUERIES = 5
+
+
+@pytest.mark.parametrize("size", [1, 6])
+def test_the_library_picker_and_the_scenario_list_at_two_sizes(pit_boss, trainee, size):
+    _drills(size, pit_boss, trainee)
+    client = client_for(pit_boss)
+    with assert_database_query_count(LIBRARY_QUERIES):
+        assert client.get(reverse("teach:drill-new-library")).status_code == 200
+    with assert_database_query_count(4):
+        assert client.get(reverse("teach:scenarios")).status_code == 200
+
+
+# Session, user and roles (3), the page's count (1), drills (1), their scenarios (1).
+API_DRILLS_QUERIES = 6
+
+
+@pytest.mark.parametrize("size", [1, 6])
+def test_the_api_lists_at_two_sizes(pit_boss, trainee, size):
+    _drills(size, pit_boss, trainee)
+    client = APIClient()
+    client.force_login(pit_boss)
+    with assert_database_query_count(API_DRILLS_QUERIES):
+        assert client.get("/api/drills/").status_code == 200
+    with assert_database_query_count(5):
+        assert client.get("/api/scenarios/").status_code == 200

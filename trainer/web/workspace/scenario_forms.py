@@ -1,0 +1,197 @@
+"""The scenario form: a round staged in plain fields (one row per box, the shoe as card
+codes) that becomes a `blackjack-scenario/1` document, and back again for a revision.
+
+The form checks only what it parses (a stake needs an amount); the engine judges the
+round, and `field_for_path` puts its error at the form field its path names."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+from trainer.models import Skill
+from trainer.rules import SCENARIO_FORMAT
+from trainer.selectors.drills import library_profiles
+from trainer.web.workspace.drill_forms import ProfileChoiceField
+
+BOXES = range(1, 8)
+BOX_PARTS = ("stakes", "actions", "insurance", "even_money")
+_SPLIT = re.compile(r"[\s,]+")
+_PATH = re.compile(r"^boxes\[(\d+)\](?:\.(\w+))?")
+_BOX_IN_MESSAGE = re.compile(r"\bbox (\d+):")
+
+
+def _words(text: str) -> list[str]:
+    return [word for word in _SPLIT.split(text.strip()) if word]
+
+
+class ScenarioForm(forms.Form):
+    title = forms.CharField(max_length=200)
+    profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
+    skills = forms.MultipleChoiceField(choices=Skill.choices, widget=forms.CheckboxSelectMultiple)
+    difficulty = forms.TypedChoiceField(
+        choices=[(n, str(n)) for n in range(1, 6)], coerce=int, initial=2
+    )
+    burn = forms.CharField(
+        required=False,
+        help_text='Cards burned before the deal, e.g. "Qh" (the table\'s burn count).',
+    )
+    shoe = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text='The cards in the order dealt, e.g. "Ah Kd 7c Qs": rank A 2-9 T J Q K, '
+        "suit s h d c.",
+    )
+    cut_card_at = forms.IntegerField(
+        required=False,
+        min_value=0,
+        label="Cut card before shoe card number (counting from 0)",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for n in BOXES:
+            self.fields[f"box_{n}_stakes"] = forms.CharField(
+                required=False,
+                label=f"Box {n}: stakes",
+                help_text='Player and stake, the host first: "ana 25, ben 10".',
+            )
+            self.fields[f"box_{n}_actions"] = forms.CharField(
+                required=False,
+                label=f"Box {n}: the host's actions",
+                help_text="In order: hit, stand, double, double:AMOUNT, split, surrender.",
+            )
+            self.fields[f"box_{n}_insurance"] = forms.CharField(
+                required=False, label=f"Box {n}: insurance taken", help_text='"ana 10"'
+            )
+            self.fields[f"box_{n}_even_money"] = forms.CharField(
+                required=False, label=f"Box {n}: even money taken by", help_text='"ana"'
+            )
+        # Which box each entry of the document's `boxes` is, to place the engine's errors.
+        self.box_order: list[int] = []
+
+    def seat_rows(self) -> list[list[forms.BoundField]]:
+        return [[self[f"box_{n}_{part}"] for part in BOX_PARTS] for n in BOXES]
+
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("title", "profile", "skills", "difficulty")]
+
+    def shoe_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("burn", "shoe", "cut_card_at")]
+
+    def _pairs(self, name: str, *, default_player: str) -> list[tuple[str, str]]:
+        pairs = []
+        for piece in (p for p in self.cleaned_data.get(name, "").split(",") if p.strip()):
+            words = piece.split()
+            if len(words) == 1:
+                words = [default_player, words[0]]
+            if len(words) != 2:
+                self.add_error(
+                    name, f"write each as a player's name and an amount, not {piece.strip()!r}"
+                )
+                return []
+            pairs.append((words[0], words[1]))
+        return pairs
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        boxes = []
+        self.box_order = []
+        for n in BOXES:
+            stakes = self._pairs(f"box_{n}_stakes", default_player=f"p{n}")
+            actions = _words(data.get(f"box_{n}_actions", ""))
+            insurance = self._pairs(
+                f"box_{n}_insurance", default_player=stakes[0][0] if stakes else f"p{n}"
+            )
+            even_money = _words(data.get(f"box_{n}_even_money", ""))
+            if not stakes:
+                for part in ("actions", "insurance", "even_money"):
+                    if data.get(f"box_{n}_{part}"):
+                        self.add_error(
+                            f"box_{n}_stakes", f"box {n} has no stakes: seat a player first"
+                        )
+                        break
+                continue
+            box: dict[str, Any] = {
+                "box": n,
+                "stakes": [{"player": p, "amount": a} for p, a in stakes],
+                "actions": actions,
+            }
+            if insurance:
+                box["insurance"] = dict(insurance)
+            if even_money:
+                box["even_money"] = even_money
+            boxes.append(box)
+            self.box_order.append(n)
+        if not boxes and not self.errors:
+            self.add_error("box_1_stakes", "seat at least one player")
+        data["boxes"] = boxes
+        return data
+
+    def document(self) -> dict[str, Any]:
+        """The scenario document of a valid form (its `id` is the service's to give)."""
+        data = self.cleaned_data
+        doc: dict[str, Any] = {
+            "format": SCENARIO_FORMAT,
+            "title": data["title"].strip(),
+            "skills": list(data["skills"]),
+            "rules": data["profile"].name,
+            "boxes": data["boxes"],
+            "shoe": _words(data["shoe"]),
+        }
+        if data.get("burn"):
+            doc["burn"] = _words(data["burn"])
+        if data.get("cut_card_at") is not None:
+            doc["cut_card_at"] = data["cut_card_at"]
+        return doc
+
+    def field_for_path(self, path: str | None, message: str = "") -> str | None:
+        """The form field an engine or service error's path names (None: the whole form)."""
+        path = path or ""
+        found = _PATH.match(path)
+        if found:
+            index, part = int(found.group(1)), found.group(2) or "stakes"
+            if index < len(self.box_order):
+                return f"box_{self.box_order[index]}_{part if part in BOX_PARTS else 'stakes'}"
+        head = re.split(r"[\[.]", path, maxsplit=1)[0]
+        simple = {
+            "rules": "profile",
+            "id": "title",
+            "shoe": "shoe",
+            "burn": "burn",
+            "cut_card_at": "cut_card_at",
+            "skills": "skills",
+            "title": "title",
+            "difficulty": "difficulty",
+        }
+        if head in simple:
+            return simple[head]
+        box = _BOX_IN_MESSAGE.search(message)
+        if box and int(box.group(1)) in BOXES:
+            return f"box_{box.group(1)}_actions"
+        return None
+
+
+def initial_from(document: dict[str, Any], *, difficulty: int, profile: Any) -> dict[str, Any]:
+    """The form's fields for a stored scenario (the latest revision, to be revised)."""
+    initial: dict[str, Any] = {
+        "title": document.get("title", ""),
+        "profile": profile.pk,
+        "skills": list(document.get("skills") or []),
+        "difficulty": difficulty,
+        "shoe": " ".join(document.get("shoe") or []),
+        "burn": " ".join(document.get("burn") or []),
+        "cut_card_at": document.get("cut_card_at"),
+    }
+    for box in document.get("boxes") or []:
+        n = box.get("box")
+        initial[f"box_{n}_stakes"] = ", ".join(
+            f"{s['player']} {s['amount']}" for s in box.get("stakes") or []
+        )
+        initial[f"box_{n}_actions"] = " ".join(box.get("actions") or [])
+        initial[f"box_{n}_insurance"] = ", ".join(
+            f"{p} {a}" for p, a in (box.get("insurance") or {}).items()
+        )
+        initial[f"box_{n}_even_money"] = " ".join(box.get("even_money") or [])
+    return initial

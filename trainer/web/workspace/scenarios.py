@@ -1,0 +1,120 @@
+"""Scenario authoring at /teach/scenarios/: the library, staging a new round, and revising
+one (the form opens prefilled from the latest revision; saving supersedes it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.views.decorators.http import require_GET, require_http_methods
+
+from core.errors import TrainerError
+from trainer import rules
+from trainer.models import Scenario
+from trainer.selectors import drills as sel
+from trainer.services.scenario_authoring import scenario_create, scenario_revise
+from trainer.web.workspace.drills import round_preview, skill_labels, workspace
+from trainer.web.workspace.scenario_forms import ScenarioForm, initial_from
+
+
+@require_GET
+@workspace
+def scenario_list(request: HttpRequest) -> HttpResponse:
+    rows = [
+        {
+            "scenario": s,
+            "profile": s.profile_version.profile.title or s.profile_version.profile.name,
+            "skills": skill_labels(s.skills),
+        }
+        for s in sel.scenarios_for_managers()
+    ]
+    return render(request, "trainer/workspace/scenarios.html", {"rows": rows})
+
+
+def _place(form: ScenarioForm, error: TrainerError) -> None:
+    form.add_error(form.field_for_path(error.field, error.message), error.message)
+
+
+def _save(
+    request: HttpRequest, form: ScenarioForm, document: dict[str, Any], current: Scenario | None
+) -> Scenario:
+    user: Any = request.user
+    difficulty = form.cleaned_data["difficulty"]
+    if current is None:
+        made = scenario_create(document=document, difficulty=difficulty, user=user)
+        messages.success(request, f"The scenario '{made.title}' is in the library.")
+    else:
+        made = scenario_revise(
+            scenario=current, document=document, difficulty=difficulty, user=user
+        )
+        messages.success(request, f"Revision {made.revision} of '{made.title}' is in the library.")
+    return made
+
+
+def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
+    if request.method == "POST":
+        form = ScenarioForm(request.POST)
+    elif current is not None:
+        form = ScenarioForm(
+            initial=initial_from(
+                current.document,
+                difficulty=current.difficulty,
+                profile=current.profile_version.profile,
+            )
+        )
+    else:
+        form = ScenarioForm()
+    preview: dict[str, Any] | None = None
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            document = form.document()
+            try:
+                # The engine judges the round first, so its own words reach the field.
+                rules.settle(document)
+            except rules.ScenarioError as error:
+                form.add_error(form.field_for_path(error.field, error.message), error.message)
+            else:
+                if request.POST.get("action") == "preview":
+                    preview = round_preview(Scenario(title=document["title"], document=document))
+                    status = 200
+                else:
+                    try:
+                        _save(request, form, document, current)
+                    except TrainerError as error:
+                        if error.status in (403, 404):
+                            raise
+                        _place(form, error)
+                        status = error.status
+                    else:
+                        return redirect("teach:scenarios")
+    context = {"form": form, "current": current, "preview": preview}
+    return render(request, "trainer/workspace/scenario_form.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@workspace
+def scenario_new(request: HttpRequest) -> HttpResponse:
+    return _author(request, None)
+
+
+@require_http_methods(["GET", "POST"])
+@workspace
+def scenario_edit(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = sel.scenario_get_for_manager(scenario_id=scenario_id)
+    if not scenario.is_active:
+        newest = Scenario.objects.filter(slug=scenario.slug.split("--r")[0]).first()
+        if newest is not None:
+            return redirect("teach:scenario-edit", scenario_id=newest.pk)
+    return _author(request, scenario)
+
+
+urlpatterns = [
+    path("scenarios/", scenario_list, name="scenarios"),
+    path("scenarios/new/", scenario_new, name="scenario-new"),
+    path("scenarios/<int:scenario_id>/edit/", scenario_edit, name="scenario-edit"),
+]
