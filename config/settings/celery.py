@@ -49,6 +49,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "audit.tasks.checkpoint_ledger",
         "schedule": float(SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS),
     },
+    # E-mails (trainer.services.notifications): each sent once, so running often is safe.
+    "assignment-notifications": {
+        "task": "trainer.tasks.send_assignment_notifications",
+        "schedule": 900.0,
+    },
+    "audit-notifications": {"task": "audit.tasks.send_audit_notifications", "schedule": 900.0},
 }
 # A compliance report over more graded questions than this is produced by a Celery task
 # instead of during the request.
