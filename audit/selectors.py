@@ -407,3 +407,14 @@ def refreshers_by_flag(results: Sequence[RefresherResult]) -> dict[int, list[Ref
         if result.refresher.flag_id is not None:
             by_flag[result.refresher.flag_id].append(result)
     return dict(by_flag)
+
+
+def flags_with_refreshers(
+    flags: Sequence[RetrainingFlag], results: Sequence[RefresherResult]
+) -> list[tuple[RetrainingFlag, list[RefresherResult]]]:
+    """Each flag with its refreshers' results; a lift with those of the flag it lifts (the
+    evidence it rests on)."""
+    by_flag = refreshers_by_flag(results)
+    return [
+        (flag, by_flag.get(flag.pk if flag.active else flag.corrects_id or 0, [])) for flag in flags
+    ]

@@ -86,10 +86,11 @@ def assignment_create(
     """A drill given to one trainee or to a class (exactly one) in a mode.
 
     ``assigned_by`` is the acting user: doors pass ``request.user``, nothing else. Only a
-    pit boss or an administrator assigns; a pit boss assigns to classes they teach (the pages
-    and the API offer a pit boss only the trainees of their classes). The assignee must hold the trainee role. An exam is sat under rules:
-    at most ``max_sittings`` sittings (no limit when None), ``cooldown_hours`` between them
-    (24 by default for an exam, none otherwise).
+    pit boss or an administrator assigns; a pit boss assigns to classes they teach (the
+    pages and the API offer a pit boss only the trainees of their classes). The assignee
+    must hold the trainee role. An exam is sat under rules: at most ``max_sittings``
+    sittings (no limit when None), ``cooldown_hours`` between them (24 by default for an
+    exam, none otherwise).
     """
     _may_manage(assigned_by)
     if mode not in Mode.values:
@@ -113,12 +114,11 @@ def assignment_create(
     cooldown_hours = _whole(cooldown_hours, "cooldown_hours", 0, 24 * 365)
     if (trainee is None) == (training_class is None):
         raise TrainerError("assign to a trainee or to a class, not both or neither")
-    if trainee is not None:
-        if Role.TRAINEE not in roles_of(trainee):
-            raise TrainerError(
-                "only a trainee can be assigned a drill: this account is not a trainee's",
-                field="trainee",
-            )
+    if trainee is not None and Role.TRAINEE not in roles_of(trainee):
+        raise TrainerError(
+            "only a trainee can be assigned a drill: this account is not a trainee's",
+            field="trainee",
+        )
     if (
         training_class is not None
         and not has_role(assigned_by, Role.ADMIN)
