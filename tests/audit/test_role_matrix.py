@@ -22,7 +22,9 @@ from audit.services.reviews import certification_sign, retraining_flag_create
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
+from tests.trainer.factories import DrillFactory
 from trainer.models import Grade, RuleProfile
+from trainer.services.assignments import assignment_create
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")
 # Django's admin pages check staff status themselves; the matrix covers its front door.
@@ -95,6 +97,16 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:flag_lift": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:certification_withdraw": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:grade_review": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    # Remediation: a refresher, from the trainee's mistakes or from a flag (empty form: 400).
+    "pit:trainee_refresher": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:flag_refresher": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    # Assignments in the workspace: pit bosses (their classes' own) and admins; another
+    # class's assignment or board does not exist. Empty forms: 400, nothing written.
+    "teach:assignments": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:assignment": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:assignment_reassign": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:assignment_cancel": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_board": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
 }
 
 
@@ -137,6 +149,12 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         request=signing_request(),
         override_reason="The flag is for rounding on 6:5; this table pays 3:2",
     )
+    assignment = assignment_create(
+        drill=DrillFactory(),
+        mode="practice",
+        training_class=pit["mine"],
+        assigned_by=pit_boss,
+    )
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
     )
@@ -161,6 +179,8 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "uidb64": "MQ",
             "token": "not-a-valid-token",
             "name": "casino-shoe",
+            "assignment_id": assignment.pk,
+            "class_id": pit["mine"].pk,
         },
     }
 
