@@ -43,7 +43,7 @@ def _profile_version(trainee: User) -> RuleProfileVersion:
     )
     profile = RuleProfile.objects.filter(pk=last).first() if last else None
     profile = profile or RuleProfile.objects.order_by("name").first()
-    version = profile.current_version() if profile else None
+    version = profile.current_version if profile else None
     if version is None:
         raise TrainerError("there is no rule profile to deal a refresher at", field="profile")
     return version
