@@ -382,6 +382,7 @@ def refresher_results(*, trainee_id: int) -> list[RefresherResult]:
     for attempt in Attempt.objects.filter(
         assignment_id__in=[r.assignment_id for r in refreshers], trainee_id=trainee_id
     ).order_by("graded_at", "pk"):
+        assert attempt.assignment_id is not None
         counts[attempt.assignment_id] += 1
         if attempt.grading_status == GradingStatus.GRADED:
             latest[attempt.assignment_id] = attempt

@@ -150,7 +150,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         override_reason="The flag is for rounding on 6:5; this table pays 3:2",
     )
     assignment = assignment_create(
-        drill=DrillFactory(),
+        drill=DrillFactory.create(),
         mode="practice",
         training_class=pit["mine"],
         assigned_by=pit_boss,

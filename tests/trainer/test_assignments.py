@@ -196,7 +196,8 @@ def test_the_board_says_where_each_trainee_stands(drill, pit_boss):
         "eve": [BoardStatus.OVERDUE, BoardStatus.NOT_STARTED],
     }
     ben = next(row for row in board.rows if row.trainee.username == "ben")
-    assert ben.cells[1] is not None and ben.cells[1].last_activity == started
+    assert ben.cells[1] is not None
+    assert ben.cells[1].last_activity == started
     # A cancelled assignment leaves the class's board; its own board still shows it.
     assignment_cancel(assignment=late, user=pit_boss)
     assert [a.pk for a in class_board(training_class=group, now=now).assignments] == [current.pk]

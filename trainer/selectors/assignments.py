@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -81,7 +82,7 @@ class Board:
     rows: list[BoardRow]
 
 
-def _cell(assignment: Assignment, attempts: list[dict[str, object]], now: datetime) -> Cell:
+def _cell(assignment: Assignment, attempts: list[Any], now: datetime) -> Cell:
     times = [
         t for a in attempts for t in (a["started_at"], a["submitted_at"]) if isinstance(t, datetime)
     ]
@@ -101,7 +102,7 @@ def _cell(assignment: Assignment, attempts: list[dict[str, object]], now: dateti
 
 def _board(*, assignments: list[Assignment], trainees: list[User], now: datetime | None) -> Board:
     now = now or timezone.now()
-    found: dict[tuple[int, int], list[dict[str, object]]] = {}
+    found: dict[tuple[int, int], list[Any]] = {}
     if assignments and trainees:
         for attempt in (
             Attempt.objects.filter(
@@ -156,5 +157,5 @@ def assignment_board(*, assignment: Assignment, now: datetime | None = None) -> 
             .order_by("last_name", "first_name", "username")
         )
     else:
-        trainees = list(get_user_model().objects.filter(pk=assignment.trainee_id))
+        trainees = list(get_user_model().objects.filter(assignments=assignment.pk))
     return _board(assignments=[assignment], trainees=trainees, now=now)

@@ -48,7 +48,7 @@ def _may_manage_assignment(*, user: AbstractBaseUser, assignment: Assignment) ->
         ).exists():
             raise ForbiddenError("you do not teach this class")
         return
-    trainee = get_user_model().objects.get(pk=assignment.trainee_id)
+    trainee = get_user_model().objects.get(assignments=assignment.pk)
     if not visibility.viewer_may_act_for(user=user, trainee=trainee):
         raise ForbiddenError("this trainee is not in a class you teach")
 

@@ -33,6 +33,12 @@ def teach_view(view: Any) -> Any:
     return role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)(view)
 
 
+def _me(request: HttpRequest) -> AbstractBaseUser:
+    """The signed-in user (the page decorator let only a signed-in one through)."""
+    assert request.user.is_authenticated
+    return request.user
+
+
 def _person(user: Any) -> str:
     return user.get_full_name() or user.get_username()
 
@@ -58,7 +64,7 @@ class PersonChoice(forms.ModelChoiceField):
 
 class AssignForm(forms.Form):
     drill = DrillChoice(queryset=Drill.objects.none(), empty_label="Choose a drill")
-    training_class = forms.ModelChoiceField(
+    training_class: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, required=False, label="Class", empty_label="(a trainee instead)"
     )
     trainee = PersonChoice(
@@ -170,7 +176,7 @@ def assignment_list(request: HttpRequest) -> HttpResponse:
                 assignment = assignment_create(
                     drill=data["drill"],
                     mode=data["mode"],
-                    assigned_by=request.user,  # always the acting user
+                    assigned_by=_me(request),  # always the acting user
                     trainee=data["trainee"],
                     training_class=data["training_class"],
                     due_at=due_from(data["due_day"], data["due_time"]),
@@ -238,7 +244,7 @@ def assignment_reassign_view(request: HttpRequest, assignment_id: int) -> HttpRe
     if form.is_valid():
         try:
             assignment_reassign(
-                assignment=assignment, user=request.user, **form.changes(form.cleaned_data)
+                assignment=assignment, user=_me(request), **form.changes(form.cleaned_data)
             )
         except TrainerError as error:
             _refused(request, form, error)
@@ -258,7 +264,7 @@ def assignment_cancel_view(request: HttpRequest, assignment_id: int) -> HttpResp
     if not form.is_valid():
         return _detail(request, assignment_id, cancel_form=form, status=400)
     try:
-        assignment_cancel(assignment=assignment, user=request.user)
+        assignment_cancel(assignment=assignment, user=_me(request))
     except TrainerError as error:
         _refused(request, form, error)
         return _detail(request, assignment_id, cancel_form=form, status=error.status)
