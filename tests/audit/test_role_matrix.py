@@ -68,6 +68,14 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # form body is refused before anything is read (415: the API takes JSON only).
     "api:attempt-answers": ("post", _row(403, 415, 404, 403, 403, 403, 403)),
     "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
+    # The instructor's assignment API: pit bosses and admins, as the /teach/ pages; another
+    # class's assignment does not exist. A form body is refused (JSON only); the boss's
+    # cancel goes through, so the admin's after it finds it cancelled (409).
+    "api:teach-assignments": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:teach-assignment": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
+    "api:teach-assignment-reassign": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:teach-assignment-cancel": ("post", _row(403, 403, 403, 200, 404, 403, 409)),
+    "api:teach-assignment-board": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
     # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
     "api:no-endpoint": ("get", _row(404, 404, 404, 404, 404, 404, 404)),
     # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
