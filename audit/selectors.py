@@ -371,7 +371,7 @@ class RefresherResult:
 
 def refresher_results(*, trainee_id: int) -> list[RefresherResult]:
     """The trainee's refreshers, newest first, each with its latest graded attempt: two
-    queries however many."""
+    queries however many (one when there is none)."""
     refreshers = list(
         Refresher.objects.filter(trainee_id=trainee_id)
         .select_related("assignment__drill")
@@ -379,9 +379,14 @@ def refresher_results(*, trainee_id: int) -> list[RefresherResult]:
     )
     latest: dict[int, Attempt] = {}
     counts: dict[int, int] = defaultdict(int)
-    for attempt in Attempt.objects.filter(
-        assignment_id__in=[r.assignment_id for r in refreshers], trainee_id=trainee_id
-    ).order_by("graded_at", "pk"):
+    attempts = (
+        Attempt.objects.filter(
+            assignment_id__in=[r.assignment_id for r in refreshers], trainee_id=trainee_id
+        ).order_by("graded_at", "pk")
+        if refreshers
+        else Attempt.objects.none()
+    )
+    for attempt in attempts:
         assert attempt.assignment_id is not None
         counts[attempt.assignment_id] += 1
         if attempt.grading_status == GradingStatus.GRADED:
