@@ -21,8 +21,6 @@ class Event:
     TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
     PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
     ASSIGNMENT_CREATED = "assignment.created"  # an instructor assigned a drill
-    ASSIGNMENT_REASSIGNED = (
-        "assignment.reassigned"  # an instructor changed its sittings or due date
-    )
+    ASSIGNMENT_REASSIGNED = "assignment.reassigned"  # an instructor changed sittings or due
     ASSIGNMENT_CANCELLED = "assignment.cancelled"  # an instructor cancelled an assignment
     REFRESHER_ASSIGNED = "refresher.assigned"  # a pit boss assigned a refresher on weak skills
