@@ -10,7 +10,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
@@ -124,12 +123,18 @@ class TeachAssignmentOutput(serializers.Serializer[Any]):
 
 class TeachAssignmentFilter(StrictFilterSet):
     mode = choice_filter(Mode.choices)
-    # true: the cancelled ones only; false: the live ones only.
-    cancelled = filters.BooleanFilter(field_name="cancelled_at", lookup_expr="isnull", exclude=True)
+    # true: the cancelled ones only; false: the live ones only. A choice, not django-filter's
+    # boolean, which would read "null" as no filter at all.
+    cancelled = choice_filter((("true", "true"), ("false", "false")), method="by_cancelled")
 
     class Meta:
         model = Assignment
         fields = ("mode", "cancelled")
+
+    def by_cancelled(
+        self, queryset: QuerySet[Assignment], name: str, value: str
+    ) -> QuerySet[Assignment]:
+        return queryset.filter(cancelled_at__isnull=value == "false")
 
 
 class TeachAssignmentListView(InstructorView, generics.ListAPIView[Assignment]):
