@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.dateparse import parse_datetime
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -45,13 +45,15 @@ class InstructorView(APIView):
     permission_classes = (IsAuthenticated, IsInstructor)
 
 
-class MomentInput(serializers.CharField):
+@extend_schema_field({"type": "string", "format": "date-time"})
+class MomentInput(serializers.Field):
     """An ISO 8601 date and time with its offset (a time without one is ambiguous)."""
 
     def to_internal_value(self, data: Any) -> dt.datetime:
-        text = super().to_internal_value(data)
+        if not isinstance(data, str):
+            raise serializers.ValidationError("give a date and time in ISO 8601, as a string")
         try:
-            moment = parse_datetime(text)
+            moment = parse_datetime(data)
         except ValueError:
             moment = None
         if moment is None:
