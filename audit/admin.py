@@ -30,3 +30,8 @@ class CertificationAdmin(ReadOnlyAdmin):
 @admin.register(models.ComplianceReport)
 class ComplianceReportAdmin(ReadOnlyAdmin):
     list_display = ["id", "period_start", "period_end", "format", "status", "requested_by"]
+
+
+@admin.register(models.Refresher)
+class RefresherAdmin(ReadOnlyAdmin):
+    list_display = ["trainee", "flag", "assignment", "created_by", "created_at"]

@@ -207,3 +207,7 @@ class WithdrawForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         label="Your password (your signature)",
     )
+
+
+class RefresherForm(forms.Form):
+    due_in_days = forms.IntegerField(min_value=1, max_value=90, initial=7, label="Due in (days)")

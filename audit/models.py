@@ -54,6 +54,37 @@ class RetrainingFlag(AppendOnly):
         return f"retraining {'flag' if self.active else 'lifted'} for {self.trainee}"
 
 
+class Refresher(AppendOnly):
+    """A refresher drill generated on a trainee's weak skills and assigned to them in one
+    step, from a retraining flag (or from their mistakes, with no flag). Lifting the flag
+    shows the refresher's result as its evidence."""
+
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="refreshers"
+    )
+    flag = models.ForeignKey(
+        RetrainingFlag,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="refreshers",
+    )
+    assignment = models.OneToOneField(
+        "trainer.Assignment", on_delete=models.PROTECT, related_name="refresher"
+    )
+    skills = models.JSONField(default=list)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"refresher for {self.trainee} on {', '.join(self.skills)}"
+
+
 class Certification(AppendOnly):
     """A signed statement that a trainee is ready to deal a game under a rule profile.
 

@@ -18,10 +18,10 @@ from django.db.models import Prefetch
 from django.utils import timezone
 
 from audit.certification import CertificationRule, SignOffCheck, profile_label, sign_off_check
-from audit.models import Certification, RetrainingFlag, Review
+from audit.models import Certification, Refresher, RetrainingFlag, Review
 from ledger.chain import GENESIS_HASH
 from ledger.models import LedgerHead
-from trainer.models import Drill, RuleProfile
+from trainer.models import Attempt, Drill, GradingStatus, RuleProfile
 from trainer.selectors.evidence import AttemptEvidence, exam_evidence
 
 
@@ -341,3 +341,86 @@ def training_record(*, trainee_id: int, rule: CertificationRule) -> TrainingReco
         signatures=[SignatureRecord(c, withdrawals.get(c.pk)) for c in rows if not c.withdrawn],
         flags=[FlagRecord(f, corrections[f.pk]) for f in flags if f.corrects_id is None],
     )
+
+
+# Remediation: refreshers and their results.
+
+
+@dataclass(frozen=True)
+class RefresherResult:
+    """A refresher and how it went: its latest graded attempt (None: not graded yet)."""
+
+    refresher: Refresher
+    score: Any = None
+    passed: bool | None = None
+    graded_at: datetime | None = None
+    attempts: int = 0
+
+    @property
+    def evidence(self) -> dict[str, object]:
+        return {
+            "refresher_id": self.refresher.pk,
+            "assignment_id": self.refresher.assignment_id,
+            "skills": self.refresher.skills,
+            "attempts": self.attempts,
+            "score": str(self.score) if self.score is not None else None,
+            "passed": self.passed,
+            "graded_at": self.graded_at,
+        }
+
+
+def refresher_results(*, trainee_id: int) -> list[RefresherResult]:
+    """The trainee's refreshers, newest first, each with its latest graded attempt: two
+    queries however many (one when there is none)."""
+    refreshers = list(
+        Refresher.objects.filter(trainee_id=trainee_id)
+        .select_related("assignment__drill")
+        .order_by("-created_at", "-pk")
+    )
+    latest: dict[int, Attempt] = {}
+    counts: dict[int, int] = defaultdict(int)
+    attempts = (
+        Attempt.objects.filter(
+            assignment_id__in=[r.assignment_id for r in refreshers], trainee_id=trainee_id
+        ).order_by("graded_at", "pk")
+        if refreshers
+        else Attempt.objects.none()
+    )
+    for attempt in attempts:
+        assert attempt.assignment_id is not None
+        counts[attempt.assignment_id] += 1
+        if attempt.grading_status == GradingStatus.GRADED:
+            latest[attempt.assignment_id] = attempt
+    out = []
+    for refresher in refreshers:
+        graded = latest.get(refresher.assignment_id)
+        out.append(
+            RefresherResult(
+                refresher=refresher,
+                score=graded.score if graded else None,
+                passed=graded.passed if graded else None,
+                graded_at=graded.graded_at if graded else None,
+                attempts=counts[refresher.assignment_id],
+            )
+        )
+    return out
+
+
+def refreshers_by_flag(results: Sequence[RefresherResult]) -> dict[int, list[RefresherResult]]:
+    """The results keyed by the flag each refresher answers (a lift shows its flag's)."""
+    by_flag: dict[int, list[RefresherResult]] = defaultdict(list)
+    for result in results:
+        if result.refresher.flag_id is not None:
+            by_flag[result.refresher.flag_id].append(result)
+    return dict(by_flag)
+
+
+def flags_with_refreshers(
+    flags: Sequence[RetrainingFlag], results: Sequence[RefresherResult]
+) -> list[tuple[RetrainingFlag, list[RefresherResult]]]:
+    """Each flag with its refreshers' results; a lift with those of the flag it lifts (the
+    evidence it rests on)."""
+    by_flag = refreshers_by_flag(results)
+    return [
+        (flag, by_flag.get(flag.pk if flag.active else flag.corrects_id or 0, [])) for flag in flags
+    ]

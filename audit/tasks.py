@@ -3,6 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
+from audit.services.notifications import audit_notify_sweep
 from audit.services.reports.lifecycle import compliance_report_produce, compliance_report_sweep
 
 
@@ -23,3 +24,10 @@ def produce_compliance_report(report_id: int) -> str:
 def sweep_compliance_reports() -> list[int]:
     """Queue again the reports whose task was lost (a killed worker); for the beat schedule."""
     return compliance_report_sweep()
+
+
+@shared_task(name="audit.tasks.send_audit_notifications")
+def send_audit_notifications() -> int:
+    """Beat: e-mails on retraining flags, certifications signed and certifications expiring
+    within 30 days, each once however often this runs."""
+    return audit_notify_sweep()

@@ -24,3 +24,7 @@ class Event:
     DRILL_RETIRED = "drill.retired"  # a pit boss or admin retired a drill
     SCENARIO_CREATED = "scenario.created"  # a scenario was authored in the workspace or API
     SCENARIO_REVISED = "scenario.revised"  # a new revision of a scenario superseded the old one
+    ASSIGNMENT_CREATED = "assignment.created"  # an instructor assigned a drill
+    ASSIGNMENT_REASSIGNED = "assignment.reassigned"  # an instructor changed sittings or due
+    ASSIGNMENT_CANCELLED = "assignment.cancelled"  # an instructor cancelled an assignment
+    REFRESHER_ASSIGNED = "refresher.assigned"  # a pit boss assigned a refresher on weak skills

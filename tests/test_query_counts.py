@@ -91,7 +91,8 @@ def _trainee_with(attempts, boss):
     return trainee
 
 
-TRAINEE_PAGE_QUERIES = 23
+# 24: the refreshers of the trainee (their attempts are read only when there are some).
+TRAINEE_PAGE_QUERIES = 24
 
 
 @pytest.mark.parametrize("attempts", [1, 6])

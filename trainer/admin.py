@@ -84,9 +84,26 @@ class DrillAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.Assignment)
-class AssignmentAdmin(admin.ModelAdmin):
-    list_display = ["drill", "mode", "trainee", "training_class", "due_at", "assigned_by"]
+class AssignmentAdmin(ReadOnlyAdmin):
+    """Read only: assigning goes through trainer.services.assignments (the workspace and the
+    API), which records the acting user as the assigner and writes the ledger."""
+
+    list_display = [
+        "drill",
+        "mode",
+        "trainee",
+        "training_class",
+        "due_at",
+        "assigned_by",
+        "cancelled_at",
+    ]
     list_filter = ["mode"]
+
+
+@admin.register(models.Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ["kind", "recipient", "subject", "sent_at"]
+    list_filter = ["kind"]
 
 
 @admin.register(models.Attempt)

@@ -365,6 +365,11 @@ class Assignment(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # A cancelled assignment stays on record (its sittings point at it) but no trainee sees it.
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancelled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["due_at", "id"]
@@ -659,3 +664,31 @@ class GradingRunSummary(models.Model):
 
     def __str__(self) -> str:
         return f"summary of {self.run}"
+
+
+class NotificationKind(models.TextChoices):
+    ASSIGNED = "assigned", "A drill was assigned"
+    DUE_SOON = "due_soon", "An assignment is due within a day"
+    RETRAINING = "retraining", "A retraining flag"
+    CERTIFIED = "certified", "A certification was signed"
+    EXPIRING = "expiring", "A certification expires within 30 days"
+
+
+class Notification(models.Model):
+    """An e-mail sent to someone, recorded once: the unique key (kind, the object it is
+    about, the recipient) is written in the transaction that decides to send, so a task
+    run twice, or two workers at once, send it once."""
+
+    kind = models.CharField(max_length=16, choices=NotificationKind.choices)
+    key = models.CharField(max_length=200, unique=True)
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="notifications"
+    )
+    subject = models.CharField(max_length=300)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-sent_at"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.recipient}: {self.subject}"

@@ -126,6 +126,14 @@ def retraining_flag_create(
                 "reason": reason,
                 "skills": flag.skills,
                 "corrects": corrects.pk if corrects else None,
+                # A lift records the refreshers' results it rests on.
+                "refreshers": [
+                    result.evidence
+                    for result in audit_selectors.refresher_results(trainee_id=trainee.pk)
+                    if corrects is not None and result.refresher.flag_id == corrects.pk
+                ]
+                if not active
+                else [],
             },
             actor=flagged_by,
         )

@@ -44,10 +44,14 @@ def my_record(request: HttpRequest) -> HttpResponse:
         }
         for review in audit_selectors.reviews_for_trainee(trainee_id=me.pk)
     ]
+    refreshers = audit_selectors.refresher_results(trainee_id=me.pk)
     context = {
         "reviews": reviews,
         "flags_in_force": flags,
-        "flag_history": audit_selectors.flag_history(trainee_id=me.pk),
+        "flag_history": audit_selectors.flags_with_refreshers(
+            audit_selectors.flag_history(trainee_id=me.pk), refreshers
+        ),
+        "refreshers": refreshers,
         "tables": [(state, standing_badge(state, with_table=False)) for state in tables],
         "progress": skill_progress(trainee_id=me.pk),
         "target": TARGET,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit.web import views
+from audit.web import remediation_views, views
 
 app_name = "pit"
 
@@ -11,6 +11,12 @@ urlpatterns = [
     path("trainees/<int:trainee_id>/certify/", views.trainee_certify, name="trainee_certify"),
     path("trainees/<int:trainee_id>/record.pdf", views.trainee_record, name="trainee_record"),
     path("flags/<int:flag_id>/lift/", views.flag_lift, name="flag_lift"),
+    path(
+        "trainees/<int:trainee_id>/refresher/",
+        remediation_views.trainee_refresher,
+        name="trainee_refresher",
+    ),
+    path("flags/<int:flag_id>/refresher/", remediation_views.flag_refresher, name="flag_refresher"),
     path(
         "certifications/<int:certification_id>/withdraw/",
         views.certification_withdraw,

@@ -25,6 +25,7 @@ from audit.forms import (
     DashboardFilter,
     FlagForm,
     LiftFlagForm,
+    RefresherForm,
     ReviewForm,
     SignOffForm,
     WithdrawForm,
@@ -242,6 +243,7 @@ def _trainee_page(
         trainee_ids=[trainee.pk], rule=rule, flags={trainee.pk: flags}
     )
     sittings = overview.sittings.get(trainee.pk, [])
+    refreshers = audit_selectors.refresher_results(trainee_id=trainee.pk)
     context: dict[str, Any] = {
         "trainee": trainee,
         "filterset": filterset,
@@ -259,7 +261,10 @@ def _trainee_page(
         "mistakes_newer_query": _query_with_page(request, page - 1) if page > 1 else None,
         "mistakes_older_query": _query_with_page(request, page + 1) if older else None,
         "flags_in_force": flags,
-        "flag_history": audit_selectors.flag_history(trainee_id=trainee.pk),
+        "flag_history": audit_selectors.flags_with_refreshers(
+            audit_selectors.flag_history(trainee_id=trainee.pk), refreshers
+        ),
+        "refreshers": refreshers,
         "certifications": [
             _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
         ],
@@ -285,6 +290,7 @@ def _trainee_page(
             lift_form=LiftFlagForm(),
             sign_form=SignOffForm(attempts=attempts),
             withdraw_form=WithdrawForm(),
+            refresher_form=RefresherForm(),
         )
         context.update(forms or {})
     return render(request, "audit/pit/trainee.html", context, status=status)

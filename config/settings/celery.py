@@ -58,6 +58,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ledger.tasks.verify_ledger_full",
         "schedule": float(SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS),
     },
+    # E-mails (trainer.services.notifications): each sent once, so running often is safe.
+    "assignment-notifications": {
+        "task": "trainer.tasks.send_assignment_notifications",
+        "schedule": 900.0,
+    },
+    "audit-notifications": {"task": "audit.tasks.send_audit_notifications", "schedule": 900.0},
 }
 # A compliance report over more graded questions than this is produced by a Celery task
 # instead of during the request.

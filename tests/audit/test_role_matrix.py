@@ -22,8 +22,9 @@ from audit.services.reviews import certification_sign, retraining_flag_create
 from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
-from tests.trainer.factories import simple_document
+from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Grade, RuleProfile
+from trainer.services.assignments import assignment_create
 from trainer.services.scenarios import scenario_import
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")
@@ -79,6 +80,14 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # form body is refused before anything is read (415: the API takes JSON only).
     "api:attempt-answers": ("post", _row(403, 415, 404, 403, 403, 403, 403)),
     "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
+    # The instructor's assignment API: pit bosses and admins, as the /teach/ pages; another
+    # class's assignment does not exist. A form body is refused (JSON only); the boss's
+    # cancel goes through, so the admin's after it finds it cancelled (409).
+    "api:teach-assignments": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:teach-assignment": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
+    "api:teach-assignment-reassign": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:teach-assignment-cancel": ("post", _row(403, 403, 403, 200, 404, 403, 409)),
+    "api:teach-assignment-board": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
     # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
     # Drills and scenarios: pit bosses and admins; a form body is refused unread (415).
     "api:drills": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
@@ -115,6 +124,16 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:flag_lift": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:certification_withdraw": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "pit:grade_review": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    # Remediation: a refresher, from the trainee's mistakes or from a flag (empty form: 400).
+    "pit:trainee_refresher": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "pit:flag_refresher": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    # Assignments in the workspace: pit bosses (their classes' own) and admins; another
+    # class's assignment or board does not exist. Empty forms: 400, nothing written.
+    "teach:assignments": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:assignment": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:assignment_reassign": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:assignment_cancel": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_board": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
 }
 
 
@@ -158,6 +177,12 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         override_reason="The flag is for rounding on 6:5; this table pays 3:2",
     )
     authored = scenario_import(documents=[{**simple_document("matrix"), "skills": ["push"]}])[0]
+    assignment = assignment_create(
+        drill=DrillFactory.create(),
+        mode="practice",
+        training_class=pit["mine"],
+        assigned_by=pit_boss,
+    )
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
     )
@@ -184,6 +209,8 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "name": "casino-shoe",
             "drill_id": exam.drill_id,
             "scenario_id": authored.pk,
+            "assignment_id": assignment.pk,
+            "class_id": pit["mine"].pk,
         },
     }
 

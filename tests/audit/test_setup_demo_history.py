@@ -116,3 +116,16 @@ def test_without_the_demo_password_it_signs_nothing_and_says_so(demo):
     out = _run()
     assert not Certification.objects.exists()
     assert "demo password" in out
+
+
+def test_it_assigns_the_trainee_a_refresher_once(demo):
+    from audit.models import Refresher
+
+    trainee, boss = demo
+    _run()
+    refresher = Refresher.objects.get(trainee=trainee)
+    assert refresher.assignment.assigned_by == boss
+    assert refresher.assignment.trainee == trainee
+    assert refresher.skills
+    _run()
+    assert Refresher.objects.filter(trainee=trainee).count() == 1

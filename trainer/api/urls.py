@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from trainer.api import manager_views, views
+from trainer.api import manager_views, teach, views
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -41,6 +41,28 @@ urlpatterns = [
         "scenarios/<int:scenario_id>/revise",
         manager_views.ScenarioReviseView.as_view(),
         name="scenario-revise",
+    ),
+    # The instructor's assignments (pit bosses and admins, as on /teach/).
+    path("teach/assignments/", teach.TeachAssignmentListView.as_view(), name="teach-assignments"),
+    path(
+        "teach/assignments/<int:assignment_id>/",
+        teach.TeachAssignmentDetailView.as_view(),
+        name="teach-assignment",
+    ),
+    path(
+        "teach/assignments/<int:assignment_id>/reassign",
+        teach.TeachAssignmentReassignView.as_view(),
+        name="teach-assignment-reassign",
+    ),
+    path(
+        "teach/assignments/<int:assignment_id>/cancel",
+        teach.TeachAssignmentCancelView.as_view(),
+        name="teach-assignment-cancel",
+    ),
+    path(
+        "teach/assignments/<int:assignment_id>/board",
+        teach.TeachAssignmentBoardView.as_view(),
+        name="teach-assignment-board",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", endpoint_not_found, name="no-endpoint"),

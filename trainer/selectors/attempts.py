@@ -58,10 +58,11 @@ def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousU
 
 
 def assignments_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Assignment]:
-    """Active drills assigned to the user directly or through one of their classes."""
+    """Active drills assigned to the user directly or through one of their classes, never a
+    cancelled assignment."""
     return (
         Assignment.objects.filter(Q(trainee_id=user.pk) | Q(training_class__trainees=user.pk))
-        .filter(drill__is_active=True)
+        .filter(drill__is_active=True, cancelled_at__isnull=True)
         .select_related("drill")
         .distinct()
         .order_by("due_at", "id")

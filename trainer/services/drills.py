@@ -4,32 +4,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from datetime import datetime
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
 
 from core.amounts import decimal_amount
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
-from core.roles import Role, has_role, roles_of
+from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import (
-    Assignment,
     Drill,
     DrillKind,
     DrillPurpose,
     DrillScenario,
-    Mode,
     RuleProfile,
     RuleProfileVersion,
     Scenario,
     Skill,
-    TrainingClass,
 )
 from trainer.selectors.blueprints import (
     TABLE_TEST_MIN_ROUNDS,
@@ -37,10 +32,14 @@ from trainer.selectors.blueprints import (
     table_test_skills,
 )
 
+# Assigning moved to trainer.services.assignments; the name stays importable from here.
+from trainer.services.assignments import DEFAULT_EXAM_COOLDOWN_HOURS, assignment_create
+
+__all__ = ["DEFAULT_EXAM_COOLDOWN_HOURS", "assignment_create"]
+
 MAX_ROUNDS = 500
 MAX_TIME_LIMIT = 3600
 MAX_TIME_BOX = 24 * 3600
-DEFAULT_EXAM_COOLDOWN_HOURS = 24
 
 
 def _amount(value: object, field: str) -> Decimal:
@@ -308,67 +307,6 @@ def _recipe(
         "max_stake": high,
         "max_boxes": boxes,
     }
-
-
-def assignment_create(
-    *,
-    drill: Drill,
-    mode: str,
-    assigned_by: AbstractBaseUser,
-    trainee: AbstractBaseUser | None = None,
-    training_class: TrainingClass | None = None,
-    due_at: datetime | None = None,
-    max_sittings: int | None = None,
-    cooldown_hours: int | None = None,
-) -> Assignment:
-    """A drill given to one trainee or to a class (exactly one) in a mode.
-
-    Only a pit boss or an administrator assigns; a pit boss assigns to classes they teach.
-    An exam is sat under rules: at most ``max_sittings`` sittings (no limit when None),
-    ``cooldown_hours`` between them (24 by default for an exam, none otherwise).
-    """
-    _may_manage(assigned_by)
-    if mode not in Mode.values:
-        raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
-    if not drill.is_active:
-        raise TrainerError(f"drill '{drill.title}' is retired", field="drill")
-    if mode == Mode.EXAM and drill.purpose != DrillPurpose.EXAM:
-        raise TrainerError(
-            f"'{drill.title}' is a practice drill that any trainee can see: an exam must be "
-            "a sealed exam drill",
-            field="drill",
-        )
-    if mode == Mode.PRACTICE and drill.purpose == DrillPurpose.EXAM:
-        raise TrainerError(
-            f"'{drill.title}' is a sealed exam: it cannot be practised", field="mode"
-        )
-    if max_sittings is not None:
-        max_sittings = _whole(max_sittings, "max_sittings", 1, 100)
-    if cooldown_hours is None:
-        cooldown_hours = DEFAULT_EXAM_COOLDOWN_HOURS if mode == Mode.EXAM else 0
-    cooldown_hours = _whole(cooldown_hours, "cooldown_hours", 0, 24 * 365)
-    if (trainee is None) == (training_class is None):
-        raise TrainerError("assign to a trainee or to a class, not both or neither")
-    if trainee is not None and Role.TRAINEE not in roles_of(trainee):
-        raise TrainerError(f"{trainee} is not a trainee", field="trainee")
-    if (
-        training_class is not None
-        and not has_role(assigned_by, Role.ADMIN)
-        and not training_class.instructors.filter(pk=assigned_by.pk).exists()
-    ):
-        raise ForbiddenError(f"you do not teach {training_class}")
-    if due_at is not None and timezone.is_naive(due_at):
-        raise TrainerError("due_at must carry a time zone", field="due_at")
-    return Assignment.objects.create(
-        drill=drill,
-        mode=mode,
-        trainee_id=trainee.pk if trainee is not None else None,
-        training_class=training_class,
-        due_at=due_at,
-        max_sittings=max_sittings,
-        cooldown_hours=cooldown_hours,
-        assigned_by_id=assigned_by.pk,
-    )
 
 
 def table_test_create(

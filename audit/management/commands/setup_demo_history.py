@@ -31,7 +31,10 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from audit.models import Refresher
+from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
+from core.errors import TrainerError
 from trainer import rules
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
@@ -114,12 +117,26 @@ class Command(BaseCommand):
             made = True
         made = self._expired_certification(trainee, boss, rng) or made
         made = self._ready_sitting(trainee, boss, rng) or made
+        made = self._refresher(trainee, boss) or made
         if not made:
             self.stdout.write("The demo trainee already has a graded history: nothing to do.")
             return
         self.stdout.write(
             f"The demo trainee has a graded history; log in as {PIT_BOSS} to review it."
         )
+
+    def _refresher(self, trainee: Any, boss: Any) -> bool:
+        """A refresher on the trainee's weakest skills, so a newcomer sees remediation on
+        the pit page and in My record (once: a second run finds it)."""
+        if Refresher.objects.filter(trainee=trainee).exists():
+            return False
+        try:
+            refresher = refresher_assign(trainee=trainee, user=boss, due_in_days=7)
+        except TrainerError as error:
+            self.stdout.write(f"  no refresher: {error.message}")
+            return False
+        self.stdout.write(f"  {refresher.assignment.drill.title}: assigned, due in 7 days")
+        return True
 
     def _sat(self, trainee: Any, drill: Drill) -> bool:
         return Attempt.objects.filter(

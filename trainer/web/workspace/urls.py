@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from trainer.web.workspace import drills, scenarios, views
+from trainer.web.workspace import assignments, drills, scenarios, views
 
 app_name = "teach"
 
@@ -10,4 +10,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
     path("", include(drills.urlpatterns)),
     path("", include(scenarios.urlpatterns)),
+    *assignments.urlpatterns,
 ]
