@@ -17,7 +17,8 @@ from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
-from trainer.models import Attempt, Grade, Mode
+from trainer.models import Attempt, Grade, GradingRun, Mode
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -100,12 +101,33 @@ def test_the_trainees_pages(live_server, page, artifacts, trainee, pit_boss):
     page.keyboard.press("Enter")
     expect(page.locator("#q-prompt")).to_contain_text("Reshuffle or continue?")
     audit.check("table-procedure")
+    # The letter keys can be turned off (WCAG 2.1.4), and stay off on the next question.
+    switch = page.get_by_label("Letter keys answer")
+    switch.uncheck()
+    expect(page.locator("button.answer kbd").first).to_be_hidden()
+    page.locator("#q-prompt").focus()
+    page.keyboard.press("c")
+    page.reload()
+    expect(page.locator("#q-prompt")).to_contain_text("Reshuffle or continue?")
+    expect(switch).not_to_be_checked()
+    page.keyboard.press("c")
+    expect(page.locator("#q-prompt")).to_contain_text("Reshuffle or continue?")
+    switch.check()
+    page.locator("#q-prompt").focus()
     page.keyboard.press("c")
     expect(page.locator("h1")).to_contain_text("right")
     audit.check("feedback")
     page.get_by_role("button", name="Finish and submit").click()
     expect(page.locator("#results-title")).to_contain_text("Naturals")
     audit.check("results-while-grading")
+    # Grading ends: the live region says so without reloading the page.
+    expect(page.locator("[data-status-link]")).to_have_text("Check again")
+    # Graded here, as the worker would: this test runs none.
+    grading_run_execute(run_id=GradingRun.objects.get(attempt__drill=practice).pk)
+    expect(page.get_by_role("status")).to_contain_text("Grading is done: 100.00%, passed.")
+    audit.check("results-grading-done")
+    page.get_by_role("link", name="Show the graded results").click()
+    expect(page.locator(".score")).to_be_visible()
 
     page.goto(f"{base}/train/")
     page.locator("tr", has_text="Exam: naturals").get_by_role("button", name="Start").click()
