@@ -112,9 +112,7 @@ def _trend(labels: tuple[str, ...], values: tuple[float, ...]) -> SafeString:
     return _svg(chart)
 
 
-def error_mix_svg(
-    rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category"
-) -> Chart:
+def error_mix_svg(rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category") -> Chart:
     return Chart(
         svg=_error_mix(tuple(rows), title),
         title=title,

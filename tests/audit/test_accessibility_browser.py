@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from audit.models import ComplianceReport, ReportStatus
 from tests.accessibility import axe_violations, describe
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
@@ -39,7 +41,8 @@ class Audit:
     violations (so one run shows all there is to fix)."""
 
     def __init__(self, page: Page, artifacts: Path) -> None:
-        self.page, self.artifacts, self.failures = page, artifacts, []
+        self.page, self.artifacts = page, artifacts
+        self.failures: list[str] = []
         self.csp = csp_violations(page)
 
     def check(self, name: str) -> None:
@@ -53,9 +56,7 @@ class Audit:
         self.check(name)
 
     def done(self) -> None:
-        assert not self.failures, "axe found WCAG A/AA violations:\n\n" + "\n\n".join(
-            self.failures
-        )
+        assert not self.failures, "axe found WCAG A/AA violations:\n\n" + "\n\n".join(self.failures)
         assert self.csp == []
 
 
@@ -175,8 +176,19 @@ def test_the_pit_bosss_pages(live_server, page, artifacts, pit, trainee, pit_bos
 def test_the_compliance_pages(live_server, page, artifacts, compliance_officer):
     audit = Audit(page, artifacts)
     base = live_server.url
+    today = timezone.localdate()
+    report = ComplianceReport.objects.create(
+        period_start=today, period_end=today, format="pdf", requested_by=compliance_officer
+    )
     log_in(page, base, compliance_officer.username)
-    audit.visit("compliance", f"{base}/compliance/")
+    audit.visit("compliance-report-pending", f"{base}/compliance/")
+    # The list updates itself once the report is finished, and says so: no page reload.
+    ComplianceReport.objects.filter(pk=report.pk).update(
+        status=ReportStatus.FAILED, error="the disk is full"
+    )
+    expect(page.locator(f"tr[data-report='{report.pk}']")).to_contain_text("the disk is full")
+    expect(page.locator("[data-live-news]")).to_have_text("Every report is finished.")
+    audit.check("compliance")
     page.get_by_role("button", name="Verify the log now").click()
     expect(page.locator("[data-verdict]")).to_be_visible()
     audit.check("compliance-verified")
@@ -187,7 +199,9 @@ def test_the_compliance_pages(live_server, page, artifacts, compliance_officer):
 def test_start_and_continue_stay_on_screen_on_a_phone_and_at_400_percent_zoom(
     live_server, artifacts, trainee, width
 ):
-    fresh = DrillFactory(title="Naturals at the shoe with a long title", documents=[natural_document()])
+    fresh = DrillFactory(
+        title="Naturals at the shoe with a long title", documents=[natural_document()]
+    )
     AssignmentFactory(drill=fresh, mode=Mode.PRACTICE, trainee=trainee)
     going = DrillFactory(title="Exam: naturals", documents=[natural_document()])
     AssignmentFactory(drill=going, mode=Mode.EXAM, trainee=trainee)
@@ -197,10 +211,11 @@ def test_start_and_continue_stay_on_screen_on_a_phone_and_at_400_percent_zoom(
         page.locator("tr", has_text="Exam: naturals").get_by_role("button", name="Start").click()
         page.goto(f"{live_server.url}/train/")
         page.screenshot(path=artifacts / f"my-training-{width}px.png", full_page=True)
-        for name in ("Start", "Continue"):
-            button = page.locator("[data-assignment]").get_by_role("button", name=name)
-            if name == "Continue":
-                button = page.locator("[data-assignment]").get_by_role("link", name=name)
+        rows = page.locator("[data-assignment]")
+        for button in (
+            rows.get_by_role("button", name="Start"),
+            rows.get_by_role("link", name="Continue"),
+        ):
             expect(button).to_have_count(1)
             # Scrolled to as a person does, down the page: no table scrolled sideways.
             button.evaluate(
