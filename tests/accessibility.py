@@ -52,6 +52,29 @@ def axe_violations(page: Page, *, exclude: list[str] | None = None) -> list[dict
     return list(result["violations"])
 
 
+def dangling_references(page: Page) -> list[str]:
+    """aria-describedby / aria-labelledby naming an id that no element of the page has
+    (axe lets one pass when the attribute names no element at all)."""
+    return list(
+        page.evaluate(
+            """() => {
+              const found = [];
+              for (const name of ["aria-describedby", "aria-labelledby"]) {
+                for (const element of document.querySelectorAll(`[${name}]`)) {
+                  for (const id of element.getAttribute(name).split(/\\s+/)) {
+                    if (id && !document.getElementById(id)) {
+                      const tag = element.tagName.toLowerCase();
+                      found.push(`${name}="${id}" on <${tag} id="${element.id}">`);
+                    }
+                  }
+                }
+              }
+              return found;
+            }"""
+        )
+    )
+
+
 def describe(violations: list[dict[str, Any]]) -> str:
     """One line per failing element: rule id, impact, target, and axe's summary."""
     lines = []
@@ -70,3 +93,5 @@ def assert_accessible(page: Page, *, exclude: list[str] | None = None) -> None:
     """Fails listing every WCAG A/AA violation axe finds on the page."""
     violations = axe_violations(page, exclude=exclude)
     assert not violations, f"axe found on {page.url}:\n{describe(violations)}"
+    dangling = dangling_references(page)
+    assert not dangling, f"references to no element on {page.url}: {dangling}"

@@ -14,7 +14,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from audit.models import ComplianceReport, ReportStatus
-from tests.accessibility import axe_violations, describe
+from audit.services.reviews import retraining_flag_create
+from tests.accessibility import axe_violations, dangling_references, describe
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
@@ -50,6 +51,9 @@ class Audit:
         violations = axe_violations(self.page)
         if violations:
             self.failures.append(f"{name} ({self.page.url}):\n{describe(violations)}")
+        dangling = dangling_references(self.page)
+        if dangling:
+            self.failures.append(f"{name} ({self.page.url}): references to nothing: {dangling}")
 
     def visit(self, name: str, url: str) -> None:
         self.page.goto(url)
@@ -155,6 +159,8 @@ def test_the_pit_bosss_pages(live_server, page, artifacts, pit, trainee, pit_bos
     make_attempt(trainee=trainee, answers=[RIGHT, wrong("5.00"), RIGHT], mode=Mode.PRACTICE)
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
     mistake = Grade.objects.filter(correct=False).get()
+    # A flag in force: the page then shows its lift form and the sign-off's override field.
+    retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="Short-paid naturals")
 
     log_in(page, base, pit_boss.username)
     audit.visit("pit-dashboard", f"{base}/pit/")
