@@ -231,3 +231,15 @@ def test_start_and_continue_stay_on_screen_on_a_phone_and_at_400_percent_zoom(
         # Nothing wider than the screen: no sideways scrolling of the page (WCAG 1.4.10).
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert not axe_violations(page), describe(axe_violations(page))
+
+        # And the table itself: the question, its choices and Settle within the screen.
+        rows.get_by_role("button", name="Start").click()
+        expect(page.locator("#q-prompt")).to_contain_text("settle")
+        page.screenshot(path=artifacts / f"table-{width}px.png", full_page=True)
+        settle = page.get_by_role("button", name="Settle")
+        settle.evaluate(
+            "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 200)"
+        )
+        expect(settle).to_be_in_viewport(ratio=1)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not axe_violations(page), describe(axe_violations(page))
