@@ -73,12 +73,22 @@ class DashboardFilterForm(forms.Form):
         return cleaned
 
 
+class DateRangeWidget(django_filters.widgets.RangeWidget):
+    """Two date inputs, each named for what it is ("from", "to"): the field's label names
+    the pair, which the template shows as their group's legend."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__(attrs={**(attrs or {}), "type": "date"})
+        for widget, end in zip(self.widgets, ("from", "to"), strict=True):
+            widget.attrs["aria-label"] = end
+
+
 class DashboardFilter(django_filters.FilterSet):
     """Date range (of submission), profile, skill and one of the viewer's trainees."""
 
     submitted = django_filters.DateFromToRangeFilter(
         label="Submitted between",
-        widget=django_filters.widgets.RangeWidget(attrs={"type": "date"}),
+        widget=DateRangeWidget(),
     )
     profile = django_filters.ModelChoiceFilter(
         queryset=RuleProfile.objects.all(),
@@ -134,14 +144,32 @@ class ReviewForm(forms.Form):
     corrects = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
 
-class FlagForm(forms.Form):
+class _OwnIds:
+    """The trainee's page holds several forms at once (and the filter's): each gives its
+    fields ids of its own prefix, so no two fields share one (the filter's and the sign-off's
+    `id_profile` did). A form repeated on the page (one a flag, one a certification) has no
+    ids at all: its template wraps each field in its label."""
+
+    id_prefix: str | bool = "id"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        prefix = self.id_prefix
+        kwargs.setdefault("auto_id", f"{prefix}_%s" if prefix else False)
+        super().__init__(*args, **kwargs)
+
+
+class FlagForm(_OwnIds, forms.Form):
+    id_prefix = "flag"
+
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX)
     skills = forms.MultipleChoiceField(
         choices=Skill.choices, required=False, widget=forms.SelectMultiple(attrs={"size": 6})
     )
 
 
-class LiftFlagForm(forms.Form):
+class LiftFlagForm(_OwnIds, forms.Form):
+    id_prefix = False
+
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX, label="Why lift it"
     )
@@ -154,8 +182,10 @@ class ProfileChoiceField(forms.ModelChoiceField):
         return profile_label(obj)
 
 
-class SignOffForm(forms.Form):
+class SignOffForm(_OwnIds, forms.Form):
     """A signature: what is signed, and the signer's password entered again."""
+
+    id_prefix = "sign"
 
     profile = ProfileChoiceField(
         queryset=RuleProfile.objects.all(), to_field_name="name", label="Table (rule profile)"
@@ -199,7 +229,9 @@ def _attempt_label(attempt: Attempt) -> str:
     )
 
 
-class WithdrawForm(forms.Form):
+class WithdrawForm(_OwnIds, forms.Form):
+    id_prefix = False
+
     statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX, label="Why withdraw it"
     )

@@ -102,7 +102,7 @@ def test_the_pit_charts_style_is_allowed_by_the_pages_nonce_and_they_carry_no_sc
 
 
 def test_a_chart_is_drawn_without_inline_script_or_style_attributes():
-    svg = charts.error_mix_svg([("overpay", 3), ("underpay", 1)])
+    svg = str(charts.error_mix_svg([("overpay", 3), ("underpay", 1)]))
     assert "<script" not in svg
     assert 'style="' not in svg
     assert 'opacity="0"' in svg  # the hidden tooltip stays hidden

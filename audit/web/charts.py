@@ -3,12 +3,16 @@
 Drawing a chart takes pygal tens of milliseconds, while the figures behind it change only
 when new grades arrive: each chart is kept by its data, so a page shown again redraws
 nothing.
+
+A chart is a picture: each comes with its figures as a table (its text alternative, WCAG
+1.1.1), which the page shows under it (templates/audit/pit/_chart.html).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 import pygal
@@ -33,6 +37,19 @@ _STYLE = Style(
 _SIZE = {"width": 520, "height": 320}
 
 
+@dataclass(frozen=True)
+class Chart:
+    """A drawn chart and the same figures in words: its title, and a table of them."""
+
+    svg: SafeString
+    title: str
+    columns: tuple[str, str]
+    rows: tuple[tuple[str, str], ...]
+
+    def __str__(self) -> str:
+        return str(self.svg)
+
+
 # pygal writes its configuration as a script (read only by its own JavaScript, which is not
 # loaded) and hides the tooltip with a style attribute: the page's Content-Security-Policy
 # refuses both, so the script goes and the tooltip is hidden by an SVG attribute. The
@@ -43,6 +60,9 @@ _HIDDEN = 'style="opacity: 0"'
 
 def _svg(chart: pygal.graph.graph.Graph) -> SafeString:
     svg = _SCRIPT.sub("", chart.render(is_unicode=True)).replace(_HIDDEN, 'opacity="0"')
+    # The table under the chart says what it shows; a screen reader reads that, not the
+    # picture's hundred scattered labels.
+    svg = svg.replace("<svg ", '<svg aria-hidden="true" focusable="false" ', 1)
     # pygal escapes every label and value it writes, so the SVG is safe to inline.
     return mark_safe(svg)  # noqa: S308
 
@@ -61,7 +81,7 @@ def _chart(kind: type[pygal.graph.graph.Graph], title: str, **config: object) ->
     return kind(**{**settings, **config})
 
 
-def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
+def accuracy_trend_svg(points: Sequence[TrendPoint]) -> Chart:
     days = [timezone.localtime(p.when).date() if p.when else None for p in points]
     # Several attempts a day would all read the same date: then each says its time too.
     same_day = len({d for d in days if d is not None}) < len([d for d in days if d is not None])
@@ -73,21 +93,32 @@ def accuracy_trend_svg(points: Sequence[TrendPoint]) -> SafeString:
         else timezone.localtime(p.when).date().isoformat()
         for p in points
     )
-    return _trend(labels, tuple(float(p.accuracy) for p in points))
+    return Chart(
+        svg=_trend(labels, tuple(float(p.accuracy) for p in points)),
+        title=TREND_TITLE,
+        columns=("Attempt", "Accuracy (%)"),
+        rows=tuple((label, str(p.accuracy)) for label, p in zip(labels, points, strict=True)),
+    )
+
+
+TREND_TITLE = "Accuracy by attempt (%)"
 
 
 @lru_cache(maxsize=512)
 def _trend(labels: tuple[str, ...], values: tuple[float, ...]) -> SafeString:
-    chart = _chart(pygal.Line, "Accuracy by attempt (%)", range=(0, 100), x_label_rotation=30)
+    chart = _chart(pygal.Line, TREND_TITLE, range=(0, 100), x_label_rotation=30)
     chart.x_labels = labels
     chart.add("Accuracy", values)
     return _svg(chart)
 
 
-def error_mix_svg(
-    rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category"
-) -> SafeString:
-    return _error_mix(tuple(rows), title)
+def error_mix_svg(rows: Sequence[tuple[str, int]], *, title: str = "Mistakes by category") -> Chart:
+    return Chart(
+        svg=_error_mix(tuple(rows), title),
+        title=title,
+        columns=("Category", "Mistakes"),
+        rows=tuple((label, str(count)) for label, count in rows),
+    )
 
 
 @lru_cache(maxsize=512)
@@ -98,15 +129,25 @@ def _error_mix(rows: tuple[tuple[str, int], ...], title: str) -> SafeString:
     return _svg(chart)
 
 
-def speed_svg(buckets: Sequence[tuple[int, int]], *, last: int) -> SafeString:
-    return _speed(tuple(buckets), last)
+SPEED_TITLE = "Response time (answers per second band)"
+
+
+def speed_svg(buckets: Sequence[tuple[int, int]], *, last: int) -> Chart:
+    return Chart(
+        svg=_speed(tuple(buckets), last),
+        title=SPEED_TITLE,
+        columns=("Seconds", "Answers"),
+        rows=tuple(
+            (f"{s} s or more" if s == last else f"{s} to {s + 1} s", str(n)) for s, n in buckets
+        ),
+    )
 
 
 @lru_cache(maxsize=512)
 def _speed(buckets: tuple[tuple[int, int], ...], last: int) -> SafeString:
     chart = _chart(
         pygal.Bar,
-        "Response time (answers per second band)",
+        SPEED_TITLE,
         x_labels_major_every=5,
         show_minor_x_labels=False,
     )

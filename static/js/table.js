@@ -52,9 +52,38 @@
     });
   }
 
+  // The trainee may turn the letter keys off (WCAG 2.1.4); the choice is kept in this
+  // browser. Where storage is refused the keys stay on and the switch still works.
+  var STORED = "shoeschool.letterKeys";
+  var keysOn = true;
+  try {
+    keysOn = window.localStorage.getItem(STORED) !== "off";
+  } catch (error) {
+    // Storage refused (a private window): the default stands.
+  }
+  var page = document.querySelector(".table-page");
+  var keysSwitch = document.getElementById("letter-keys");
+  function applyKeys() {
+    if (page) page.classList.toggle("keys-off", !keysOn);
+  }
+  if (keysSwitch) {
+    keysSwitch.checked = keysOn;
+    keysSwitch.closest("[data-shortcut-switch]").hidden = false;
+    keysSwitch.addEventListener("change", function () {
+      keysOn = keysSwitch.checked;
+      applyKeys();
+      try {
+        window.localStorage.setItem(STORED, keysOn ? "on" : "off");
+      } catch (error) {
+        // Not remembered; it holds for this page.
+      }
+    });
+  }
+  applyKeys();
+
   var question = document.getElementById("q-prompt");
   document.addEventListener("keydown", function (event) {
-    if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!form || !keysOn || event.ctrlKey || event.metaKey || event.altKey) return;
     // Shortcuts answer only from the question: its form, its heading, or nothing focused.
     // A letter typed on a link of the top bar or elsewhere on the page answers nothing.
     var at = document.activeElement;

@@ -236,19 +236,25 @@ def test_the_pages_answer_only_the_methods_they_serve(officer):
 
 
 @pytest.mark.django_db
-def test_a_page_with_a_report_in_progress_refreshes_itself(officer, compliance_officer):
+def test_a_page_with_a_report_in_progress_updates_its_list_by_itself(officer, compliance_officer):
     ComplianceReport.objects.create(
         period_start=NOON.date(),
         period_end=NOON.date(),
         format="pdf",
         requested_by=compliance_officer,
     )
-    assert 'http-equiv="refresh"' in officer.get(INDEX).content.decode()
+    page = officer.get(INDEX).content.decode()
+    # Its list, not the whole page (no timed reload): see static/js/live-section.js.
+    assert 'http-equiv="refresh"' not in page
+    assert "data-live-section" in page
+    assert "js/live-section.js" in page
 
 
 @pytest.mark.django_db
 def test_a_page_with_every_report_finished_does_not_refresh(officer, ready_report):
-    assert 'http-equiv="refresh"' not in officer.get(INDEX).content.decode()
+    page = officer.get(INDEX).content.decode()
+    assert "data-live-section" not in page
+    assert "js/live-section.js" not in page
 
 
 # In Chromium.
