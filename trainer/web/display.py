@@ -16,14 +16,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer.models import ErrorCategory
-from trainer.rules import (
-    PROCEDURE_ANSWERS,
-    Kind,
-    MoneyAction,
-    ProcedureAnswer,
-    kind_of,
-    money_action_of,
+from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
+from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
+    ACTION_WORDS,
+    ANSWER_WORDS,
+    KIND_WORDS,
+    Seats,
+    answer_label,
+    category_label,
+    kind_label,
+    player_name,
+    seat_names,
 )
 
 SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
@@ -101,13 +104,20 @@ def card(code: str | None) -> Card:
 
 
 def table_view(
-    view: Mapping[str, Any], *, box: int | None = None, hand: int | None = None
+    view: Mapping[str, Any],
+    *,
+    box: int | None = None,
+    hand: int | None = None,
+    seats: Seats | None = None,
 ) -> dict[str, Any]:
     """The dealer's cards and each box's hands and stakes, ready for `trainer/_table.html`.
 
     `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
     `box` and `hand` mark what the question is about (none marked when box is None).
+    Players are labelled as the dealer names them (`trainer.words.seat_names` of the round's
+    document: `seats`), never by the scenario's names for them.
     """
+    seats = seats if seats is not None else seat_names(None, view)
     boxes = []
     for seat in view.get("boxes", []):
         number = seat.get("box")
@@ -117,8 +127,11 @@ def table_view(
                 "index": index,
                 "cards": [card(c) for c in played.get("cards", [])],
                 "stakes": [
-                    (player, amount, *chip_stack(amount))
-                    for player, amount in sorted(played.get("stakes", {}).items())
+                    (player_name(seats, number, player), amount, *chip_stack(amount))
+                    for player, amount in sorted(
+                        played.get("stakes", {}).items(),
+                        key=lambda stake: _seat_order(seats, number, stake[0]),
+                    )
                 ],
                 "current": current and hand in (None, index),
             }
@@ -128,40 +141,33 @@ def table_view(
             {
                 "box": number,
                 "hands": hands,
-                "insurance": sorted((seat.get("insurance") or {}).items()),
+                "insurance": [
+                    (player_name(seats, number, player), amount)
+                    for player, amount in sorted(
+                        (seat.get("insurance") or {}).items(),
+                        key=lambda stake: _seat_order(seats, number, stake[0]),
+                    )
+                ],
                 "current": current,
             }
         )
     return {"dealer": [card(c) for c in view.get("dealer", [])], "boxes": boxes}
 
 
-def question_table(question: Mapping[str, Any]) -> dict[str, Any]:
+def _seat_order(seats: Seats, box: int, player: str) -> tuple[int, str]:
+    # The box's stakes in the scenario's order (its host first); an unlisted player last.
+    order = list(seats).index((box, player)) if (box, player) in seats else len(seats)
+    return order, player
+
+
+def question_table(question: Mapping[str, Any], seats: Seats | None = None) -> dict[str, Any]:
     """The table of a question being asked (a public question), marking its box and hand."""
-    return table_view(question["view"], box=question["box"], hand=question["hand"])
+    return table_view(question["view"], box=question["box"], hand=question["hand"], seats=seats)
 
 
-# Words for the vocabulary: one table each, keyed by the engine's enums.
-KIND_WORDS: dict[Kind, str] = {
-    Kind.OFFER_INSURANCE: "Offer insurance",
-    Kind.OFFER_EVEN_MONEY: "Offer even money",
-    Kind.EVEN_MONEY: "Pay even money",
-    Kind.PEEK: "Peek",
-    Kind.SETTLE_INSURANCE: "Settle insurance",
-    Kind.DEALER_PLAY: "Dealer's draw",
-    Kind.SETTLE_HAND: "Settle a hand",
-    Kind.BONUS_777: "7-7-7 prize",
-    Kind.RESHUFFLE: "Reshuffle or continue",
-}
 # The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
 # casino-shoe)": words for programs. People read the rule without them.
-_CATEGORY_WORDS = dict(ErrorCategory.choices)
 _RULE_SOURCE = re.compile(r"\s*\((?:[a-z_0-9]+: [^()]*|[a-z0-9]+(?:-[a-z0-9]+)+)\)\s*$")
-
-
-def kind_label(kind: str) -> str:
-    """What a question asks, as a dealer says it ("Settle a hand")."""
-    found = kind_of(kind)
-    return KIND_WORDS[found] if found is not None else kind.replace("_", " ").capitalize()
 
 
 def rule_text(rule: str) -> str:
@@ -170,29 +176,6 @@ def rule_text(rule: str) -> str:
     return _RULE_SOURCE.sub("", rule or "").strip()
 
 
-def category_label(category: str | None) -> str:
-    """Why an answer was wrong, by its label ("Wrong outcome"); "" when it was not."""
-    if not category:
-        return ""
-    return _CATEGORY_WORDS.get(str(category), str(category).replace("_", " ").capitalize())
-
-
-ACTION_WORDS: dict[MoneyAction, str] = {
-    MoneyAction.PAY: "Pay",
-    MoneyAction.TAKE: "Take",
-    MoneyAction.PUSH: "Push",
-    MoneyAction.TAKE_HALF: "Take half",
-}
-ANSWER_WORDS: dict[ProcedureAnswer, str] = {
-    ProcedureAnswer.OFFER: "Offer",
-    ProcedureAnswer.NO_OFFER: "Don't offer",
-    ProcedureAnswer.PEEK: "Peek",
-    ProcedureAnswer.NO_PEEK: "Don't peek",
-    ProcedureAnswer.HIT: "Hit",
-    ProcedureAnswer.STAND: "Stand",
-    ProcedureAnswer.RESHUFFLE: "Reshuffle",
-    ProcedureAnswer.CONTINUE: "Continue",
-}
 # The keyboard shortcut of each answer at the table.
 ACTION_KEYS: dict[MoneyAction, str] = {
     MoneyAction.PAY: "P",
@@ -213,33 +196,6 @@ ANSWER_KEYS: dict[ProcedureAnswer, str] = {
 PEEK_FINDINGS = (("clear", False, "K"), ("natural", True, "B"))
 
 assert set(ACTION_WORDS) == set(MoneyAction) == set(ACTION_KEYS)
-assert set(ANSWER_WORDS) == set(ProcedureAnswer)
-_ANSWER_VALUES = frozenset(word.value for word in ProcedureAnswer)
-
-
-def answer_label(
-    answer: Mapping[str, Any] | None, *, details: bool = False, missing: str = "—"
-) -> str:
-    """An answer in words: 'Pay 37.50', 'Peek: no natural', `missing` when there is none.
-
-    With `details`, the dealer's total a trainee stated too: 'Hit (total 11, hard)'.
-    """
-    if not answer:
-        return missing
-    if "action" in answer:
-        action = money_action_of(answer["action"])
-        word = ACTION_WORDS[action] if action is not None else str(answer["action"])
-        return word if action is MoneyAction.PUSH else f"{word} {answer.get('amount', '')}"
-    said = answer.get("answer")
-    if isinstance(said, str) and said in _ANSWER_VALUES:
-        word = ANSWER_WORDS[ProcedureAnswer(said)]
-    else:
-        word = str(said)
-    if details and "total" in answer:
-        word += f" (total {answer['total']}, {'soft' if answer.get('soft') else 'hard'})"
-    if "dealer_blackjack" in answer:
-        word += ": dealer natural" if answer["dealer_blackjack"] else ": no natural"
-    return word
 
 
 @dataclass(frozen=True)
