@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from trainer.models import ErrorCategory
+from trainer.models import ErrorCategory, Mode
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer, Question, kind_of, money_action_of
 from trainer.rules.cards import total_of
 
@@ -211,6 +211,9 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.RESHUFFLE: "Reshuffle or continue",
 }
 CATEGORY_WORDS: dict[str, str] = dict(ErrorCategory.choices)
+# By the stored strings, for the reports (in Python and in SQL alike).
+KIND_VALUE_WORDS: dict[str, str] = {kind.value: word for kind, word in KIND_WORDS.items()}
+MODE_WORDS: dict[str, str] = dict(Mode.choices)
 
 
 def kind_label(kind: str) -> str:
