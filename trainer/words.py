@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from trainer.models import ErrorCategory, Mode
+from trainer.models import ErrorCategory, Mode, Skill
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer, Question, kind_of, money_action_of
 from trainer.rules.cards import total_of
 
@@ -220,6 +220,16 @@ def kind_label(kind: str) -> str:
     """What a question asks, as a dealer says it ("Settle a hand")."""
     found = kind_of(kind)
     return KIND_WORDS[found] if found is not None else kind.replace("_", " ").capitalize()
+
+
+SKILL_WORDS: dict[str, str] = dict(Skill.choices)
+
+
+def skills_label(skills: object) -> str:
+    """Skills by their labels, "Natural at 3:2, Rounding"."""
+    if not isinstance(skills, list | tuple):
+        return ""
+    return ", ".join(SKILL_WORDS.get(str(skill), str(skill)) for skill in skills)
 
 
 def category_label(category: str | None) -> str:

@@ -545,6 +545,7 @@ def _grade_page(
         "trainee": trainee,
         "attempt": grade.run.attempt,
         "prompt": question_text(asked, seats) if asked else "",
+        "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
         "table": table_view(view, seats=seats),
         "given": answer_label(grade.given, details=True, missing="no answer"),

@@ -174,7 +174,7 @@ def attestation(
     and the training record's): who produced it and when, the ledger head it was checked
     against, and lines for the signature and the date. Kept on one page."""
     normal = sheet["Normal"]
-    small = sheet["Code"].clone("attest-hash", fontSize=8, leading=10)
+    small = sheet["Code"].clone("attest-hash", fontSize=8, leading=10, leftIndent=0)
     rows = [
         ["Produced by", Paragraph(escape(produced_by or "Shoe School"), normal)],
         ["Produced at", minute_text(produced_at)],
@@ -220,7 +220,8 @@ def attestation(
                     normal,
                 ),
                 signature,
-                Paragraph("Name (in capitals): " + "_" * 40, normal),
+                Spacer(1, 6 * mm),
+                Paragraph("Name in capitals: " + "_" * 40, normal),
             ]
         )
     ]
