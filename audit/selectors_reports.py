@@ -81,7 +81,7 @@ def report_reviews(
     category_at = REVIEW_COLUMNS.index("category")
     for row in rows:
         cells = list(row)
-        cells[category_at] = words.category_label(cells[category_at])
+        cells[category_at] = words.category_label(str(cells[category_at] or ""))
         yield tuple(cells)
 
 

@@ -175,7 +175,7 @@ def attestation(
     against, and lines for the signature and the date. Kept on one page."""
     normal = sheet["Normal"]
     small = sheet["Code"].clone("attest-hash", fontSize=8, leading=10, leftIndent=0)
-    rows = [
+    rows: list[list[Any]] = [
         ["Produced by", Paragraph(escape(produced_by or "Shoe School"), normal)],
         ["Produced at", minute_text(produced_at)],
         ["Ledger head", f"entry no. {sequence:,} ({ledger_state}), SHA-256 hash:"],
