@@ -120,13 +120,15 @@ def _dealer_against(dealer: list[str]) -> str:
     return f"the dealer's {total} ({cards_text(cards)})"
 
 
-def question_text(question: Question, seats: Seats | None = None) -> str:
+def question_text(question: Question, seats: Seats | None = None, *, note: bool = True) -> str:
     """A question as a dealer reads it, composed from the question's structure (never from
     its expected answer): cards as rank and suit, players by seat, naturals as Blackjack.
 
     `seats` are the round's `seat_names`; without them players are named in the view's
-    order.
+    order. A money question ends with MONEY_NOTE, unless `note` is off (lists of questions
+    already answered, which say it once for all).
     """
+    money_note = f" {MONEY_NOTE}" if note else ""
     view = question.view or {}
     seats = seats if seats is not None else seat_names(None, view)
     who = player_name(seats, question.box, question.player)
@@ -147,10 +149,10 @@ def question_text(question: Question, seats: Seats | None = None) -> str:
         )
     if kind == Kind.EVEN_MONEY:
         stake = (hand.get("stakes") or {}).get(question.player, "")
-        return f"{who} takes even money on a bet of {stake}. Settle it. {MONEY_NOTE}"
+        return f"{who} takes even money on a bet of {stake}. Settle it.{money_note}"
     if kind == Kind.SETTLE_INSURANCE:
         placed = (box.get("insurance") or {}).get(question.player, "")
-        return f"Settle the insurance of {who}: {placed}. {MONEY_NOTE}"
+        return f"Settle the insurance of {who}: {placed}.{money_note}"
     if kind == Kind.DEALER_PLAY:
         cards = [c for c in dealer if c]
         total = _hand_total(cards, can_be_blackjack=True)
@@ -161,19 +163,21 @@ def question_text(question: Question, seats: Seats | None = None) -> str:
         where = f"hand {question.hand}, {shown}" if len(hands) > 1 else shown
         if kind == Kind.BONUS_777:
             return (
-                f"The hand {where} holds three sevens. What 7-7-7 prize is paid to {who}? "
-                f"{MONEY_NOTE}"
+                f"The hand {where} holds three sevens. What 7-7-7 prize is paid to {who}?"
+                f"{money_note}"
             )
         stake = (hand.get("stakes") or {}).get(question.player, "")
         return (
             f"Settle the bet of {who}: {stake} on {where} against "
-            f"{_dealer_against(dealer)}. {MONEY_NOTE}"
+            f"{_dealer_against(dealer)}.{money_note}"
         )
     # The reshuffle (and any kind a later engine adds): the engine's words name no player.
     return dealer_words(question.prompt)
 
 
-def key_text(item: Mapping[str, Any] | Question, document: Mapping[str, Any] | None) -> str:
+def key_text(
+    item: Mapping[str, Any] | Question, document: Mapping[str, Any] | None, *, note: bool = True
+) -> str:
     """An answer-key item (a record or its stored dict) as a dealer reads it, naming
     players by the round's scenario document."""
     if isinstance(item, Question):
@@ -194,7 +198,7 @@ def key_text(item: Mapping[str, Any] | Question, document: Mapping[str, Any] | N
             rule="",
             view=item.get("view") or {},
         )
-    return question_text(question, seat_names(document, question.view))
+    return question_text(question, seat_names(document, question.view), note=note)
 
 
 # Answers, kinds and categories.

@@ -544,7 +544,7 @@ def _grade_page(
         "grade": grade,
         "trainee": trainee,
         "attempt": grade.run.attempt,
-        "prompt": question_text(asked, seats) if asked else "",
+        "prompt": question_text(asked, seats, note=False) if asked else "",
         "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
         "table": table_view(view, seats=seats),

@@ -252,7 +252,7 @@ def _feedback_rows(
                 n=key.n,
                 kind=key.kind.value,
                 prompt=key.prompt,
-                text=question_text(key, seats),
+                text=question_text(key, seats, note=False),
                 given=answer,
                 expected=key.expected,
                 right=verdict.right and key.n not in late,

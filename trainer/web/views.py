@@ -139,7 +139,8 @@ def _table(
     decisions = round_decisions(item=item)
     seats = seat_names(item.document)
     prompts = {
-        key.n: question_text(key, seats) for key in map(rules.Question.from_dict, item.answer_key)
+        key.n: question_text(key, seats, note=False)
+        for key in map(rules.Question.from_dict, item.answer_key)
     }
     context = {
         "attempt": attempt,
@@ -253,7 +254,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     grades = [
         (
             grade,
-            key_text(grade.item.answer_key[grade.question - 1], grade.item.document),
+            key_text(grade.item.answer_key[grade.question - 1], grade.item.document, note=False),
             answer_label(grade.given),
             answer_label(grade.expected),
         )
