@@ -83,6 +83,19 @@ class DateRangeWidget(django_filters.widgets.RangeWidget):
             widget.attrs["aria-label"] = end
 
 
+class ProfileChoiceField(forms.ModelChoiceField):
+    """A rule profile, listed by its title."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return profile_label(obj)
+
+
+class ProfileFilter(django_filters.ModelChoiceFilter):
+    """A rule profile filter whose choices read as titles (its value stays the name)."""
+
+    field_class = ProfileChoiceField
+
+
 class DashboardFilter(django_filters.FilterSet):
     """Date range (of submission), profile, skill and one of the viewer's trainees."""
 
@@ -90,7 +103,7 @@ class DashboardFilter(django_filters.FilterSet):
         label="Submitted between",
         widget=DateRangeWidget(),
     )
-    profile = django_filters.ModelChoiceFilter(
+    profile = ProfileFilter(
         queryset=RuleProfile.objects.all(),
         to_field_name="name",
         empty_label="Any profile",
@@ -173,13 +186,6 @@ class LiftFlagForm(_OwnIds, forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX, label="Why lift it"
     )
-
-
-class ProfileChoiceField(forms.ModelChoiceField):
-    """A rule profile, listed by its title."""
-
-    def label_from_instance(self, obj: Any) -> str:
-        return profile_label(obj)
 
 
 class SignOffForm(_OwnIds, forms.Form):

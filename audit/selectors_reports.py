@@ -6,13 +6,18 @@ import datetime as dt
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import CharField, QuerySet, Value
+from django.db.models.functions import Coalesce, NullIf
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
 from core.errors import NotFoundError
 from core.roles import Role
 from ledger.models import LedgerEntry
+from trainer import words
+from trainer.models import Skill
 from trainer.selectors.reports import period_bounds
+
+_SKILLS = dict(Skill.choices)
 
 REVIEW_COLUMNS = (
     "reviewed_at",
@@ -57,7 +62,7 @@ def report_reviews(
 ) -> Iterator[tuple[Any, ...]]:
     """Reviews written in the period, oldest first, in REVIEW_COLUMNS order."""
     lower, upper = period_bounds(start=start, end=end)
-    return (
+    rows = (
         Review.objects.filter(created_at__gte=lower, created_at__lt=upper)
         .order_by("created_at", "id")
         .values_list(
@@ -73,6 +78,11 @@ def report_reviews(
         )
         .iterator(chunk_size=chunk_size)
     )
+    category_at = REVIEW_COLUMNS.index("category")
+    for row in rows:
+        cells = list(row)
+        cells[category_at] = words.category_label(str(cells[category_at] or ""))
+        yield tuple(cells)
 
 
 def report_flags(
@@ -80,7 +90,7 @@ def report_flags(
 ) -> Iterator[tuple[Any, ...]]:
     """Retraining flags raised or lifted in the period, oldest first, in FLAG_COLUMNS order."""
     lower, upper = period_bounds(start=start, end=end)
-    return (
+    rows = (
         RetrainingFlag.objects.filter(created_at__gte=lower, created_at__lt=upper)
         .order_by("created_at", "id")
         .values_list(
@@ -94,6 +104,11 @@ def report_flags(
         )
         .iterator(chunk_size=chunk_size)
     )
+    skills_at = FLAG_COLUMNS.index("skills")
+    for row in rows:
+        cells = list(row)
+        cells[skills_at] = "; ".join(_SKILLS.get(str(s), str(s)) for s in cells[skills_at] or [])
+        yield tuple(cells)
 
 
 def report_signoffs(
@@ -107,13 +122,19 @@ def report_signoffs(
     rows = (
         Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
         .order_by("signed_at", "id")
+        # A profile by its title, as people know it (its name is the program's).
+        .annotate(
+            profile_title=Coalesce(
+                NullIf("profile__title", Value("")), "profile__name", output_field=CharField()
+            )
+        )
         .values_list(
             "signed_at",
             "signed_by__username",
             "signer_full_name",
             "signer_role",
             "trainee__username",
-            "profile__name",
+            "profile_title",
             "attempt_id",
             "expires_at",
             "withdrawn",

@@ -8,6 +8,7 @@ takes our own table and column names, never user input, into the SQL it builds.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -174,11 +175,22 @@ def sql_csv_text(column: str) -> str:
     )
 
 
-def sql_utc_iso(column: str) -> str:
-    """datetime.isoformat() of the UTC instant (microseconds only when not zero); NULL as ''."""
-    utc = f"({column} AT TIME ZONE 'UTC')"
-    return (
-        f"COALESCE(to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || CASE WHEN "
-        f"mod(date_part('microseconds', {utc})::bigint, 1000000) = 0 THEN '' "
-        f"ELSE to_char({utc}, '.US') END || '+00:00', '')"
-    )
+# An instant as the report writes it for people and programs alike: UTC to the second,
+# "2026-11-23 14:39:05 UTC" (no ISO "T", offset or microseconds).
+UTC_TEXT = "%Y-%m-%d %H:%M:%S UTC"
+
+
+def utc_text(instant: dt.datetime | None) -> str:
+    """An instant as UTC_TEXT; None as ""."""
+    return "" if instant is None else instant.astimezone(dt.UTC).strftime(UTC_TEXT)
+
+
+def sql_utc_text(column: str) -> str:
+    """`utc_text` in SQL: the UTC instant to the second; NULL as ''."""
+    return f"COALESCE(to_char(({column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD HH24:MI:SS \"UTC\"'), '')"
+
+
+def sql_words(column: str, words: Mapping[str, str]) -> str:
+    """A value by its label, `words.get(value, value)` in SQL (NULL stays NULL)."""
+    cases = " ".join(f"WHEN {sql_literal(k)} THEN {sql_literal(v)}" for k, v in words.items())
+    return f"(CASE {column} {cases} ELSE {column} END)"

@@ -53,7 +53,7 @@ def test_the_table_the_charts_and_the_api_docs_work_under_the_policy(
     page.goto(f"{live_server.url}/train/")
     page.locator("tr", has_text="Naturals").get_by_role("button", name="Start").click()
     # The table's script draws the question and builds the amount from the chips.
-    expect(page.locator("#q-prompt")).to_contain_text("settle p1's stake of 25.00")
+    expect(page.locator("#q-prompt")).to_contain_text("Settle the bet of Seat 1: 25.00")
     page.locator("label.action-choice", has_text="Pay").click()
     for chip in ("25", "5"):
         page.click(f"button[data-chip='{chip}']")

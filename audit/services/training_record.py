@@ -213,7 +213,6 @@ def _pdf(
     cell_style = styles["BodyText"].clone("cell", fontSize=8, leading=10)
     head_style = cell_style.clone("head", fontName="Helvetica-Bold", textColor=colors.white)
     heading = styles["Heading2"].clone("section", keepWithNext=1)
-    mono = styles["Code"].clone("mono", fontSize=8, leading=10)
     usable = A4[0] - 30 * mm
     trainee = record.trainee
     name = _name(trainee)
@@ -283,18 +282,25 @@ def _pdf(
         (0.25, 0.35, 0.4),
         "Never flagged for retraining.",
     )
+    # The compliance report's attestation block, signed the same way.
+    from audit.services.reports.pdf import attestation
+
     story += [
         Spacer(1, 6 * mm),
-        Paragraph(
-            escape(
-                f"Produced by {producer} on {_stamp(produced_at)}. Certification records are "
-                f"kept {_retention()}. This record was read at ledger entry #{sequence}; "
-                "its download is written to the ledger after it, with this file's SHA-256. "
-                "The ledger's head hash at that point:"
+        *attestation(
+            styles,
+            title="Attestation",
+            produced_by=producer,
+            produced_at=produced_at,
+            sequence=sequence,
+            head_hash=head_hash,
+            ledger_state="the head when this record was read",
+            statement=(
+                f"Certification records are kept {_retention()}. This record was read at "
+                f"ledger entry no. {sequence:,}; its download is written to the ledger after "
+                "it, with this file's SHA-256."
             ),
-            styles["Normal"],
         ),
-        Paragraph(head_hash, mono),
     ]
     out = io.BytesIO()
     document = SimpleDocTemplate(

@@ -44,6 +44,7 @@ from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import evidence, runs, visibility
 from trainer.selectors import grades as grade_rows
 from trainer.web.display import answer_label, kind_label, rule_text, table_view
+from trainer.words import question_text, seat_names
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -538,6 +539,7 @@ def _grade_page(
     )
     decision = grade.decision
     view = decision.shown if decision and decision.shown else (asked.view if asked else {})
+    seats = seat_names(grade.item.document)
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
     can_act = (
         not grade.correct
@@ -548,9 +550,10 @@ def _grade_page(
         "grade": grade,
         "trainee": trainee,
         "attempt": grade.run.attempt,
-        "prompt": asked.prompt if asked else "",
+        "prompt": question_text(asked, seats, note=False) if asked else "",
+        "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
-        "table": table_view(view),
+        "table": table_view(view, seats=seats),
         "given": answer_label(grade.given, details=True, missing="no answer"),
         "expected": answer_label(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,

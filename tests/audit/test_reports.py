@@ -6,7 +6,6 @@ import csv
 import datetime as dt
 import hashlib
 import io
-import json
 import re
 import time
 from collections import defaultdict
@@ -161,14 +160,14 @@ def test_the_csv_totals_mispays_by_category_with_money(period_data):
     mispays = as_dicts(csv_report()["mispays"])
     assert mispays == [
         {
-            "category": "overpay",
+            "category": "Overpay",
             "count": "1",
             "overpaid": "5.00",
             "underpaid": "0.00",
             "net": "5.00",
         },
         {
-            "category": "underpay",
+            "category": "Underpay",
             "count": "1",
             "overpaid": "0.00",
             "underpaid": "2.50",
@@ -181,13 +180,14 @@ def test_the_csv_totals_mispays_by_category_with_money(period_data):
 def test_the_csv_lists_every_graded_question_of_the_period(period_data):
     decisions = as_dicts(csv_report()["decisions"])
     assert len(decisions) == 5
-    overpaid = next(row for row in decisions if row["category"] == "overpay")
+    overpaid = next(row for row in decisions if row["category"] == "Overpay")
     assert overpaid["trainee"] == "tina"
     assert overpaid["money_diff"] == "5.00"
     assert overpaid["correct"] == "no"
-    assert json.loads(overpaid["given"]) == {"action": "pay", "amount": "15.00"}
-    assert json.loads(overpaid["expected"]) == {"action": "pay", "amount": "10.00"}
-    assert overpaid["answered_at"] == "2026-03-10T12:00:00+00:00"
+    # Answers as a dealer says them, the action and the amount in columns of their own.
+    assert (overpaid["given_action"], overpaid["given_amount"]) == ("Pay", "15.00")
+    assert (overpaid["expected_action"], overpaid["expected_amount"]) == ("Pay", "10.00")
+    assert overpaid["answered_at"] == "2026-03-10 12:00:00 UTC"
     assert overpaid["response_ms"] == "3000"
 
 
@@ -199,7 +199,12 @@ def test_a_missed_question_is_listed_without_an_answer(trainee):
         submitted_at=NOON,
     )
     (row,) = as_dicts(csv_report()["decisions"])
-    assert (row["answered_at"], row["given"], row["category"]) == ("", "", "procedure_error")
+    assert (row["answered_at"], row["given_action"], row["given_amount"], row["category"]) == (
+        "",
+        "",
+        "",
+        "Procedure error",
+    )
 
 
 @pytest.mark.django_db
@@ -208,15 +213,15 @@ def test_the_csv_lists_reviews_and_sign_offs_with_who_and_when(period_data):
     (review,) = as_dicts(report["reviews"])
     assert review["reviewer"] == "boss"
     assert review["trainee"] == "tina"
-    assert review["category"] == "overpay"
+    assert review["category"] == "Overpay"
     assert review["comment"] == "Counted the 3:2 as 2:1"
-    assert review["reviewed_at"] == "2026-03-10T13:00:00+00:00"
+    assert review["reviewed_at"] == "2026-03-10 13:00:00 UTC"
     (signoff,) = as_dicts(report["signoffs"])
-    assert signoff["signed_at"] == "2026-03-10T12:00:00+00:00"
+    assert signoff["signed_at"] == "2026-03-10 12:00:00 UTC"
     assert (signoff["signed_by"], signoff["signer_full_name"]) == ("boss", "Bea Boss")
     assert signoff["trainee"] == "otto"
     assert signoff["signer_role"] == "Pit boss"
-    assert signoff["expires_at"] == "2027-03-10T12:00:00+00:00"
+    assert signoff["expires_at"] == "2027-03-10 12:00:00 UTC"
     assert signoff["flags_overridden"] == "flag #7"
     assert signoff["override_reason"] == "The flag is for rounding on 6:5; this table pays 3:2"
     assert signoff["acknowledged"] == "Answers averaged 1.2 s, faster than 1.5 s"
@@ -292,7 +297,7 @@ def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_dat
     assert "Counted the 3:2 as 2:1" in text
     assert "Bea Boss" in text
     assert "Pit boss" in text
-    # Times to the minute in UTC, categories by their labels (the CSV keeps exact values).
+    # Times to the minute in UTC, categories by their labels.
     assert "12:00 UTC" in text or "12:00\nUTC" in text or "2026-03-10 12:00" in text
     assert "+00:00" not in text
     assert "Overpay" in text
@@ -532,9 +537,9 @@ def test_a_carriage_return_in_typed_text_cannot_end_its_row_and_forge_another(pi
 @pytest.mark.django_db
 def test_negative_amounts_stay_plain_numbers(typed_formulas):
     report = csv_report()
-    underpay_row = next(r for r in as_dicts(report["mispays"]) if r["category"] == "underpay")
+    underpay_row = next(r for r in as_dicts(report["mispays"]) if r["category"] == "Underpay")
     assert underpay_row["net"] == "-2.50"
-    decision = next(r for r in as_dicts(report["decisions"]) if r["category"] == "underpay")
+    decision = next(r for r in as_dicts(report["decisions"]) if r["category"] == "Underpay")
     assert decision["money_diff"] == "-2.50"
 
 

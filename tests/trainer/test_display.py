@@ -73,7 +73,7 @@ def test_one_table_view_marks_the_question_or_nothing():
     pit = table_view(view)
     assert [c.label for c in pit["dealer"]] == ["ace of hearts", "face-down card"]
     assert not any(box["current"] for box in pit["boxes"])
-    assert pit["boxes"][1]["insurance"] == [("p2", "2.50")]
+    assert pit["boxes"][1]["insurance"] == [("Seat 3", "2.50")]
     trainee = table_view(view, box=3, hand=None)
     assert [box["current"] for box in trainee["boxes"]] == [False, True]
     assert card("Td").rank == "10"

@@ -88,7 +88,7 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     start(page, "Naturals and insurance")
 
     # Round 1, by mouse: choose Pay, build 37.50 from chips, settle.
-    prompt(page, "settle p1's stake of 25.00")
+    prompt(page, "Settle the bet of Seat 1: 25.00")
     expect(page.locator(".placard")).to_contain_text("Blackjack pays 3 to 2")
     expect(page.locator(".playing-card.red")).to_have_count(2)  # 9h and Kd
     # A push moves no money: choosing it empties the amount (the script reads which actions
@@ -129,7 +129,7 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     prompt(page, "What must the dealer do before anyone acts?")
     expect(page.locator(".dealer .playing-card")).to_have_count(2)  # the peeked hole card
     page.keyboard.press("b")  # wrong: Ah 6d is no natural
-    prompt(page, "settle p1's insurance of 5.00")
+    prompt(page, "Settle the insurance of Seat 1: 5.00")
     page.keyboard.press("t")
     page.keyboard.type("5")
     page.keyboard.press("Enter")
@@ -137,7 +137,7 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     page.keyboard.press("s")  # wrong: this house hits soft 17
     prompt(page, "(12). Hit or stand?")
     page.keyboard.press("h")
-    prompt(page, "settle p1's stake of 10.00")
+    prompt(page, "Settle the bet of Seat 1: 10.00")
     page.keyboard.press("p")
     page.keyboard.type("12.345")
     page.keyboard.press("Enter")
@@ -182,7 +182,7 @@ def test_an_exam_is_submitted_and_graded_by_the_worker(
     log_in(page, live_server.url, trainee.username)
     start(page, "Exam: naturals")
 
-    prompt(page, "settle p1's stake of 25.00")
+    prompt(page, "Settle the bet of Seat 1: 25.00")
     assert "37.50" not in page.content()
     page.keyboard.press("p")
     page.keyboard.type("37.50")

@@ -89,7 +89,13 @@ def test_the_table_shows_cards_stakes_placard_and_question(trainee, attempt):
     assert 'aria-label="ace of spades"' in html
     assert "♠" in html
     assert "25.00" in html
-    assert "settle p1&#x27;s stake of 25.00" in html
+    # The question in the pit's words: the seat, never the scenario's name for the player;
+    # a natural as Blackjack; and what the amount means.
+    assert (
+        "Settle the bet of Seat 1: 25.00 on A♠ K♦ (Blackjack) against the dealer&#x27;s 17" in html
+    )
+    assert "p1" not in html.replace("q-prompt", "")
+    assert "winnings paid beside the bet" in html
     assert 'name="csrfmiddlewaretoken"' in html
     for key in ("<kbd>P</kbd>", "<kbd>T</kbd>", "<kbd>U</kbd>", "<kbd>H</kbd>"):
         assert key in html

@@ -43,6 +43,7 @@ from trainer.models import (
     Skill,
 )
 from trainer.rules.money import CENT
+from trainer.words import question_text, seat_names
 
 
 def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
@@ -197,6 +198,8 @@ class FeedbackRow:
     n: int
     kind: str
     prompt: str
+    # The question as a dealer reads it (trainer.words); `prompt` is the engine's, for the API.
+    text: str
     given: Mapping[str, Any] | None
     expected: Mapping[str, Any]
     right: bool
@@ -240,6 +243,7 @@ def _feedback_rows(
     given = {d.question: d.answer for d in decisions}
     late = {d.question for d in decisions if d.late}
     rows = []
+    seats = seat_names(item.document)
     for key in shown_keys(item):
         answer = given.get(key.n)
         # A question left unanswered is scored as grading scores it: the game's unanswered.
@@ -249,6 +253,7 @@ def _feedback_rows(
                 n=key.n,
                 kind=key.kind.value,
                 prompt=key.prompt,
+                text=question_text(key, seats, note=False),
                 given=answer,
                 expected=key.expected,
                 right=verdict.right and key.n not in late,

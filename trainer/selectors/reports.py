@@ -9,7 +9,7 @@ each attempt's current grading run counts (the newest graded one: a regrade repl
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,7 +28,8 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce
 
 from core.dates import day_start
-from core.postgres import sql_csv_text, sql_utc_iso
+from core.postgres import sql_csv_text, sql_literal, sql_utc_text, sql_words
+from trainer import words
 from trainer.models import (
     Attempt,
     ErrorCategory,
@@ -292,8 +293,10 @@ DECISION_COLUMNS = (
     "correct",
     "category",
     "money_diff",
-    "given",
-    "expected",
+    "given_action",
+    "given_amount",
+    "expected_action",
+    "expected_amount",
 )
 
 
@@ -349,22 +352,23 @@ def report_decisions_csv(
     if connection.vendor != "postgresql":
         return None
     inner, params = _decisions(start=start, end=end).query.sql_with_params()
-    c = [f"d.c{n}" for n in range(1, len(DECISION_COLUMNS) + 1)]
+    # The query's fourteen columns: given and expected each become two cells.
+    c = [f"d.c{n}" for n in range(1, 15)]
     cells = [
         f"{c[0]}::text",
         sql_csv_text(c[1]),
-        sql_csv_text(c[2]),
+        sql_csv_text(sql_words(c[2], words.MODE_WORDS)),
         f"{c[3]}::text",
         f"{c[4]}::text",
         f"{c[5]}::text",
-        sql_csv_text(c[6]),
-        sql_utc_iso(c[7]),
+        sql_csv_text(sql_words(c[6], words.KIND_VALUE_WORDS)),
+        sql_utc_text(c[7]),
         f"COALESCE({c[8]}::text, '')",
         f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
-        sql_csv_text(c[10]),
+        sql_csv_text(sql_words(c[10], words.CATEGORY_WORDS)),
         f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
-        sql_csv_text(c[12]),
-        sql_csv_text(c[13]),
+        *map(sql_csv_text, _sql_answer_parts(f"({c[12]})::jsonb")),
+        *map(sql_csv_text, _sql_answer_parts(f"({c[13]})::jsonb")),
     ]
     line = " || ',' || ".join(["'decisions'", *cells]) + " || E'\\n'"
     sql = (
@@ -372,6 +376,30 @@ def report_decisions_csv(
         f"ORDER BY d.c1, d.c5, d.c6"
     )
     return _blocks(sql, params, chunk_size)
+
+
+def _sql_answer_parts(answer: str) -> tuple[str, str]:
+    """`trainer.words.answer_parts` in SQL, of a JSON answer: its action in words and its
+    amount (NULL, an unanswered question, as two empty cells)."""
+    said = f"({answer} ->> 'answer')"
+    money = f"({answer} ->> 'action')"
+    finding = " ".join(
+        f"WHEN {sql_literal('true' if natural else 'false')} THEN {sql_literal(text)}"
+        for natural, text in words.PEEK_FINDING_WORDS.items()
+    )
+    action = (
+        f"CASE WHEN {answer} IS NULL THEN NULL "
+        f"WHEN {answer} ? 'action' THEN "
+        f"{sql_words(money, _by_value(words.ACTION_WORDS))} "
+        f"ELSE {sql_words(said, _by_value(words.ANSWER_WORDS))} || "
+        f"COALESCE(CASE ({answer} -> 'dealer_blackjack')::text {finding} END, '') END"
+    )
+    amount = f"CASE WHEN {answer} ? 'action' THEN {answer} ->> 'amount' END"
+    return action, amount
+
+
+def _by_value(words_of: Mapping[Any, str]) -> dict[str, str]:
+    return {str(key): word for key, word in words_of.items()}
 
 
 def _blocks(sql: str, params: Any, chunk_size: int) -> Iterator[str]:

@@ -9,3 +9,9 @@ register = template.Library()
 def dealer_words(text: str) -> str:
     """`{{ prompt|dealer_words }}`: cards as rank and suit, not the engine's codes."""
     return words.dealer_words(text)
+
+
+@register.filter
+def skills_label(skills: object) -> str:
+    """`{{ flag.skills|skills_label }}`: skills by their labels, not their slugs."""
+    return words.skills_label(skills)

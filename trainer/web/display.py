@@ -16,14 +16,17 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer.models import ErrorCategory
-from trainer.rules import (
-    PROCEDURE_ANSWERS,
-    Kind,
-    MoneyAction,
-    ProcedureAnswer,
-    kind_of,
-    money_action_of,
+from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
+from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
+    ACTION_WORDS,
+    ANSWER_WORDS,
+    KIND_WORDS,
+    Seats,
+    answer_label,
+    category_label,
+    kind_label,
+    player_name,
+    seat_names,
 )
 
 SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
@@ -174,14 +177,21 @@ def _shoe(facts: Mapping[str, Any] | None) -> Shoe | None:
 
 
 def table_view(
-    view: Mapping[str, Any], *, box: int | None = None, hand: int | None = None
+    view: Mapping[str, Any],
+    *,
+    box: int | None = None,
+    hand: int | None = None,
+    seats: Seats | None = None,
 ) -> dict[str, Any]:
     """The dealer's cards and each box's hands and stakes, ready for `trainer/_table.html`.
 
     `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
     `box` and `hand` mark what the question is about (none marked when box is None).
     Views stored before the hand, box and shoe facts existed draw as plain hands.
+    Players are labelled as the dealer names them (`trainer.words.seat_names` of the round's
+    document: `seats`), never by the scenario's names for them.
     """
+    seats = seats if seats is not None else seat_names(None, view)
     boxes = []
     for seat in view.get("boxes", []):
         number = seat.get("box")
@@ -192,24 +202,39 @@ def table_view(
                 "index": index,
                 "cards": [card(c) for c in played.get("cards", [])],
                 "stakes": [
-                    (player, amount, *chip_stack(amount))
-                    for player, amount in sorted(played.get("stakes", {}).items())
+                    (player_name(seats, number, player), amount, *chip_stack(amount))
+                    for player, amount in sorted(
+                        played.get("stakes", {}).items(),
+                        key=lambda stake: _seat_order(seats, number, stake[0]),
+                    )
                 ],
                 "current": current and hand in (None, index),
             }
             for index, played in enumerate(played_hands, start=1)
         ]
         for drawn, played in zip(hands, played_hands, strict=True):
-            _mark_hand(drawn, played)
+            players = sorted(
+                played.get("stakes", {}), key=lambda player: _seat_order(seats, number, player)
+            )
+            _mark_hand(drawn, played, players)
         on_hands = {p for played in played_hands for p in played.get("stakes", {})}
         even_money = sorted((seat.get("even_money") or {}).items())
         boxes.append(
             {
                 "box": number,
                 "hands": hands,
-                "insurance": sorted((seat.get("insurance") or {}).items()),
+                "insurance": [
+                    (player_name(seats, number, player), amount)
+                    for player, amount in sorted(
+                        (seat.get("insurance") or {}).items(),
+                        key=lambda stake: _seat_order(seats, number, stake[0]),
+                    )
+                ],
                 # Taken while the stake is still on the natural; paid once it is gone.
-                "even_money": [(p, amount, p not in on_hands) for p, amount in even_money],
+                "even_money": [
+                    (player_name(seats, number, p), amount, p not in on_hands)
+                    for p, amount in even_money
+                ],
                 # More than one player on the box: each stake is drawn as its own.
                 "shared": len(on_hands | {p for p, _ in even_money}) > 1,
                 "current": current,
@@ -222,9 +247,10 @@ def table_view(
     }
 
 
-def _mark_hand(drawn: dict[str, Any], played: Mapping[str, Any]) -> None:
+def _mark_hand(drawn: dict[str, Any], played: Mapping[str, Any], players: list[str]) -> None:
     """A hand's markers, and a doubled hand's stakes as two stacks each.
 
+    `players` are the hand's stakes' players in the order `drawn["stakes"]` lists them.
     A busted hand stays on the layout, marked and dimmed, until its settlement question:
     in a pit the dealer takes a bust at once, but the trainer asks for that take in the
     settlement order, so the cards and stake must still be there to settle (and for the pit
@@ -237,37 +263,24 @@ def _mark_hand(drawn: dict[str, Any], played: Mapping[str, Any]) -> None:
     before = played.get("before_double") or {}
     drawn["stakes"] = [
         (*stake, _doubled(stake[1], before[key]) if key in before else None)
-        for stake, key in zip(drawn["stakes"], sorted(played.get("stakes", {})), strict=True)
+        for stake, key in zip(drawn["stakes"], players, strict=True)
     ]
 
 
-def question_table(question: Mapping[str, Any]) -> dict[str, Any]:
+def _seat_order(seats: Seats, box: int, player: str) -> tuple[int, str]:
+    # The box's stakes in the scenario's order (its host first); an unlisted player last.
+    order = list(seats).index((box, player)) if (box, player) in seats else len(seats)
+    return order, player
+
+
+def question_table(question: Mapping[str, Any], seats: Seats | None = None) -> dict[str, Any]:
     """The table of a question being asked (a public question), marking its box and hand."""
-    return table_view(question["view"], box=question["box"], hand=question["hand"])
+    return table_view(question["view"], box=question["box"], hand=question["hand"], seats=seats)
 
 
-# Words for the vocabulary: one table each, keyed by the engine's enums.
-KIND_WORDS: dict[Kind, str] = {
-    Kind.OFFER_INSURANCE: "Offer insurance",
-    Kind.OFFER_EVEN_MONEY: "Offer even money",
-    Kind.EVEN_MONEY: "Pay even money",
-    Kind.PEEK: "Peek",
-    Kind.SETTLE_INSURANCE: "Settle insurance",
-    Kind.DEALER_PLAY: "Dealer's draw",
-    Kind.SETTLE_HAND: "Settle a hand",
-    Kind.BONUS_777: "7-7-7 prize",
-    Kind.RESHUFFLE: "Reshuffle or continue",
-}
 # The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
 # casino-shoe)": words for programs. People read the rule without them.
-_CATEGORY_WORDS = dict(ErrorCategory.choices)
 _RULE_SOURCE = re.compile(r"\s*\((?:[a-z_0-9]+: [^()]*|[a-z0-9]+(?:-[a-z0-9]+)+)\)\s*$")
-
-
-def kind_label(kind: str) -> str:
-    """What a question asks, as a dealer says it ("Settle a hand")."""
-    found = kind_of(kind)
-    return KIND_WORDS[found] if found is not None else kind.replace("_", " ").capitalize()
 
 
 def rule_text(rule: str) -> str:
@@ -276,29 +289,6 @@ def rule_text(rule: str) -> str:
     return _RULE_SOURCE.sub("", rule or "").strip()
 
 
-def category_label(category: str | None) -> str:
-    """Why an answer was wrong, by its label ("Wrong outcome"); "" when it was not."""
-    if not category:
-        return ""
-    return _CATEGORY_WORDS.get(str(category), str(category).replace("_", " ").capitalize())
-
-
-ACTION_WORDS: dict[MoneyAction, str] = {
-    MoneyAction.PAY: "Pay",
-    MoneyAction.TAKE: "Take",
-    MoneyAction.PUSH: "Push",
-    MoneyAction.TAKE_HALF: "Take half",
-}
-ANSWER_WORDS: dict[ProcedureAnswer, str] = {
-    ProcedureAnswer.OFFER: "Offer",
-    ProcedureAnswer.NO_OFFER: "Don't offer",
-    ProcedureAnswer.PEEK: "Peek",
-    ProcedureAnswer.NO_PEEK: "Don't peek",
-    ProcedureAnswer.HIT: "Hit",
-    ProcedureAnswer.STAND: "Stand",
-    ProcedureAnswer.RESHUFFLE: "Reshuffle",
-    ProcedureAnswer.CONTINUE: "Continue",
-}
 # The keyboard shortcut of each answer at the table.
 ACTION_KEYS: dict[MoneyAction, str] = {
     MoneyAction.PAY: "P",
@@ -319,33 +309,6 @@ ANSWER_KEYS: dict[ProcedureAnswer, str] = {
 PEEK_FINDINGS = (("clear", False, "K"), ("natural", True, "B"))
 
 assert set(ACTION_WORDS) == set(MoneyAction) == set(ACTION_KEYS)
-assert set(ANSWER_WORDS) == set(ProcedureAnswer)
-_ANSWER_VALUES = frozenset(word.value for word in ProcedureAnswer)
-
-
-def answer_label(
-    answer: Mapping[str, Any] | None, *, details: bool = False, missing: str = "—"
-) -> str:
-    """An answer in words: 'Pay 37.50', 'Peek: no natural', `missing` when there is none.
-
-    With `details`, the dealer's total a trainee stated too: 'Hit (total 11, hard)'.
-    """
-    if not answer:
-        return missing
-    if "action" in answer:
-        action = money_action_of(answer["action"])
-        word = ACTION_WORDS[action] if action is not None else str(answer["action"])
-        return word if action is MoneyAction.PUSH else f"{word} {answer.get('amount', '')}"
-    said = answer.get("answer")
-    if isinstance(said, str) and said in _ANSWER_VALUES:
-        word = ANSWER_WORDS[ProcedureAnswer(said)]
-    else:
-        word = str(said)
-    if details and "total" in answer:
-        word += f" (total {answer['total']}, {'soft' if answer.get('soft') else 'hard'})"
-    if "dealer_blackjack" in answer:
-        word += ": dealer natural" if answer["dealer_blackjack"] else ": no natural"
-    return word
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ from trainer.web.display import (
     rule_text,
     table_chips,
 )
+from trainer.words import key_text, question_text, seat_names
 
 View = Callable[..., HttpResponse]
 
@@ -136,12 +137,17 @@ def _table(
     assert current is not None  # a question was just shown
     item = current.item
     decisions = round_decisions(item=item)
-    prompts = {key.n: key.prompt for key in map(rules.Question.from_dict, item.answer_key)}
+    seats = seat_names(item.document)
+    prompts = {
+        key.n: question_text(key, seats, note=False)
+        for key in map(rules.Question.from_dict, item.answer_key)
+    }
     context = {
         "attempt": attempt,
         "item": item,
         "question": question,
-        "table": question_table(question),
+        "question_text": key_text(question, item.document),
+        "table": question_table(question, seats),
         "placard": item.profile_version.placard,
         "house_rules": item.profile_version.house_rules,
         "profile": item.profile_version,
@@ -248,7 +254,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     grades = [
         (
             grade,
-            rules.Question.from_dict(grade.item.answer_key[grade.question - 1]).prompt,
+            key_text(grade.item.answer_key[grade.question - 1], grade.item.document, note=False),
             answer_label(grade.given),
             answer_label(grade.expected),
         )

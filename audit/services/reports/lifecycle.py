@@ -25,7 +25,7 @@ from audit.models import ComplianceReport, ReportStatus
 from audit.services.reports.rows import check_request, compliance_report_write_csv
 from core.errors import ConflictError, ForbiddenError, NotFoundError
 from core.queue import enqueue
-from core.roles import Role, has_role
+from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification
@@ -55,7 +55,9 @@ def _require_compliance(user: AbstractBaseUser | AnonymousUser) -> None:
         raise ForbiddenError("only compliance officers and administrators handle reports")
 
 
-def _write(fmt: str, start: dt.date, end: dt.date, path: Path) -> LedgerVerification:
+def _write(
+    fmt: str, start: dt.date, end: dt.date, path: Path, producer: AbstractBaseUser | None
+) -> LedgerVerification:
     if fmt == "csv":
         with path.open("w", encoding="utf-8", newline="") as handle:
             return compliance_report_write_csv(start=start, end=end, out=handle)
@@ -63,7 +65,20 @@ def _write(fmt: str, start: dt.date, end: dt.date, path: Path) -> LedgerVerifica
     from audit.services.reports.pdf import compliance_report_write_pdf
 
     with path.open("wb") as handle:
-        return compliance_report_write_pdf(start=start, end=end, out=handle)
+        return compliance_report_write_pdf(
+            start=start, end=end, out=handle, produced_by=producer_text(producer)
+        )
+
+
+def producer_text(user: AbstractBaseUser | None) -> str:
+    """Who a report is produced for, as its attestation names them: "Jo Bloggs (jo),
+    Compliance officer"; the system's own runs as such."""
+    if user is None:
+        return "Shoe School, unattended (no person asked for this file)"
+    name = user.get_full_name() if hasattr(user, "get_full_name") else ""
+    text = f"{name} ({user.get_username()})" if name else user.get_username()
+    roles = sorted(role.label for role in roles_of(user))
+    return f"{text}, {', '.join(roles)}" if roles else text
 
 
 def _digest(handle: IO[bytes] | File[bytes]) -> tuple[str, int]:
@@ -81,7 +96,7 @@ def _sha256(path: Path) -> tuple[str, int]:
 
 
 def _write_beside(
-    fmt: str, start: dt.date, end: dt.date, target: Path
+    fmt: str, start: dt.date, end: dt.date, target: Path, producer: AbstractBaseUser | None
 ) -> tuple[Path, str, int, LedgerVerification]:
     """Write into a temporary file next to `target`, so the final rename is atomic."""
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -89,7 +104,7 @@ def _write_beside(
     os.close(handle)
     temporary = Path(name)
     try:
-        verification = _write(fmt, start, end, temporary)
+        verification = _write(fmt, start, end, temporary, producer)
         digest, size = _sha256(temporary)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -135,7 +150,7 @@ def compliance_report_export(
 ) -> ExportedFile:
     """Write the report to `out` and log the export (its sha256 and the head hash)."""
     check_request(start=start, end=end, fmt=fmt)
-    temporary, digest, size, verification = _write_beside(fmt, start, end, out)
+    temporary, digest, size, verification = _write_beside(fmt, start, end, out, actor)
     with transaction.atomic():
         ledger_append(
             event=Event.REPORT_EXPORTED,
@@ -177,7 +192,7 @@ def stored_report_open(report: ComplianceReport) -> File[bytes]:
 
 
 def _write_temporary(
-    fmt: str, start: dt.date, end: dt.date
+    fmt: str, start: dt.date, end: dt.date, producer: AbstractBaseUser | None
 ) -> tuple[Path, str, int, LedgerVerification]:
     """Write the report into a temporary file of this host, to hash it and hand it to the
     storage whole; the caller removes it."""
@@ -185,7 +200,7 @@ def _write_temporary(
     os.close(handle)
     temporary = Path(name)
     try:
-        verification = _write(fmt, start, end, temporary)
+        verification = _write(fmt, start, end, temporary, producer)
         digest, size = _sha256(temporary)
     except BaseException:
         temporary.unlink(missing_ok=True)
@@ -237,7 +252,7 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
         report.save(update_fields=["status"])
     try:
         temporary, digest, size, verification = _write_temporary(
-            report.format, report.period_start, report.period_end
+            report.format, report.period_start, report.period_end, report.requested_by
         )
     except DatabaseError:
         # Likely passing (a lock, a lost connection): the task retries, the report stays queued.

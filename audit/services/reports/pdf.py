@@ -23,7 +23,14 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import PropertySet, StyleSheet1, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from audit.selectors_reports import (
     FLAG_COLUMNS,
@@ -43,7 +50,7 @@ from audit.services.reports.rows import (
     trainee_cells,
 )
 from ledger.services.verify import LedgerVerification, ledger_verify
-from trainer.models import ErrorCategory, Skill
+from trainer import words
 from trainer.selectors.reports import (
     MispaySummary,
     Totals,
@@ -58,11 +65,15 @@ USABLE = landscape(A4)[0] - 30 * mm
 
 
 def compliance_report_write_pdf(
-    *, start: dt.date, end: dt.date, out: IO[bytes] | str
+    *, start: dt.date, end: dt.date, out: IO[bytes] | str, produced_by: str = ""
 ) -> LedgerVerification:
-    """Write the report as a PDF; return the ledger verification it states."""
+    """Write the report as a PDF; return the ledger verification it states.
+
+    `produced_by` names who asked for it ("Jo Bloggs (jo), Compliance officer"), for the
+    attestation at its end.
+    """
     verification = ledger_verify()
-    _pdf(start=start, end=end, out=out, verification=verification)
+    _pdf(start=start, end=end, out=out, verification=verification, produced_by=produced_by)
     return verification
 
 
@@ -88,7 +99,12 @@ def _styles() -> _Styles:
 
 
 def _pdf(
-    *, start: dt.date, end: dt.date, out: IO[bytes] | str, verification: LedgerVerification
+    *,
+    start: dt.date,
+    end: dt.date,
+    out: IO[bytes] | str,
+    verification: LedgerVerification,
+    produced_by: str,
 ) -> None:
     styles = _styles()
     generated_at = timezone.now()
@@ -102,6 +118,20 @@ def _pdf(
         *_sections(styles, start=start, end=end, mispays=mispays),
         *_decision_log(styles, totals),
         *_ledger(styles, verification),
+        *attestation(
+            styles.sheet,
+            title="Attestation",
+            produced_by=produced_by,
+            produced_at=generated_at,
+            sequence=verification.entries,
+            head_hash=verification.head_hash,
+            ledger_state="verified" if verification.ok else "FAILED VERIFICATION",
+            statement=(
+                f"This report covers {period} ({settings.TIME_ZONE}). It was produced from "
+                "the training records as they stood at the time above, and its figures were "
+                "checked against the ledger head below."
+            ),
+        ),
     ]
     document = SimpleDocTemplate(
         out,
@@ -117,20 +147,84 @@ def _pdf(
     document.build(story, onFirstPage=footer, onLaterPages=footer)
 
 
-_CATEGORIES = dict(ErrorCategory.choices)
-_SKILLS = dict(Skill.choices)
-
-
 def _readable(column: str, value: Any) -> str:
-    """A cell as a person reads it: times to the minute in UTC, mistake categories and
-    skills by their labels (the CSV keeps the exact values, for programs)."""
+    """A cell as a person reads it: times to the minute in UTC (the CSV keeps seconds)."""
     if isinstance(value, dt.datetime):
-        return value.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    if column == "category" and isinstance(value, str):
-        return _CATEGORIES.get(value, value)
-    if column == "skills" and isinstance(value, list):
-        return ", ".join(_SKILLS.get(str(skill), str(skill)) for skill in value)
+        return minute_text(value)
     return cell(value)
+
+
+def minute_text(instant: dt.datetime) -> str:
+    """An instant as the PDFs write it: "2026-11-23 14:39 UTC"."""
+    return instant.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def attestation(
+    sheet: StyleSheet1,
+    *,
+    title: str,
+    produced_by: str,
+    produced_at: dt.datetime,
+    sequence: int,
+    head_hash: str,
+    ledger_state: str,
+    statement: str,
+) -> list[Any]:
+    """The block a compliance officer signs at the end of a PDF (the compliance report's
+    and the training record's): who produced it and when, the ledger head it was checked
+    against, and lines for the signature and the date. Kept on one page."""
+    normal = sheet["Normal"]
+    small = sheet["Code"].clone("attest-hash", fontSize=8, leading=10, leftIndent=0)
+    rows: list[list[Any]] = [
+        ["Produced by", Paragraph(escape(produced_by or "Shoe School"), normal)],
+        ["Produced at", minute_text(produced_at)],
+        ["Ledger head", f"entry no. {sequence:,} ({ledger_state}), SHA-256 hash:"],
+        ["", Paragraph(head_hash, small)],
+    ]
+    facts = Table(rows, colWidths=[30 * mm, 145 * mm], hAlign="LEFT")
+    facts.setStyle(
+        TableStyle(
+            [
+                ("FONTNAME", (0, 0), (0, -1), "Helvetica-Bold"),
+                ("FONTSIZE", (0, 0), (-1, -1), 9),
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+            ]
+        )
+    )
+    line = "_" * 48
+    signature = Table(
+        [[line, "", "_" * 22], ["Compliance officer's signature", "", "Date"]],
+        colWidths=[90 * mm, 15 * mm, 50 * mm],
+        hAlign="LEFT",
+    )
+    signature.setStyle(
+        TableStyle(
+            [
+                ("FONTSIZE", (0, 0), (-1, -1), 9),
+                ("TOPPADDING", (0, 0), (-1, 0), 14 * mm),
+                ("TEXTCOLOR", (0, 1), (-1, 1), colors.grey),
+            ]
+        )
+    )
+    return [
+        KeepTogether(
+            [
+                Paragraph(title, sheet["Heading2"]),
+                Paragraph(escape(statement), normal),
+                Spacer(1, 3 * mm),
+                facts,
+                Spacer(1, 2 * mm),
+                Paragraph(
+                    "I have reviewed this document and attest that it is a true record.",
+                    normal,
+                ),
+                signature,
+                Spacer(1, 6 * mm),
+                Paragraph("Name in capitals: " + "_" * 40, normal),
+            ]
+        )
+    ]
 
 
 def _text_last(columns: Sequence[str]) -> list[float]:
@@ -191,7 +285,7 @@ def _title(styles: _Styles, *, period: str, generated_at: dt.datetime) -> list[A
         Paragraph("Shoe School compliance report", styles.sheet["Title"]),
         Paragraph(
             f"Period <b>{period}</b> ({escape(settings.TIME_ZONE)}) · generated "
-            f"{generated_at.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC · retention "
+            f"{minute_text(generated_at)} · retention "
             f"{settings.RETENTION_YEARS} years",
             styles.sheet["Normal"],
         ),
@@ -226,7 +320,7 @@ def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
     chart.x, chart.y = int(15 * mm), int(10 * mm)
     chart.width, chart.height = int(chart_width - 70 * mm), int(chart_height - 12 * mm)
     chart.data = [[float(m.overpaid) for m in mispays], [float(m.underpaid) for m in mispays]]
-    chart.categoryAxis.categoryNames = [_readable("category", m.category) for m in mispays]
+    chart.categoryAxis.categoryNames = [words.category_label(m.category) for m in mispays]
     chart.categoryAxis.labels.fontSize = 7
     chart.valueAxis.valueMin = 0
     chart.valueAxis.labels.fontSize = 7

@@ -26,8 +26,9 @@ from audit.selectors_reports import (
     report_signoffs,
 )
 from core.errors import TrainerError
-from core.postgres import csv_formula_safe, csv_line
+from core.postgres import csv_formula_safe, csv_line, utc_text
 from ledger.services.verify import LedgerVerification, ledger_verify
+from trainer import words
 from trainer.selectors.reports import (
     DECISION_COLUMNS,
     MispaySummary,
@@ -69,7 +70,7 @@ def cell(value: Any) -> str:
     if isinstance(value, Decimal):
         return f"{value:.2f}"
     if isinstance(value, dt.datetime):
-        return value.astimezone(dt.UTC).isoformat()
+        return utc_text(value)
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, dict | list):
@@ -183,19 +184,32 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
-    return (summary.category, summary.count, summary.overpaid, summary.underpaid, summary.net)
+    return (
+        words.category_label(summary.category) or summary.category,
+        summary.count,
+        summary.overpaid,
+        summary.underpaid,
+        summary.net,
+    )
+
+
+def _answer_parts(text: str | None) -> tuple[str, str]:
+    return words.answer_parts(json.loads(text)) if text else ("", "")
 
 
 def decision_row(row: tuple[Any, ...]) -> Row:
     # The one section that can run to millions of rows: its types are known, so it skips
-    # cell's checks. Datetimes come from the database in UTC.
+    # cell's checks. Words by their labels, as the SQL beside it writes them
+    # (trainer.selectors.reports.report_decisions_csv): the same bytes.
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected) = row  # fmt: skip
     return [
-        "decisions", str(attempt), trainee, mode, str(run), str(position), str(question), kind,
-        answered_at.isoformat() if answered_at is not None else "",
-        "" if response_ms is None else str(response_ms), "yes" if correct else "no", category,
-        f"{money_diff:.2f}", given or "", expected,
+        "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
+        str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
+        utc_text(answered_at), "" if response_ms is None else str(response_ms),
+        "yes" if correct else "no",
+        words.CATEGORY_WORDS.get(category, category) if category else "",
+        f"{money_diff:.2f}", *_answer_parts(given), *_answer_parts(expected),
     ]  # fmt: skip
 
 
