@@ -21,6 +21,7 @@ from trainer.models import AttemptItem, Scenario, Skill
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
 from trainer.selectors.attempts import question_view
 from trainer.web.display import card, question_table, table_view
+from trainer.words import Seats, player_name, seat_names
 
 # --- a small DOM of the rendered table (the standard library's parser) ---------------------
 
@@ -96,13 +97,16 @@ def dom(html: str) -> Node:
 # --- the two tables of a question, drawn as the pages draw them ----------------------------
 
 
-def drawn_tables(key: list[dict[str, Any]], item: dict[str, Any]) -> dict[str, Node]:
+def drawn_tables(key: list[dict[str, Any]], item: dict[str, Any], seats: Seats) -> dict[str, Node]:
     """The trainee's table (the question's box and hand marked) and the pit's drill-down
-    (the table as it was shown, stored on the decision), both through the one template."""
+    (the table as it was shown, stored on the decision), both through the one template,
+    players named as the dealer names them (`seats`, from the round's document)."""
     question = rules.Question.from_dict(item)
     shown = question_view(AttemptItem(answer_key=key), question)
-    trainee = question_table({"view": shown, "box": question.box, "hand": question.hand})
-    pit = table_view(shown)
+    trainee = question_table(
+        {"view": shown, "box": question.box, "hand": question.hand}, seats=seats
+    )
+    pit = table_view(shown, seats=seats)
     return {
         "trainee": dom(render_to_string("trainer/_table.html", {"table": trainee})),
         "pit": dom(
@@ -123,6 +127,11 @@ class Case:
     item: dict[str, Any]
     table: Node
     who: str
+    seats: Seats
+
+    def name(self, box: int, player: str) -> str:
+        """The dealer's name for a player ("Seat 3, second player")."""
+        return player_name(self.seats, box, player)
 
     @property
     def kind(self) -> Kind:
@@ -171,7 +180,8 @@ def check_stakes(case: Case) -> None:
             stakes = drawn.all("stake")
             assert len(stakes) == len(hand["stakes"])
             for player, amount in hand["stakes"].items():
-                line = next(s for s in stakes if player in s.one("player").text())
+                name = case.name(seat["box"], player)
+                line = next(s for s in stakes if s.one("player").text().strip() == name)
                 assert line.one("stake-amount").text() == amount
                 assert line.all("stack-chip"), (player, amount)
 
@@ -211,7 +221,7 @@ def check_box_bets(case: Case) -> None:
     for box in case.result.boxes:
         text = case.box(box.box).text()
         for player, amount in (view_boxes[box.box].get("insurance") or {}).items():
-            assert f"{player} insured for {amount}" in text
+            assert f"{case.name(box.box, player)} insured for {amount}" in text
         taken = view_boxes[box.box].get("even_money") or {}
         if after_play(case):
             assert set(taken) == set(box.even_money)
@@ -219,7 +229,7 @@ def check_box_bets(case: Case) -> None:
             line = next(
                 li
                 for li in case.box(box.box).one("even-money").all()
-                if li.tag == "li" and player in li.text()
+                if li.tag == "li" and case.name(box.box, player) in li.text()
             )
             assert "Even money" in line.text()
             assert amount in line.text()
@@ -254,8 +264,8 @@ def settles_a_hand(case: Case) -> None:
     action = case.item["expected"]["action"]
     hand = case.hand(case.item["box"], case.item["hand"])
     markers = hand.text()
-    player = case.item["player"]
-    assert any(player in s.text() for s in hand.all("stake"))
+    player = case.name(case.item["box"], case.item["player"])
+    assert any(s.one("player").text().strip() == player for s in hand.all("stake"))
     if action == MoneyAction.TAKE_HALF:
         assert "Surrender" in markers
     if "A hand over 21" in case.item["rule"]:
@@ -271,7 +281,8 @@ def settles_insurance(case: Case) -> None:
     amount = next(b for b in placed if b["box"] == case.item["box"])["insurance"][
         case.item["player"]
     ]
-    assert f"{case.item['player']} insured for {amount}" in case.box(case.item["box"]).text()
+    name = case.name(case.item["box"], case.item["player"])
+    assert f"{name} insured for {amount}" in case.box(case.item["box"]).text()
 
 
 def offers_even_money(case: Case) -> None:
@@ -282,7 +293,7 @@ def pays_even_money(case: Case) -> None:
     offers_even_money(case)
     text = case.box(case.item["box"]).text()
     assert "Even money taken" in text
-    assert case.item["player"] in text
+    assert case.name(case.item["box"], case.item["player"]) in text
 
 
 def pays_a_prize(case: Case) -> None:
@@ -333,9 +344,10 @@ def test_every_question_of_the_library_can_be_answered_from_the_table() -> None:
         result = rules.play(scenario.document)
         key = game_named(scenario.game).answer_key(scenario.document)
         skills.update(scenario.skills)
+        seats = seat_names(scenario.document)
         for item in key:
-            for who, table in drawn_tables(key, item).items():
-                case = Case(scenario.slug, result, key, item, table, who)
+            for who, table in drawn_tables(key, item, seats).items():
+                case = Case(scenario.slug, result, key, item, table, who, seats)
                 kinds.add(case.kind)
                 for check in (*ALWAYS, BY_KIND[case.kind]):
                     try:
@@ -364,7 +376,7 @@ def test_the_question_is_marked_on_the_trainees_table_not_the_pits():
     }
     key = rules.answer_key(doc)
     settle = next(i for i in key if i["kind"] == "settle_hand" and i["box"] == 4)
-    tables = drawn_tables(key, settle)
+    tables = drawn_tables(key, settle, seat_names(doc))
     trainee, pit = tables["trainee"], tables["pit"]
     assert "current" in trainee.one("box", **{"data-box": "4"}).classes
     assert not pit.all("current")
@@ -374,8 +386,37 @@ def test_the_question_is_marked_on_the_trainees_table_not_the_pits():
         assert "surrendered: the player gave up the hand" in surrendered.text()
         doubled = table.one("box", **{"data-box": "4"})
         assert "(10.00 + 10.00 double)" in doubled.text()
-    reshuffle = drawn_tables(key, key[-1])["trainee"].one("shoe")
+    reshuffle = drawn_tables(key, key[-1], seat_names(doc))["trainee"].one("shoe")
     assert "Cut card came out this round (it lay after card 5)" in reshuffle.text()
+
+
+def test_a_doubled_shared_box_draws_each_players_own_stacks_in_seat_order():
+    # The host ("zoe") is listed first but sorts last by name: each stake's two stacks must
+    # still be its own player's.
+    doc = {
+        "format": "blackjack-scenario/1",
+        "rules": "casino-shoe",
+        "boxes": [
+            {
+                "box": 1,
+                "stakes": [
+                    {"player": "zoe", "amount": "25"},
+                    {"player": "abe", "amount": "10"},
+                ],
+                "actions": ["double"],
+            }
+        ],
+        "shoe": ["6s", "Th", "5c", "7d", "9c"],
+    }
+    key = rules.answer_key(doc)
+    table = drawn_tables(key, key[-1], seat_names(doc))["pit"]
+    stakes = table.one("hand", **{"data-hand": "1"}).all("stake")
+    assert [s.one("player").text().strip() for s in stakes] == [
+        "Seat 1",
+        "Seat 1, second player",
+    ]
+    assert "(25.00 + 25.00 double)" in stakes[0].text()
+    assert "(10.00 + 10.00 double)" in stakes[1].text()
 
 
 def test_a_view_stored_before_the_markers_still_draws():
