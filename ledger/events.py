@@ -20,3 +20,12 @@ class Event:
     REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
     TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
     PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
+    # Classes and rosters (trainer.services.classes).
+    CLASS_CREATED = "class.created"  # a pit boss or admin created a training class
+    CLASS_RENAMED = "class.renamed"  # a class's name was changed
+    CLASS_TRAINEE_ADDED = "class.trainee_added"  # a trainee was put on a class's roster
+    CLASS_TRAINEE_REMOVED = "class.trainee_removed"  # a trainee was taken off a roster
+    CLASS_INSTRUCTOR_ADDED = "class.instructor_added"  # an admin made a pit boss an instructor
+    CLASS_INSTRUCTOR_REMOVED = "class.instructor_removed"  # an admin removed an instructor
+    TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
+    ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)

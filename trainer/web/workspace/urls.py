@@ -2,10 +2,11 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from trainer.web.workspace import views
+from trainer.web.workspace import classes, views
 
 app_name = "teach"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
+    *classes.urlpatterns,
 ]
