@@ -369,7 +369,9 @@ class RosterReport:
         return not self.problems
 
 
-def roster_rows_from_csv(*, text: str) -> list[tuple[int, dict[str, str]]]:
+def roster_rows_from_csv(
+    *, text: str, field_name: str = "file"
+) -> list[tuple[int, dict[str, str]]]:
     """The rows of a roster CSV with their line numbers (the header is line 1). A header
     that lacks a column, or a file that is not CSV, is a TrainerError naming it."""
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet puts first
@@ -377,13 +379,13 @@ def roster_rows_from_csv(*, text: str) -> list[tuple[int, dict[str, str]]]:
     try:
         header = [(name or "").strip().lower() for name in reader.fieldnames or []]
     except csv.Error as exc:
-        raise TrainerError(f"the file is not CSV: {exc}", field="file") from None
+        raise TrainerError(f"the file is not CSV: {exc}", field=field_name) from None
     missing = [column for column in ROSTER_COLUMNS if column not in header]
     if missing:
         raise TrainerError(
             f"the first line must name the columns {', '.join(ROSTER_COLUMNS)}; "
             f"missing: {', '.join(missing)}",
-            field="file",
+            field=field_name,
         )
     reader.fieldnames = header
     rows = []
@@ -397,7 +399,7 @@ def roster_rows_from_csv(*, text: str) -> list[tuple[int, dict[str, str]]]:
             if any(values.values()):
                 rows.append((reader.line_num, values))
     except csv.Error as exc:
-        raise TrainerError(f"line {reader.line_num}: {exc}", field="file") from None
+        raise TrainerError(f"line {reader.line_num}: {exc}", field=field_name) from None
     return rows
 
 
