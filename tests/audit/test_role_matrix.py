@@ -51,6 +51,17 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The table cards: the house rules, for everyone signed in.
     "tables": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "teach:index": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    # Classes and rosters: a pit boss's own classes (another's is 404), an admin's all.
+    # An empty form: allowed writers get 400 (the form's errors), nothing is written.
+    "teach:classes": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:class_create": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:roster_import": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:roster_template": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:class": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:class_rename": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_trainee_add": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_invite": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_trainee_remove": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
     "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.
@@ -66,6 +77,15 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # form body is refused before anything is read (415: the API takes JSON only).
     "api:attempt-answers": ("post", _row(403, 415, 404, 403, 403, 403, 403)),
     "api:attempt-submit": ("post", _row(403, 202, 404, 403, 403, 403, 403)),
+    # Classes in the API: pit bosses and admins; another boss's class does not exist. The
+    # client's empty form body is refused before it is read (415: JSON only).
+    "api:classes": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:class": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
+    "api:class-trainees": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:class-invitations": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:roster-import": ("post", _row(403, 403, 403, 415, 415, 403, 415)),
+    # The boss takes tina off the class; by the admin's turn she is no longer on it (404).
+    "api:class-trainee": ("delete", _row(403, 403, 403, 204, 404, 403, 404)),
     # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
     "api:no-endpoint": ("get", _row(404, 404, 404, 404, 404, 404, 404)),
     # The trainee's pages: trainees only; a submitted attempt's table leads to its results.
@@ -153,6 +173,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         "kwargs": {
             "attempt_id": exam.pk,
             "trainee_id": trainee.pk,
+            "class_id": pit["mine"].pk,
             "grade_id": mistake.pk,
             "flag_id": flag.pk,
             "certification_id": certification.pk,
