@@ -39,7 +39,7 @@ def test_the_list_shows_a_pit_boss_their_classes_with_counts(pit_boss, morning, 
     html = client_for(pit_boss).get(reverse("teach:classes")).content.decode()
     assert "Morning" in html
     assert "Not mine" not in html
-    row = re.search(r'<tr data-class="%d">(.*?)</tr>' % morning.pk, html, re.S).group(1)
+    row = re.search(rf'<tr data-class="{morning.pk}">(.*?)</tr>', html, re.S).group(1)
     assert re.findall(r"<td>(\d+)</td>", row) == ["1", "1"]
 
 
@@ -63,7 +63,7 @@ def test_a_taken_name_is_shown_at_the_field(pit_boss, morning):
 
 def test_the_class_page_shows_the_roster(pit_boss, morning, trainee):
     html = client_for(pit_boss).get(reverse("teach:class", args=[morning.pk])).content.decode()
-    row = re.search(r'<tr data-trainee="%d">(.*?)</tr>' % trainee.pk, html, re.S).group(1)
+    row = re.search(rf'<tr data-trainee="{trainee.pk}">(.*?)</tr>', html, re.S).group(1)
     assert trainee.get_full_name() in row
     assert "tina" in row
     assert "tina@casino.example" in row
