@@ -141,6 +141,7 @@ def test_an_admin_sees_and_changes_every_class(admin_user, morning, evening, tra
         ({"name": ""}, "name"),
         ({"name": "Morning"}, "name"),
         ({"name": "x", "extra": 1}, "extra"),
+        ({"name": 0}, "name"),
     ],
 )
 def test_a_bad_class_body_names_its_field(pit_boss, morning, body, field):
@@ -180,6 +181,7 @@ def test_a_roster_as_csv_text_is_applied(pit_boss, morning, django_capture_on_co
         ({"rows": [ROW], "csv": "x"}, None),
         ({"csv": "a,b\n"}, "csv"),
         ({"rows": [{**ROW, "age": "3"}]}, "rows.0.age"),
+        ({"rows": [{**ROW, "class": 7}]}, "rows.0.class"),
     ],
 )
 def test_a_bad_roster_body_is_a_400_naming_what_is_wrong(pit_boss, morning, body, field):

@@ -68,6 +68,18 @@ def _link_base(request: Request) -> str:
 # Bodies.
 
 
+class TextField(serializers.CharField):
+    """A JSON string only: DRF's CharField would read 0 or true as "0" or "True"."""
+
+    default_error_messages = {"not_a_string": "must be a JSON string"}
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("not_a_string")
+        value: str = super().to_internal_value(data)
+        return value
+
+
 class ClassOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -101,24 +113,22 @@ class ClassDetailOutput(serializers.Serializer[Any]):
 
 
 class ClassInput(StrictSerializer):
-    name = serializers.CharField(max_length=services.NAME_MAX, help_text="The class's name.")
+    name = TextField(max_length=services.NAME_MAX, help_text="The class's name.")
 
 
 class TraineeAddInput(StrictSerializer):
-    username = serializers.CharField(max_length=150, help_text="An existing trainee's username.")
+    username = TextField(max_length=150, help_text="An existing trainee's username.")
 
 
 class InviteInput(StrictSerializer):
-    username = serializers.CharField(max_length=150)
-    email = serializers.CharField(max_length=254, help_text="Where the invitation goes.")
-    first_name = serializers.CharField(max_length=150, required=False, allow_blank=True)
-    last_name = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    username = TextField(max_length=150)
+    email = TextField(max_length=254, help_text="Where the invitation goes.")
+    first_name = TextField(max_length=150, required=False, allow_blank=True)
+    last_name = TextField(max_length=150, required=False, allow_blank=True)
 
 
 def _column(help_text: str) -> serializers.CharField:
-    return serializers.CharField(
-        max_length=254, required=False, allow_blank=True, help_text=help_text
-    )
+    return TextField(max_length=254, required=False, allow_blank=True, help_text=help_text)
 
 
 # "class" is a keyword in Python, so this body's fields are given by name.
@@ -142,7 +152,7 @@ class RosterInput(StrictSerializer):
         max_length=services.ROSTER_MAX_ROWS,
         help_text="The roster as rows; a problem's `line` is the row's position from 1.",
     )
-    csv = serializers.CharField(
+    csv = TextField(
         required=False,
         trim_whitespace=False,
         max_length=1_000_000,
