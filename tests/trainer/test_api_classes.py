@@ -159,7 +159,7 @@ def test_a_roster_with_a_bad_row_is_refused_whole_with_every_problem(pit_boss, m
     body = response.json()
     assert body["code"] == "invalid"
     assert body["field"] == "rows"
-    assert [(p["line"], p["column"]) for p in body["problems"]] == [(2, "class"), (2, "email")]
+    assert [(p["line"], p["column"]) for p in body["problems"]] == [(2, "email"), (2, "class")]
     assert not get_user_model().objects.filter(username="jdoe").exists()
     assert LedgerEntry.objects.count() == ledger
 

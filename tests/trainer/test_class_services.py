@@ -307,8 +307,8 @@ def test_one_bad_row_and_nothing_at_all_is_written(
     assert not report.applied
     assert [(p.line, p.column) for p in report.problems] == [
         (3, "username"),
-        (4, "class"),
         (4, "email"),
+        (4, "class"),
         (5, "class"),
         (6, "username"),
         (7, "username"),

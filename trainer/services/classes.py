@@ -469,6 +469,8 @@ def roster_import(
                 seen_emails.setdefault(email, line)
         if key:
             seen_usernames.setdefault(key, line)
+        # A line's problems in the file's column order, as a person reads across it.
+        problems.sort(key=lambda p: ROSTER_COLUMNS.index(p[0]) if p[0] else len(ROSTER_COLUMNS))
         report.problems.extend(RosterProblem(line, column, msg) for column, msg in problems)
         if not problems and training_class is not None:
             checked.append((person, training_class, existing))
