@@ -28,4 +28,5 @@ class Event:
     CLASS_INSTRUCTOR_ADDED = "class.instructor_added"  # an admin made a pit boss an instructor
     CLASS_INSTRUCTOR_REMOVED = "class.instructor_removed"  # an admin removed an instructor
     TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
+    INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
     ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)

@@ -62,6 +62,8 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:class_trainee_add": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "teach:class_invite": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "teach:class_trainee_remove": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    # tina chose her password: a new invitation is refused, said on the class's page.
+    "teach:class_invitation_resend": ("post", _row(302, 403, 403, 302, 404, 403, 302)),
     "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.

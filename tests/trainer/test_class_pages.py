@@ -189,3 +189,19 @@ def test_a_pit_boss_does_not_see_another_s_class(pit_boss, other_trainee):
     url = reverse("teach:class_trainee_remove", args=[theirs.pk, other_trainee.pk])
     assert client.post(url).status_code == 404
     assert theirs.trainees.exists()
+
+
+def test_sending_an_invitation_again_from_the_roster(
+    pit_boss, morning, django_capture_on_commit_callbacks
+):
+    client = client_for(pit_boss)
+    invite = reverse("teach:class_invite", args=[morning.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(invite, {"username": "jdoe", "email": "jane@casino.example"})
+    invited = get_user_model().objects.get(username="jdoe")
+    again = reverse("teach:class_invitation_resend", args=[morning.pk, invited.pk])
+    assert again in client.get(reverse("teach:class", args=[morning.pk])).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(again, follow=True)
+    assert "A new invitation went to jane@casino.example." in response.content.decode()
+    assert len(mail.outbox) == 2

@@ -374,3 +374,39 @@ def test_trainees_and_compliance_may_not_import_a_roster(role, morning):
         services.roster_import(
             actor=UserFactory(roles=[role]), rows=roster("x,,,x@x.example,Morning"), link_base=BASE
         )
+
+
+def test_an_invitee_without_a_password_gets_a_new_link(
+    client, pit_boss, morning, trainee, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        invited = services.trainee_invite(
+            actor=pit_boss,
+            username="jdoe",
+            email="jane@casino.example",
+            training_class=morning,
+            link_base=BASE,
+        )
+        services.trainee_invitation_resend(
+            actor=pit_boss, training_class=morning, trainee=invited, link_base=BASE
+        )
+    assert len(mail.outbox) == 2
+    [entry] = events(Event.INVITATION_RESENT)
+    assert entry.actor_id == pit_boss.pk
+    page = client.get(invitation_path(mail.outbox[1]), follow=True)
+    assert "Choose a new password" in page.content.decode()
+    # Once a password is chosen, a reset from the login page is the way.
+    with pytest.raises(ConflictError, match="has chosen a password already"):
+        services.trainee_invitation_resend(
+            actor=pit_boss, training_class=morning, trainee=trainee, link_base=BASE
+        )
+
+
+def test_only_the_class_s_instructors_resend_an_invitation(pit_boss, evening, other_trainee):
+    other_trainee.set_unusable_password()
+    other_trainee.save()
+    with pytest.raises(ForbiddenError):
+        services.trainee_invitation_resend(
+            actor=pit_boss, training_class=evening, trainee=other_trainee, link_base=BASE
+        )
+    assert not events(Event.INVITATION_RESENT)

@@ -321,6 +321,38 @@ def _invite(*, actor: AbstractBaseUser, person: Person, link_base: str) -> User:
     return user
 
 
+def trainee_invitation_resend(
+    *,
+    actor: AbstractBaseUser,
+    training_class: TrainingClass,
+    trainee: AbstractBaseUser,
+    link_base: str,
+) -> None:
+    """A new link for a trainee of the class who has not chosen a password yet (the first
+    one expired or was lost). Django's own reset form skips accounts without a usable
+    password, so this is their only way in."""
+    _may_manage_class(actor, training_class)
+    if not training_class.trainees.filter(pk=trainee.pk).exists():
+        raise NotFoundError(f"no such trainee on {training_class.name}", field="trainee")
+    if trainee.has_usable_password():
+        raise ConflictError(
+            f"{echo(trainee.get_username())} has chosen a password already: they can reset "
+            "it from the login page",
+            field="trainee",
+        )
+    if not getattr(trainee, "email", ""):
+        raise ConflictError("this trainee has no e-mail address", field="trainee")
+    with transaction.atomic():
+        ledger_append(
+            event=Event.INVITATION_RESENT,
+            subject_type="user",
+            subject_id=trainee.pk,
+            payload={"username": trainee.get_username(), "class_id": training_class.pk},
+            actor=actor,
+        )
+        transaction.on_commit(lambda: _send_invitation(user_id=trainee.pk, link_base=link_base))
+
+
 def invitation_link(*, user: AbstractBaseUser, link_base: str) -> str:
     path = reverse(
         "password_reset_confirm",

@@ -172,6 +172,27 @@ def class_trainee_remove(request: HttpRequest, class_id: int, trainee_id: int) -
     return render(request, "trainer/workspace/class_remove.html", context)
 
 
+@require_POST
+@manager
+def class_invitation_resend(request: HttpRequest, class_id: int, trainee_id: int) -> HttpResponse:
+    training_class = selectors.class_get_for_manager(class_id=class_id, user=request.user)
+    trainee = selectors.class_trainee_get(training_class=training_class, trainee_id=trainee_id)
+    try:
+        services.trainee_invitation_resend(
+            actor=_actor(request),
+            training_class=training_class,
+            trainee=trainee,
+            link_base=link_base(request),
+        )
+    except TrainerError as error:
+        if error.status in (403, 404):
+            raise
+        messages.error(request, error.message)
+    else:
+        messages.success(request, f"A new invitation went to {trainee.email}.")
+    return redirect("teach:class", class_id=training_class.pk)
+
+
 @require_http_methods(["GET", "POST"])
 @manager
 def roster_import(request: HttpRequest) -> HttpResponse:
@@ -218,6 +239,11 @@ urlpatterns = [
     path("classes/<int:class_id>/rename/", class_rename, name="class_rename"),
     path("classes/<int:class_id>/trainees/add/", class_trainee_add, name="class_trainee_add"),
     path("classes/<int:class_id>/trainees/invite/", class_invite, name="class_invite"),
+    path(
+        "classes/<int:class_id>/trainees/<int:trainee_id>/invite-again/",
+        class_invitation_resend,
+        name="class_invitation_resend",
+    ),
     path(
         "classes/<int:class_id>/trainees/<int:trainee_id>/remove/",
         class_trainee_remove,
