@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
 from ledger.events import Event
@@ -188,3 +189,20 @@ def test_a_bad_roster_body_is_a_400_naming_what_is_wrong(pit_boss, morning, body
     response = as_user(pit_boss).post("/api/classes/roster/", body, format="json")
     assert response.status_code == 400
     assert response.json()["field"] == field
+
+
+def test_the_class_endpoints_are_in_the_schema():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    paths = schema["paths"]
+    assert {
+        "/api/classes/",
+        "/api/classes/roster/",
+        "/api/classes/{class_id}/",
+        "/api/classes/{class_id}/trainees/",
+        "/api/classes/{class_id}/trainees/{trainee_id}/",
+        "/api/classes/{class_id}/invitations/",
+    } <= set(paths)
+    refusal = paths["/api/classes/roster/"]["post"]["responses"]["400"]
+    assert refusal["content"]["application/json"]["schema"]["$ref"].endswith("/RosterRefusalOutput")
+    row = schema["components"]["schemas"]["RosterRowInput"]["properties"]
+    assert set(row) == {"username", "first_name", "last_name", "email", "class"}
