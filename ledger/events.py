@@ -28,3 +28,13 @@ class Event:
     ASSIGNMENT_REASSIGNED = "assignment.reassigned"  # an instructor changed sittings or due
     ASSIGNMENT_CANCELLED = "assignment.cancelled"  # an instructor cancelled an assignment
     REFRESHER_ASSIGNED = "refresher.assigned"  # a pit boss assigned a refresher on weak skills
+    # Classes and rosters (trainer.services.classes).
+    CLASS_CREATED = "class.created"  # a pit boss or admin created a training class
+    CLASS_RENAMED = "class.renamed"  # a class's name was changed
+    CLASS_TRAINEE_ADDED = "class.trainee_added"  # a trainee was put on a class's roster
+    CLASS_TRAINEE_REMOVED = "class.trainee_removed"  # a trainee was taken off a roster
+    CLASS_INSTRUCTOR_ADDED = "class.instructor_added"  # an admin made a pit boss an instructor
+    CLASS_INSTRUCTOR_REMOVED = "class.instructor_removed"  # an admin removed an instructor
+    TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
+    INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
+    ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)

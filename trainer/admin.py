@@ -42,7 +42,10 @@ class RuleProfileVersionAdmin(ReadOnlyAdmin):
 
 
 @admin.register(models.TrainingClass)
-class TrainingClassAdmin(admin.ModelAdmin):
+class TrainingClassAdmin(ReadOnlyAdmin):
+    """Shown only: classes and rosters change in the workspace (/teach/classes/) and the
+    API, whose services check who may and write the ledger."""
+
     list_display = ["name", "created_at"]
     filter_horizontal = ["instructors", "trainees"]
     search_fields = ["name"]

@@ -65,6 +65,19 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:scenarios": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-new": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-edit": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    # Classes and rosters: a pit boss's own classes (another's is 404), an admin's all.
+    # An empty form: allowed writers get 400 (the form's errors), nothing is written.
+    "teach:classes": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:class_create": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:roster_import": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:roster_template": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:class": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:class_rename": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_trainee_add": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_invite": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:class_trainee_remove": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    # tina chose her password: a new invitation is refused, said on the class's page.
+    "teach:class_invitation_resend": ("post", _row(302, 403, 403, 302, 404, 403, 302)),
     "table_card": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "admin:index": ("get", _row(302, 302, 302, 302, 302, 302, 200)),
     # The API documentation describes the API's shape, never anyone's data.
@@ -88,6 +101,15 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "api:teach-assignment-reassign": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
     "api:teach-assignment-cancel": ("post", _row(403, 403, 403, 200, 404, 403, 409)),
     "api:teach-assignment-board": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
+    # Classes in the API: pit bosses and admins; another boss's class does not exist. The
+    # client's empty form body is refused before it is read (415: JSON only).
+    "api:classes": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:class": ("get", _row(403, 403, 403, 200, 404, 403, 200)),
+    "api:class-trainees": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:class-invitations": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:roster-import": ("post", _row(403, 403, 403, 415, 415, 403, 415)),
+    # The boss takes tina off the class; by the admin's turn she is no longer on it (404).
+    "api:class-trainee": ("delete", _row(403, 403, 403, 204, 404, 403, 404)),
     # Any other URL under /api/: a JSON 404 for everyone, signed in or not.
     # Drills and scenarios: pit bosses and admins; a form body is refused unread (415).
     "api:drills": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
@@ -199,6 +221,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         "kwargs": {
             "attempt_id": exam.pk,
             "trainee_id": trainee.pk,
+            "class_id": pit["mine"].pk,
             "grade_id": mistake.pk,
             "flag_id": flag.pk,
             "certification_id": certification.pk,
@@ -210,7 +233,6 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "drill_id": exam.drill_id,
             "scenario_id": authored.pk,
             "assignment_id": assignment.pk,
-            "class_id": pit["mine"].pk,
         },
     }
 

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from trainer.api import manager_views, teach, views
+from trainer.api import classes, manager_views, teach, views
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -63,6 +63,25 @@ urlpatterns = [
         "teach/assignments/<int:assignment_id>/board",
         teach.TeachAssignmentBoardView.as_view(),
         name="teach-assignment-board",
+    ),
+    # Classes and rosters: pit bosses and administrators.
+    path("classes/", classes.ClassListView.as_view(), name="classes"),
+    path("classes/roster/", classes.RosterImportView.as_view(), name="roster-import"),
+    path("classes/<int:class_id>/", classes.ClassDetailView.as_view(), name="class"),
+    path(
+        "classes/<int:class_id>/trainees/",
+        classes.ClassTraineesView.as_view(),
+        name="class-trainees",
+    ),
+    path(
+        "classes/<int:class_id>/trainees/<int:trainee_id>/",
+        classes.ClassTraineeView.as_view(),
+        name="class-trainee",
+    ),
+    path(
+        "classes/<int:class_id>/invitations/",
+        classes.ClassInvitationsView.as_view(),
+        name="class-invitations",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", endpoint_not_found, name="no-endpoint"),

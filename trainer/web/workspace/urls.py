@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from trainer.web.workspace import assignments, drills, scenarios, views
+from trainer.web.workspace import assignments, classes, drills, scenarios, views
 
 app_name = "teach"
 
@@ -11,4 +11,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include(drills.urlpatterns)),
     path("", include(scenarios.urlpatterns)),
     *assignments.urlpatterns,
+    *classes.urlpatterns,
 ]

@@ -1,0 +1,42 @@
+"""Exact query counts of the class pages at two sizes (see tests/test_query_counts.py): a
+page that queried once per class or per trainee would show it here."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.audit.conftest import RIGHT, client_for, make_attempt
+from tests.audit.factories import TrainingClassFactory
+from tests.factories import UserFactory
+from tests.test_query_counts import assert_database_query_count
+
+pytestmark = pytest.mark.django_db
+
+# The session and user, the user's roles, the classes with their counts.
+CLASS_LIST_QUERIES = 4
+
+
+@pytest.mark.parametrize("size", [1, 6])
+def test_the_class_list_at_two_sizes(pit_boss, size):
+    for n in range(size):
+        trainees = [UserFactory(username=f"c{n}-{k}", roles=["trainee"]) for k in range(3)]
+        TrainingClassFactory(name=f"Class {n}", trainees=trainees, instructors=[pit_boss])
+    client = client_for(pit_boss)
+    with assert_database_query_count(CLASS_LIST_QUERIES):
+        assert client.get(reverse("teach:classes")).status_code == 200
+
+
+# The session and user, the roles, the class, its roster (with last activity), its
+# instructors.
+CLASS_PAGE_QUERIES = 6
+
+
+@pytest.mark.parametrize("size", [1, 8])
+def test_the_class_page_at_two_sizes(pit_boss, size):
+    trainees = [UserFactory(username=f"r{k}", roles=["trainee"]) for k in range(size)]
+    training_class = TrainingClassFactory(name="Roster", trainees=trainees, instructors=[pit_boss])
+    make_attempt(trainee=trainees[0], answers=[RIGHT])
+    client = client_for(pit_boss)
+    with assert_database_query_count(CLASS_PAGE_QUERIES):
+        assert client.get(reverse("teach:class", args=[training_class.pk])).status_code == 200

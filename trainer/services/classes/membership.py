@@ -1,0 +1,187 @@
+"""Classes and who is on them: creating and renaming a class, its trainees, its
+instructors (administrators only), and the rule of who may change a class.
+
+Who may: an administrator, any class; a pit boss, the classes they teach (a class they
+create is theirs); nobody else. Every change is a ledger entry in its transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
+from core.roles import Role, has_role, roles_of
+from ledger.events import Event
+from ledger.services.append import ledger_append
+from trainer.models import TrainingClass
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+NAME_MAX = 120
+
+
+def may_manage(actor: AbstractBaseUser) -> None:
+    if not has_role(actor, Role.PIT_BOSS, Role.ADMIN):
+        raise ForbiddenError("only pit bosses and administrators manage classes")
+
+
+def may_manage_class(actor: AbstractBaseUser, training_class: TrainingClass) -> None:
+    may_manage(actor)
+    if has_role(actor, Role.ADMIN):
+        return
+    if not training_class.instructors.filter(pk=actor.pk).exists():
+        raise ForbiddenError(f"you do not teach {training_class.name}")
+
+
+def _may_administer(actor: AbstractBaseUser) -> None:
+    if not has_role(actor, Role.ADMIN):
+        raise ForbiddenError("only administrators choose a class's instructors")
+
+
+def _class_name(name: str, *, exclude: int | None = None) -> str:
+    text = " ".join((name or "").split())
+    if not text:
+        raise TrainerError("a class needs a name", field="name")
+    if len(text) > NAME_MAX:
+        raise TrainerError(f"a class name is at most {NAME_MAX} characters", field="name")
+    taken = TrainingClass.objects.filter(name__iexact=text)
+    if exclude is not None:
+        taken = taken.exclude(pk=exclude)
+    if taken.exists():
+        raise ConflictError(f"there is already a class named {echo(text)}", field="name")
+    return text
+
+
+def training_class_create(*, actor: AbstractBaseUser, name: str) -> TrainingClass:
+    """A new class; a pit boss who creates one teaches it."""
+    may_manage(actor)
+    with transaction.atomic():
+        text = _class_name(name)
+        training_class = TrainingClass.objects.create(name=text)
+        if has_role(actor, Role.PIT_BOSS):
+            training_class.instructors.add(actor.pk)
+        ledger_append(
+            event=Event.CLASS_CREATED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"name": text, "instructor_ids": list(_instructor_ids(training_class))},
+            actor=actor,
+        )
+    return training_class
+
+
+def _instructor_ids(training_class: TrainingClass) -> Iterable[int]:
+    return training_class.instructors.order_by("pk").values_list("pk", flat=True)
+
+
+def training_class_rename(
+    *, actor: AbstractBaseUser, training_class: TrainingClass, name: str
+) -> TrainingClass:
+    may_manage_class(actor, training_class)
+    with transaction.atomic():
+        text = _class_name(name, exclude=training_class.pk)
+        if text == training_class.name:
+            return training_class
+        before = training_class.name
+        training_class.name = text
+        training_class.save(update_fields=["name"])
+        ledger_append(
+            event=Event.CLASS_RENAMED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"from": before, "to": text},
+            actor=actor,
+        )
+    return training_class
+
+
+def class_trainee_add(
+    *, actor: AbstractBaseUser, training_class: TrainingClass, trainee: AbstractBaseUser
+) -> None:
+    """Put a trainee on the class's roster. Only trainees may be on one."""
+    may_manage_class(actor, training_class)
+    if Role.TRAINEE not in roles_of(trainee):
+        raise TrainerError(
+            f"{echo(trainee.get_username())} is not a trainee: only trainees go on a roster",
+            field="username",
+        )
+    if training_class.trainees.filter(pk=trainee.pk).exists():
+        raise ConflictError(
+            f"{echo(trainee.get_username())} is already on {training_class.name}",
+            field="username",
+        )
+    with transaction.atomic():
+        training_class.trainees.add(trainee.pk)
+        ledger_append(
+            event=Event.CLASS_TRAINEE_ADDED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"trainee_id": trainee.pk, "username": trainee.get_username()},
+            actor=actor,
+        )
+
+
+def class_trainee_remove(
+    *, actor: AbstractBaseUser, training_class: TrainingClass, trainee: AbstractBaseUser
+) -> None:
+    """Take a trainee off the roster; their account and record stay as they are."""
+    may_manage_class(actor, training_class)
+    if not training_class.trainees.filter(pk=trainee.pk).exists():
+        raise NotFoundError(f"no such trainee on {training_class.name}", field="trainee")
+    with transaction.atomic():
+        training_class.trainees.remove(trainee.pk)
+        ledger_append(
+            event=Event.CLASS_TRAINEE_REMOVED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"trainee_id": trainee.pk, "username": trainee.get_username()},
+            actor=actor,
+        )
+
+
+def class_instructor_add(
+    *, actor: AbstractBaseUser, training_class: TrainingClass, instructor: AbstractBaseUser
+) -> None:
+    _may_administer(actor)
+    if Role.PIT_BOSS not in roles_of(instructor):
+        raise TrainerError(
+            f"{echo(instructor.get_username())} is not a pit boss", field="instructor"
+        )
+    if training_class.instructors.filter(pk=instructor.pk).exists():
+        raise ConflictError(
+            f"{echo(instructor.get_username())} already teaches {training_class.name}",
+            field="instructor",
+        )
+    with transaction.atomic():
+        training_class.instructors.add(instructor.pk)
+        ledger_append(
+            event=Event.CLASS_INSTRUCTOR_ADDED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"instructor_id": instructor.pk, "username": instructor.get_username()},
+            actor=actor,
+        )
+
+
+def class_instructor_remove(
+    *, actor: AbstractBaseUser, training_class: TrainingClass, instructor: AbstractBaseUser
+) -> None:
+    _may_administer(actor)
+    if not training_class.instructors.filter(pk=instructor.pk).exists():
+        raise NotFoundError(
+            f"{echo(instructor.get_username())} does not teach {training_class.name}",
+            field="instructor",
+        )
+    with transaction.atomic():
+        training_class.instructors.remove(instructor.pk)
+        ledger_append(
+            event=Event.CLASS_INSTRUCTOR_REMOVED,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={"instructor_id": instructor.pk, "username": instructor.get_username()},
+            actor=actor,
+        )
