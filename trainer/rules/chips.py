@@ -168,5 +168,16 @@ def total(stack: Iterable[Decimal]) -> Decimal:
     return sum((Decimal(chip) for chip in stack), Decimal(0))
 
 
+def chip_text(chip: Decimal) -> str:
+    """A chip's value as written in the answer key and profiles: "25", "2.50", "0.50"."""
+    chip = Decimal(chip)
+    return f"{chip:.0f}" if chip == chip.to_integral_value() else f"{chip:.2f}"
+
+
+def stack_text(stack: Iterable[Decimal]) -> list[str]:
+    """A stack as the answer key writes it: chip values, largest first."""
+    return [chip_text(chip) for chip in sorted((Decimal(c) for c in stack), reverse=True)]
+
+
 def _names(denominations: Sequence[int]) -> str:
     return ", ".join(str(Decimal(value).scaleb(-2)) for value in sorted(denominations))
