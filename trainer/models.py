@@ -212,6 +212,9 @@ class Skill(models.TextChoices):
     SHARED_BOX = "shared-box", "Shared box"
     CUT_CARD = "cut-card", "Cut card and reshuffle"
     ENHC = "enhc", "European no hole card"
+    PAY_IN_CHIPS = "pay-in-chips", "Pay in chips"
+    COLOUR_UP = "colour-up", "Colour up"
+    CHANGE = "change", "Change"
 
 
 class Scenario(models.Model):
@@ -572,6 +575,7 @@ class ErrorCategory(models.TextChoices):
     EVEN_MONEY = rules.Category.EVEN_MONEY_ERROR.value, "Even-money error"
     PRIZE = rules.Category.PRIZE_ERROR.value, "Prize error"
     PROCEDURE = rules.Category.PROCEDURE_ERROR.value, "Procedure error"
+    WRONG_CHIPS = rules.Category.WRONG_CHIPS.value, "Right money, wrong chips"
     # Not mistakes to review: a late answer is wrong for its timing, whatever it said; an
     # unanswered question counts against the score but moved no money (rules.unanswered).
     LATE = "late", "Answered after the time limit"

@@ -151,6 +151,9 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.SETTLE_HAND: "Settle a hand",
     Kind.BONUS_777: "7-7-7 prize",
     Kind.RESHUFFLE: "Reshuffle or continue",
+    Kind.CHANGE: "Change cash",
+    Kind.PAY_IN_CHIPS: "Pay in chips",
+    Kind.COLOUR_UP: "Colour up",
 }
 # The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
 # casino-shoe)": words for programs. People read the rule without them.
