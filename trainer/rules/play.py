@@ -466,7 +466,7 @@ def _settle(
             )
         )
     cut = scenario.cut_card_at
-    result = Round(
+    played = Round(
         doc=scenario.doc,
         profile=profile,
         dealer=DealerResult(tuple(dealer), dealer_total, dealer_soft, dealer_natural, dealer_bust),
@@ -480,8 +480,8 @@ def _settle(
         dealer_draw=draw,
     )
     if scenario.chips is not None:
-        result.chips = plan_chips(result, scenario.chips)
-    return result
+        played.chips = plan_chips(played, scenario.chips)
+    return played
 
 
 def _settle_hand(
