@@ -39,6 +39,13 @@ def test_a_payout_question_answered_by_taking_is_a_money_answer():
     assert rules.compare(KEY, parsed).category is rules.Category.WRONG_OUTCOME
 
 
+def test_a_payout_in_figures_alone_is_right_money_wrong_chips():
+    parsed = parse_answer("pay_in_chips", {"action": "pay", "amount": "37.50"})
+    assert parsed == {"action": "pay", "amount": "37.50"}
+    verdict = rules.compare(KEY, parsed)
+    assert (verdict.right, verdict.category) == (False, rules.Category.WRONG_CHIPS)
+
+
 def test_colour_up_and_change_take_chips_alone():
     assert parse_answer("colour_up", {"chips": ["25", "1"]}) == {
         "amount": "26.00",

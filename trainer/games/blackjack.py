@@ -130,7 +130,9 @@ def _parse_chips(kind: str, answer: Mapping[str, Any]) -> dict[str, Any] | None:
     are worth; None for a payout question answered without paying (take, push ...)."""
     if kind == rules.Kind.PAY_IN_CHIPS:
         action = rules.money_action_of(answer.get("action"))
-        if action is not rules.MoneyAction.PAY:
+        # An amount without chips (a table that only takes amounts) is a money answer:
+        # graded "right money, wrong chips" when the amount is right.
+        if action is not rules.MoneyAction.PAY or "chips" not in answer:
             return None
     chips = answer.get("chips")
     if not isinstance(chips, list) or not chips:
