@@ -24,7 +24,7 @@ from trainer.rules import (
     profile_to_dict,
     settle,
 )
-from trainer.rules.profiles import CHIP_PARAMETERS, chip_defaults
+from trainer.rules.profiles import CHIP_PARAMETERS
 
 PEEK = ["scarne-4deck", "casino-single-deck-6to5", "casino-double-deck", "casino-shoe",
         "bicycle-6deck"]  # fmt: skip
@@ -82,17 +82,17 @@ def test_a_stored_version_without_chip_parameters_loads_with_its_profiles_chips(
     assert profile_from_dict(old) == PROFILES[profile]
 
 
-def test_a_custom_profile_without_chips_gets_chips_derived_from_its_rules():
-    data = profile_to_dict(PROFILES["casino-shoe"]) | {"name": "house-a", "payout_unit": "1"}
+def test_a_custom_profile_without_chips_gets_the_chips_of_casino_shoe():
+    data = profile_to_dict(PROFILES["european-enhc-6deck"]) | {"name": "house-a"}
     for key in CHIP_PARAMETERS:
         del data[key]
-    data |= {"min_bet": "25", "max_bet": "5000"}
     house = profile_from_dict(data)
-    assert house.chip_set == tuple(
-        Decimal(c) for c in ("1", "2.50", "5", "25", "100", "500", "1000")
+    shoe = PROFILES["casino-shoe"]
+    assert (house.chip_set, house.chip_rule, house.change_chip) == (
+        shoe.chip_set,
+        shoe.chip_rule,
+        shoe.change_chip,
     )
-    assert (house.chip_rule, house.change_chip) == ("fewest", Decimal(100))
-    assert chip_defaults(profile_to_dict(PROFILES["bicycle-6deck"]))["change_chip"] == Decimal(25)
 
 
 @pytest.mark.parametrize(

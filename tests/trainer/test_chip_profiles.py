@@ -4,6 +4,7 @@ profile's chips, they still match the engine's profile, and a new version record
 from decimal import Decimal
 
 from trainer import rules
+from trainer.games.blackjack import under_profile
 from trainer.models import RuleProfile, RuleProfileVersion
 from trainer.rules.profiles import CHIP_PARAMETERS
 from trainer.services.profiles import profile_version_create
@@ -56,3 +57,16 @@ def test_a_new_version_records_the_chip_parameters(db, pit_boss):
     assert version.parameters["chip_set"] == ["1", "5", "25", "100"]
     assert version.parameters["change_chip"] == "25"
     assert version.engine_profile.chip_set == tuple(Decimal(c) for c in ("1", "5", "25", "100"))
+
+
+def test_a_custom_version_without_chips_keeps_its_documents_rules_to_the_letter():
+    # A casino's own copy of the European table, recorded before chips were rules.
+    parameters = rules.profile_to_dict(rules.PROFILES["european-enhc-6deck"])
+    parameters = {k: v for k, v in parameters.items() if k not in CHIP_PARAMETERS}
+    parameters["bonus_777"] = "2"
+    document = {"format": "blackjack-scenario/1", "rules": "european-enhc-6deck"}
+    out = under_profile(document, profile="house-a", parameters=parameters)
+    assert out["rules"] == {"profile": "european-enhc-6deck", "overrides": {"bonus_777": "2"}}
+    stated = {**parameters, "chip_rule": "fewest"}
+    out = under_profile(document, profile="house-a", parameters=stated)
+    assert out["rules"]["overrides"] == {"bonus_777": "2", "chip_rule": "fewest"}

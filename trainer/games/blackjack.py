@@ -13,6 +13,7 @@ from core.errors import TrainerError
 from trainer import rules
 from trainer.games import DocumentError, game_register
 from trainer.rules.chips import chip_text
+from trainer.rules.profiles import CHIP_PARAMETERS
 
 MAX_AMOUNT = Decimal("1000000")
 CENT = Decimal("0.01")
@@ -174,10 +175,14 @@ def under_profile(
         raise AssertionError("unreachable")  # pragma: no cover
     shipped = rules.profile_to_dict(base)
     target = rules.profile_to_dict(rules.profile_from_dict({**parameters, "name": profile}))
+    # Chip parameters only where the version states them: one recorded before chips plays
+    # with its base's chips, so its documents keep their rules (and rule texts) unchanged.
     overrides = {
         key: value
         for key, value in target.items()
-        if key not in ("name", "source", "assumed") and value != shipped.get(key)
+        if key not in ("name", "source", "assumed")
+        and value != shipped.get(key)
+        and (key not in CHIP_PARAMETERS or key in parameters)
     }
     overrides.update(own)
     out = dict(document)

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from .chips import STANDARD_CHIPS, chip_text
+from .chips import chip_text
 from .errors import ScenarioError, json_type_name
 from .money import MAX_AMOUNT
 
@@ -188,29 +188,12 @@ PARAMETERS: Mapping[str, Validator] = MappingProxyType(
     }
 )
 # Parameters a stored profile may lack (recorded before chips were rules): a shipped
-# profile's name takes its shipped values, any other profile the values chip_defaults
-# derives from its other parameters (docs/scenario-format.md lists both).
+# profile's name takes its shipped values; any other profile those of casino-shoe, the
+# base a custom profile is written against (generator.rules_value), so that a version
+# recorded before chips plays every old document under the same rules, to the letter of
+# its profile name (docs/scenario-format.md).
 CHIP_PARAMETERS: tuple[str, ...] = ("chip_set", "chip_rule", "change_chip")
-
-
-def chip_defaults(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The chip parameters of a profile that states none, from its other parameters.
-
-    The casino's usual chips, without halves (0.50) when payouts are in whole units and
-    without the 1000 chip when the table's limit is below it; paid in the fewest chips;
-    cash changed into nothing larger than a green (25), or a black (100) where the
-    minimum bet is 10 or more.
-    """
-    unit = Decimal(values["payout_unit"])
-    top = Decimal(values["max_bet"])
-    chips = tuple(
-        chip
-        for chip in STANDARD_CHIPS
-        if not (chip == Decimal("0.50") and unit % 1 == 0)
-        and not (chip == Decimal(1000) and top < chip)
-    )
-    largest = Decimal(100) if Decimal(values["min_bet"]) >= 10 else Decimal(25)
-    return {"chip_set": chips, "chip_rule": "fewest", "change_chip": largest}
+CUSTOM_CHIPS_FROM = "casino-shoe"
 
 
 def _check_together(profile: Profile, path: str) -> Profile:
@@ -249,7 +232,7 @@ def profile_from_dict(data: Mapping[str, Any], path: str = "profile") -> Profile
     name = data.get("name")
     if any(key not in values for key in CHIP_PARAMETERS):
         shipped = _SHIPPED_CHIPS.get(name) if isinstance(name, str) else None
-        defaults = shipped if shipped is not None else chip_defaults(values)
+        defaults = shipped if shipped is not None else _SHIPPED_CHIPS[CUSTOM_CHIPS_FROM]
         for key in CHIP_PARAMETERS:
             values.setdefault(key, defaults[key])
     if not isinstance(name, str) or not name.strip():
