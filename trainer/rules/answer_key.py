@@ -18,6 +18,7 @@ would live in no one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -47,6 +48,8 @@ _MONEY_CATEGORY: dict[str, Category] = {
 }
 # Each money action's sign by its string, for the comparisons grading makes by the million.
 _SIGN: dict[str, int] = {action.value: action.sign for action in MoneyAction}
+# A rule's trailing "(parameter: value, profile)", the source it names.
+_SOURCE = re.compile(r"\s*\([^()]*\)$")
 
 
 @dataclass(slots=True, frozen=True)
@@ -326,7 +329,8 @@ class _Builder:
             player=player,
             prompt=f"{prompt} Pay it in chips from the rack.",
             expected={**expected, "chips": stack_dict(stack), "settles": kind.value},
-            rule=f"{rule}. Paid in {how} (chip_rule: {plan.rule.value}, {name})",
+            # The payout's rule, without its own trailing source: one source ends a rule.
+            rule=f"{_SOURCE.sub('', rule)}, paid in {how} (chip_rule: {plan.rule.value}, {name})",
             view=view,
         )
 
