@@ -229,10 +229,15 @@ def answer_label(
     """
     if not answer:
         return missing
+    # A chip answer (issue 14) names its stack: "Pay 37.50 in 25 + 5 + 5 + 2.50".
+    chips = answer.get("chips")
+    stack = f" in {' + '.join(map(str, chips))}" if isinstance(chips, list) and chips else ""
     if "action" in answer:
         action = money_action_of(answer["action"])
         word = ACTION_WORDS[action] if action is not None else str(answer["action"])
-        return word if action is MoneyAction.PUSH else f"{word} {answer.get('amount', '')}"
+        return word if action is MoneyAction.PUSH else f"{word} {answer.get('amount', '')}{stack}"
+    if stack:
+        return f"{answer.get('amount', '')}{stack}".strip()
     said = answer.get("answer")
     if isinstance(said, str) and said in _ANSWER_VALUES:
         word = ANSWER_WORDS[ProcedureAnswer(said)]
