@@ -9,7 +9,10 @@ Where items sit, so the grader and the trainee see the same round:
 - even money is paid when it is taken, so its item follows that player's offer;
 - under a peek profile insurance is settled at the peek, right after the peek item;
   under no-hole-card rules it waits for the dealer's second card, after the box's hands;
-- a three-sevens prize follows the settlement of the hand that made it.
+- a three-sevens prize follows the settlement of the hand that made it;
+- chip work, only for a document with a `chips` section (chipwork.py): cash is changed
+  before anything else, a payout paid in chips is asked as `pay_in_chips` in place of its
+  own question, and a colour-up comes after the settlement, before the reshuffle.
 
 Over 400 lines on purpose: the order above is one walk over the round, and each kind of
 question's wording and rule sits beside the step that asks it; split by kind, the order
