@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from trainer import rules
 from trainer.rules.cards import VALUE, total_of
+from trainer.rules.chips import fewest_chips
 from trainer.rules.profiles import PARAMETERS
 
 if TYPE_CHECKING:
@@ -214,6 +215,15 @@ def _plan(skill: str, profile: rules.Profile, rng: random.Random) -> _Plan:
         elif skill == "double-after-split" and profile.double_after_split:
             plan.target = [rank_is("8"), rank_is("8")]
             plan.actions, plan.next_cards = ["split", "double"], [rank_is("2", "3")]
+    elif skill == "pay-in-chips":
+        # A payout worth cutting from the rack: a natural, or a hand the dealer busts on.
+        if rng.random() < 0.5:
+            plan.target = [rank_is("A"), ten]
+            plan.up = rank_is(*"23456789")
+        else:
+            plan.target = [ten, ten]
+            plan.up, plan.dealer = low_up, [ten, ten]
+            plan.actions = ["stand"]
     elif skill == "split-aces":
         plan.target = [rank_is("A"), rank_is("A")]
         plan.up = rank_is(*"23456789")
@@ -371,6 +381,10 @@ def generate_round(
             return _deal(rng, profile, skill, min_stake, max_stake, max_boxes, round_id)
         except _UnstackableError:
             continue
+        except rules.ScenarioError as exc:
+            # A payout the table's chips cannot make (an odd stake): deal another round.
+            if exc.reason != "bad_chips":
+                raise
     raise rules.ScenarioError("shoe", "unstackable", f"no shoe could be stacked for {skill}")
 
 
@@ -472,6 +486,7 @@ def _deal(
         return action
 
     rules_field = rules_value(profile)
+    chip_work = _chip_work(skill, profile, rng, boxes[0])
 
     def document(cut: int | None) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -486,6 +501,8 @@ def _deal(
         }
         if cut is not None:
             doc["cut_card_at"] = cut
+        if chip_work is not None:
+            doc["chips"] = chip_work
         return doc
 
     filled = rules.fill_actions(document(None), choose)
@@ -507,6 +524,38 @@ def _deal(
     final = document(cut)
     rules.play(final)
     return final
+
+
+# Cash a player puts down to buy in, and the piles a leaving player pushes in.
+_CASH = tuple(Decimal(x) for x in ("20", "40", "50", "60", "80", "100", "200", "300", "500"))
+_SMALL = (Decimal(5), Decimal(1), Decimal("2.50"))
+
+
+def _chip_work(
+    skill: str, profile: rules.Profile, rng: random.Random, target: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The `chips` section of a chip skill's round (None for the other skills): the target
+    box's first player is paid in chips, colours up a pile of small chips, or buys in."""
+    seat = {"box": target["box"], "player": target["stakes"][0]["player"]}
+    if skill == "pay-in-chips":
+        return {"pay": [seat]}
+    if skill == "change":
+        largest = profile.change_chip
+        cash = rng.choice([c for c in _CASH if c > largest] or list(_CASH))
+        return {"change": [{**seat, "cash": _text(cash)}]}
+    if skill == "colour-up":
+        small = [chip for chip in _SMALL if chip in profile.chip_set] or [min(profile.chip_set)]
+        # Enough small chips that a larger chip (a green, most often) replaces some.
+        while True:
+            pile = [rng.choice(small) for _ in range(rng.randint(6, 24))]
+            worth = sum(pile, Decimal(0))
+            fewest = fewest_chips(worth, profile.chip_set)
+            if len(fewest) < len(pile):
+                break
+        return {
+            "colour_up": [{**seat, "pile": [_text(chip) for chip in sorted(pile, reverse=True)]}]
+        }
+    return None
 
 
 def generate_documents(*, drill: Drill, seed: int) -> list[dict[str, Any]]:

@@ -212,6 +212,16 @@ class Skill(models.TextChoices):
     SHARED_BOX = "shared-box", "Shared box"
     CUT_CARD = "cut-card", "Cut card and reshuffle"
     ENHC = "enhc", "European no hole card"
+    PAY_IN_CHIPS = "pay-in-chips", "Pay in chips"
+    COLOUR_UP = "colour-up", "Colour up"
+    CHANGE = "change", "Change"
+
+
+# The chip skills (issue 14): the engine asks their questions, but the table has no rack to
+# answer them with yet, so no drill deals them and the library leaves their scenarios out
+# until it has. Builders offer the other skills (DEALT_SKILL_CHOICES).
+CHIP_SKILLS = frozenset({Skill.PAY_IN_CHIPS.value, Skill.COLOUR_UP.value, Skill.CHANGE.value})
+DEALT_SKILL_CHOICES = [(value, label) for value, label in Skill.choices if value not in CHIP_SKILLS]
 
 
 class Scenario(models.Model):
@@ -577,6 +587,7 @@ class ErrorCategory(models.TextChoices):
     EVEN_MONEY = rules.Category.EVEN_MONEY_ERROR.value, "Even-money error"
     PRIZE = rules.Category.PRIZE_ERROR.value, "Prize error"
     PROCEDURE = rules.Category.PROCEDURE_ERROR.value, "Procedure error"
+    WRONG_CHIPS = rules.Category.WRONG_CHIPS.value, "Right money, wrong chips"
     # Not mistakes to review: a late answer is wrong for its timing, whatever it said; an
     # unanswered question counts against the score but moved no money (rules.unanswered).
     LATE = "late", "Answered after the time limit"

@@ -213,6 +213,9 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.SETTLE_HAND: "Settle a hand",
     Kind.BONUS_777: "7-7-7 prize",
     Kind.RESHUFFLE: "Reshuffle or continue",
+    Kind.CHANGE: "Change cash",
+    Kind.PAY_IN_CHIPS: "Pay in chips",
+    Kind.COLOUR_UP: "Colour up",
 }
 CATEGORY_WORDS: dict[str, str] = dict(ErrorCategory.choices)
 # By the stored strings, for the reports (in Python and in SQL alike).
@@ -290,9 +293,16 @@ def answer_label(
     """
     if not answer:
         return missing
+    # A chip answer (issue 14) names its stack: "Pay 37.50 in 25 + 5 + 5 + 2.50".
+    chips = answer.get("chips")
+    stack = f" in {' + '.join(map(str, chips))}" if isinstance(chips, list) and chips else ""
     if "action" in answer:
         word, amount = answer_parts(answer)
-        return word if money_action_of(answer["action"]) is MoneyAction.PUSH else f"{word} {amount}"
+        if money_action_of(answer["action"]) is MoneyAction.PUSH:
+            return word
+        return f"{word} {amount}{stack}"
+    if stack:
+        return f"{answer.get('amount', '')}{stack}".strip()
     said = answer.get("answer")
     word = ANSWER_WORDS[ProcedureAnswer(said)] if said in _ANSWER_VALUES else str(said)
     if details and "total" in answer:

@@ -65,3 +65,28 @@ def test_it_prints_answer_keys_on_request() -> None:
     out = [json.loads(line) for line in done.stdout.splitlines()]
     assert [o["id"] for o in out] == [s["id"] for s in good]
     assert out[0]["answer_key"][-1]["kind"] == "reshuffle"
+
+
+def test_a_document_with_chips_settles_and_keys_with_its_stacks() -> None:
+    library = ROOT / "fixtures" / "scenarios" / "casino-shoe.jsonl"
+    lines = [json.loads(line)["scenario"] for line in library.read_text().splitlines()]
+    doc = next(d for d in lines if d["id"] == "shoe-chips-natural-25")
+    plain = next(d for d in lines if d["id"] == "shoe-natural-20")
+    done = run(json.dumps(doc) + "\n" + json.dumps(plain))
+    assert done.returncode == 0, done.stderr
+    chipped, settled = (json.loads(line) for line in done.stdout.splitlines())
+    assert chipped["chips"]["pay"] == [
+        {
+            "box": 3,
+            "hand": 1,
+            "player": "p1",
+            "for": "settle_hand",
+            "amount": "37.50",
+            "chips": ["25", "5", "5", "2.50"],
+        }
+    ]
+    assert "chips" not in settled
+    done = run(json.dumps(doc), "--answer-key")
+    key = json.loads(done.stdout)["answer_key"]
+    paid = [item for item in key if item["kind"] == "pay_in_chips"]
+    assert paid[0]["expected"]["chips"] == ["25", "5", "5", "2.50"]

@@ -9,6 +9,7 @@ import pytest
 
 from trainer import rules
 from trainer.rules import (
+    CHIP_KINDS,
     MONEY_KINDS,
     PROCEDURE_ANSWERS,
     Category,
@@ -37,16 +38,23 @@ def test_the_enums_are_the_stored_strings():
         "settle_hand",
         "bonus_777",
         "reshuffle",
+        "change",
+        "pay_in_chips",
+        "colour_up",
     ]
     assert [a.value for a in MoneyAction] == ["pay", "take", "push", "take_half"]
     assert [w.value for w in ProcedureAnswer] == [
         "offer", "no_offer", "peek", "no_peek", "hit", "stand", "reshuffle", "continue",
     ]  # fmt: skip
-    assert {"settle_hand", "settle_insurance", "even_money", "bonus_777"} == MONEY_KINDS
+    money = {"settle_hand", "settle_insurance", "even_money", "bonus_777", "pay_in_chips"}
+    assert money == MONEY_KINDS
+    assert {"pay_in_chips", "colour_up", "change"} == CHIP_KINDS
     assert Kind.SETTLE_HAND == "settle_hand"
     assert json.dumps(Kind.PEEK) == '"peek"'
-    # Every kind is a money question or a procedure with its words, never both.
-    assert set(PROCEDURE_ANSWERS) | MONEY_KINDS == set(Kind)
+    # Every kind is a money question, a chip question or a procedure with its words; a
+    # procedure is never either of the others.
+    assert set(PROCEDURE_ANSWERS) | MONEY_KINDS | CHIP_KINDS == set(Kind)
+    assert not set(PROCEDURE_ANSWERS) & CHIP_KINDS
     assert not set(PROCEDURE_ANSWERS) & MONEY_KINDS
     assert [a.sign for a in MoneyAction] == [1, -1, 0, -1]
 

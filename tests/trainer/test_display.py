@@ -27,6 +27,11 @@ from trainer.web.display import (
         ({"answer": "peek", "dealer_blackjack": False}, "Peek: no natural"),
         ({"answer": "hit", "total": 11, "soft": False}, "Hit"),
         (None, "—"),
+        (
+            {"action": "pay", "amount": "37.50", "chips": ["25", "5", "5", "2.50"]},
+            "Pay 37.50 in 25 + 5 + 5 + 2.50",
+        ),
+        ({"amount": "28.00", "chips": ["25", "2.50", "0.50"]}, "28.00 in 25 + 2.50 + 0.50"),
     ],
 )
 def test_an_answer_in_words(answer, label):

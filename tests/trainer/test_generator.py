@@ -66,6 +66,9 @@ def shows(skill: str, p: rules.Profile, doc: dict[str, Any], s: dict[str, Any]) 
         "bonus-777": [c[0] for c in hands[0]["cards"]] == ["7", "7", "7"],
         "shared-box": len(box["players"]) >= 2,
         "cut-card": s["reshuffle"] is True,
+        "pay-in-chips": any(pay["box"] == box["box"] for pay in s.get("chips", {}).get("pay", [])),
+        "colour-up": bool(s.get("chips", {}).get("colour_up")),
+        "change": bool(s.get("chips", {}).get("change")),
     }
     return checks.get(skill)
 
@@ -198,3 +201,19 @@ def test_a_single_deck_still_deals_the_skills_that_need_three_of_a_card(skill):
         doc = deal(p.name, skill, seed, max_boxes=7)
         settlement = rules.settle(doc)
         assert shows(skill, p, doc, settlement) is True
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+@pytest.mark.parametrize("skill", ["pay-in-chips", "colour-up", "change"])
+def test_a_chip_skill_deals_its_chip_question_on_every_shipped_profile(profile, skill):
+    kind = {"pay-in-chips": "pay_in_chips", "colour-up": "colour_up", "change": "change"}[skill]
+    p = rules.PROFILES[profile]
+    for seed in range(10):
+        doc = deal(profile, skill, seed)
+        items = [q for q in rules.answer_key(doc) if q["kind"] == kind]
+        assert len(items) == 1
+        chips = [Decimal(c) for c in items[0]["expected"]["chips"]]
+        assert sum(chips) == Decimal(items[0]["expected"]["amount"])
+        assert set(chips) <= set(p.chip_set)
+        if skill == "change":
+            assert max(chips) <= p.change_chip

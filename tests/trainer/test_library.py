@@ -41,6 +41,9 @@ REQUIRED_SKILLS = [
     "shared-box",
     "cut-card",
     "enhc",
+    "pay-in-chips",
+    "colour-up",
+    "change",
 ]
 MIN_PER_SKILL = 3
 MIN_PER_PROFILE = 10
@@ -65,6 +68,18 @@ def test_every_library_scenario_settles(line):
     settlement = rules.settle(line["scenario"])
     assert settlement["id"] == line["scenario"]["id"]
     assert 1 <= line["difficulty"] <= 5
+
+
+def test_at_least_30_scenarios_ask_for_chip_work_on_every_profile():
+    chip_lines = [line for line in LINES if "chips" in line["scenario"]]
+    assert len(chip_lines) >= 30
+    assert {line["scenario"]["rules"] for line in chip_lines} == set(rules.PROFILES)
+    chip_skills = {"pay-in-chips", "colour-up", "change"}
+    for line in chip_lines:
+        # Filed under chip skills only: a drill of another skill deals no chip question.
+        assert set(line["scenario"]["skills"]) <= chip_skills
+        kinds = {item["kind"] for item in rules.answer_key(line["scenario"])}
+        assert kinds & {"pay_in_chips", "colour_up", "change"}
 
 
 def test_every_scenario_has_a_unique_slug_a_title_and_known_skills():

@@ -66,6 +66,8 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     assert speed.time_box_seconds == 300
     assert speed.purpose == "exam"
     assert speed.drill_scenarios.count() > speed.count
+    # No chip work in the timed round until the table takes chips.
+    assert not any("chips" in link.scenario.document for link in speed.drill_scenarios.all())
     fixed, generated = sorted(by_mode["practice"], key=lambda d: d.kind)
     assert fixed.kind == "fixed"
     assert 6 <= fixed.drill_scenarios.count() <= 10

@@ -13,7 +13,7 @@ from trainer.api.serializers import (
     money_field,
     score_field,
 )
-from trainer.models import DrillKind, DrillPurpose, Skill
+from trainer.models import DEALT_SKILL_CHOICES, DrillKind, DrillPurpose
 
 
 def _choice(choices: Any, **kwargs: Any) -> serializers.ChoiceField:
@@ -40,7 +40,10 @@ class DrillCreateInput(StrictSerializer):
         required=False, help_text="Generated drills: the rule profile's name (its current version)."
     )
     skills = serializers.ListField(
-        child=_choice(Skill.choices), required=False, default=list, help_text="Generated drills."
+        child=_choice(DEALT_SKILL_CHOICES),
+        required=False,
+        default=list,
+        help_text="Generated drills.",
     )
     count = StrictIntegerField(
         min_value=1, required=False, help_text="Rounds (an exam's sitting size from its pool)."

@@ -12,6 +12,8 @@ from core.amounts import decimal_amount
 from core.errors import TrainerError
 from trainer import rules
 from trainer.games import DocumentError, game_register
+from trainer.rules.chips import chip_text
+from trainer.rules.profiles import CHIP_PARAMETERS
 
 MAX_AMOUNT = Decimal("1000000")
 CENT = Decimal("0.01")
@@ -86,6 +88,10 @@ def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
     """The answer in the shape the grader compares, or a TrainerError naming the fault."""
     if not isinstance(answer, Mapping):
         raise TrainerError("answer must be an object", field="answer")
+    if kind in rules.CHIP_KINDS:
+        chip_answer = _parse_chips(kind, answer)
+        if chip_answer is not None:
+            return chip_answer
     if kind in rules.MONEY_KINDS:
         action = rules.money_action_of(answer.get("action"))
         if action is None:
@@ -117,6 +123,35 @@ def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
     return parsed
 
 
+MAX_CHIPS = 200
+
+
+def _parse_chips(kind: str, answer: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A chip answer as the grader compares it: the chips (largest first) and what they
+    are worth; None for a payout question answered without paying (take, push ...)."""
+    if kind == rules.Kind.PAY_IN_CHIPS:
+        action = rules.money_action_of(answer.get("action"))
+        # An amount without chips (a table that only takes amounts) is a money answer:
+        # graded "right money, wrong chips" when the amount is right.
+        if action is not rules.MoneyAction.PAY or "chips" not in answer:
+            return None
+    chips = answer.get("chips")
+    if not isinstance(chips, list) or not chips:
+        message = 'chips must be a list of the chips given, like ["25", "5"]'
+        raise TrainerError(message, field="chips")
+    if len(chips) > MAX_CHIPS:
+        raise TrainerError(f"at most {MAX_CHIPS} chips can be given", field="chips")
+    try:
+        values = sorted((parse_amount(chip) for chip in chips), reverse=True)
+    except TrainerError as exc:
+        raise TrainerError(f"a chip's {exc}", field="chips") from exc
+    out: dict[str, Any] = {"amount": str(sum(values, Decimal(0)).quantize(CENT))}
+    if kind == rules.Kind.PAY_IN_CHIPS:
+        out = {"action": rules.MoneyAction.PAY.value, **out}
+    out["chips"] = [chip_text(value) for value in values]
+    return out
+
+
 def under_profile(
     document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
 ) -> dict[str, Any]:
@@ -140,10 +175,14 @@ def under_profile(
         raise AssertionError("unreachable")  # pragma: no cover
     shipped = rules.profile_to_dict(base)
     target = rules.profile_to_dict(rules.profile_from_dict({**parameters, "name": profile}))
+    # Chip parameters only where the version states them: one recorded before chips plays
+    # with its base's chips, so its documents keep their rules (and rule texts) unchanged.
     overrides = {
         key: value
         for key, value in target.items()
-        if key not in ("name", "source", "assumed") and value != shipped.get(key)
+        if key not in ("name", "source", "assumed")
+        and value != shipped.get(key)
+        and (key not in CHIP_PARAMETERS or key in parameters)
     }
     overrides.update(own)
     out = dict(document)

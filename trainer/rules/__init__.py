@@ -28,6 +28,7 @@ from .results import BoxResult, DealerResult, HandResult, PlayerResult, Round
 from .scenario import FORMAT as SCENARIO_FORMAT
 from .settlement import SETTLEMENT_FORMAT, json_line, play, settle, settlement_dict
 from .vocabulary import (
+    CHIP_KINDS,
     MONEY_KINDS,
     PROCEDURE_ANSWERS,
     Category,
@@ -62,6 +63,7 @@ def _compiled() -> bool:
 COMPILED: bool = _compiled()
 
 __all__ = [
+    "CHIP_KINDS",
     "COMPILED",
     "MONEY_KINDS",
     "PROCEDURE_ANSWERS",

@@ -9,7 +9,10 @@ Where items sit, so the grader and the trainee see the same round:
 - even money is paid when it is taken, so its item follows that player's offer;
 - under a peek profile insurance is settled at the peek, right after the peek item;
   under no-hole-card rules it waits for the dealer's second card, after the box's hands;
-- a three-sevens prize follows the settlement of the hand that made it.
+- a three-sevens prize follows the settlement of the hand that made it;
+- chip work, only for a document with a `chips` section (chipwork.py): cash is changed
+  before anything else, a payout paid in chips is asked as `pay_in_chips` in place of its
+  own question, and a colour-up comes after the settlement, before the reshuffle.
 
 Over 400 lines on purpose: the order above is one walk over the round, and each kind of
 question's wording and rule sits beside the step that asks it; split by kind, the order
@@ -18,18 +21,22 @@ would live in no one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .cards import VALUE, total_of
+from .chips import ChipRule, chip_text
+from .chipwork import Exchange, stack_dict
 from .money import ZERO, fmt
 from .profiles import Profile
 from .results import BoxResult, HandResult, Round
 from .settlement import play
 from .table_facts import dealt_hand_facts, even_money_taken, played_hand_facts, shoe_facts
 from .vocabulary import (
+    CHIP_KINDS,
     MONEY_KINDS,
     Category,
     Kind,
@@ -45,6 +52,8 @@ _MONEY_CATEGORY: dict[str, Category] = {
 }
 # Each money action's sign by its string, for the comparisons grading makes by the million.
 _SIGN: dict[str, int] = {action.value: action.sign for action in MoneyAction}
+# A rule's trailing "(parameter: value, profile)", the source it names.
+_SOURCE = re.compile(r"\s*\([^()]*\)$")
 
 
 @dataclass(slots=True, frozen=True)
@@ -88,6 +97,8 @@ def compare(item: Mapping[str, Any] | Question, given: Mapping[str, Any]) -> Ver
         expected = item.expected
     else:
         kind, expected = item["kind"], item["expected"]
+    if kind in CHIP_KINDS:
+        return _compare_chips(kind, expected, given)
     if kind not in MONEY_KINDS:
         right = isinstance(given, Mapping) and _procedure_right(expected, given)
         return Verdict(right, ZERO, None if right else Category.PROCEDURE_ERROR)
@@ -108,6 +119,61 @@ def compare(item: Mapping[str, Any] | Question, given: Mapping[str, Any]) -> Ver
         else:
             category = Category.OVERPAY if diff > 0 else Category.UNDERPAY
     return Verdict(False, diff, category)
+
+
+def _compare_chips(kind: str, expected: Mapping[str, Any], given: Mapping[str, Any]) -> Verdict:
+    """A chip answer: the money first (a wrong amount is the money's category), then the
+    chips (the right amount in other chips is WRONG_CHIPS and moves no money)."""
+    chips = _given_chips(given)
+    want = Decimal(expected["amount"])
+    if "action" in expected:
+        # A payout: the action and the amount the chips make (or the amount stated).
+        want = signed_amount(expected)
+        got = _given_amount(given)
+        action = got[0] if got is not None else None
+        if chips is not None and action is not None:
+            got = (action, sum(chips, ZERO) * _SIGN[action])
+        got_action, got_amount = got if got is not None else (None, ZERO)
+        if got_action != expected["action"] or got_amount != want:
+            diff = got_amount - want
+            category = _MONEY_CATEGORY.get(str(expected.get("settles")))
+            if category is None:
+                if got_action != expected["action"]:
+                    category = Category.WRONG_OUTCOME
+                else:
+                    category = Category.OVERPAY if diff > 0 else Category.UNDERPAY
+            return Verdict(False, diff, category)
+    else:
+        # A colour-up or change: the stack handed over must be worth what the player gave.
+        worth = sum(chips, ZERO) if chips is not None else ZERO
+        if worth != want:
+            diff = worth - want
+            return Verdict(False, diff, Category.OVERPAY if diff > 0 else Category.UNDERPAY)
+    if chips is not None and sorted(chips) == sorted(Decimal(c) for c in expected["chips"]):
+        return Verdict(True, ZERO, None)
+    return Verdict(False, ZERO, Category.WRONG_CHIPS)
+
+
+def _given_chips(given: object) -> list[Decimal] | None:
+    """The chips of an answer ({"chips": ["25", "5", ...]}); None when there are none or one
+    is not a positive value."""
+    if not isinstance(given, Mapping):
+        return None
+    chips = given.get("chips")
+    if not isinstance(chips, list | tuple) or not chips or len(chips) > 1000:
+        return None
+    out = []
+    for chip in chips:
+        if type(chip) not in (str, int):
+            return None
+        try:
+            value = Decimal(chip)
+        except (InvalidOperation, ValueError):
+            return None
+        if not value.is_finite() or value <= 0:
+            return None
+        out.append(value)
+    return out
 
 
 def _procedure_right(expected: Mapping[str, Any], given: Mapping[str, Any]) -> bool:
@@ -149,6 +215,11 @@ def _money(action: MoneyAction, amount: Decimal) -> dict[str, Any]:
     return {"action": str(action), "amount": fmt(amount)}
 
 
+def _exchange(item: Exchange) -> dict[str, Any]:
+    """A colour-up's or change's expected answer as stored: {"amount", "chips"}."""
+    return {"amount": fmt(item.amount), "chips": stack_dict(item.stack)}
+
+
 def _pays(profile: Profile) -> str:
     return profile.blackjack_pays.replace(":", " to ")
 
@@ -167,6 +238,7 @@ class _Builder:
         profile = self.profile
         ace_up = VALUE[self.up] == 1
         before = self._view_before(insurance=False)
+        self._changes(before)
         if ace_up:
             self._offer_insurance(before)
         placed = self._view_before(insurance=True)
@@ -195,6 +267,7 @@ class _Builder:
                 self._settle_hand(box, index, hand, final)
             if not result.peeked:
                 self._insurance(box, final)
+        self._colour_ups(final)
         self._reshuffle(final)
         return self.items
 
@@ -227,6 +300,83 @@ class _Builder:
                 view=view,
             )
         )
+
+    def _payout(
+        self,
+        kind: Kind,
+        *,
+        prompt: str,
+        expected: dict[str, Any],
+        rule: str,
+        view: dict[str, Any],
+        box: int,
+        player: str,
+        hand: int | None = None,
+    ) -> None:
+        """A money question, or its chip question when the document pays it in chips."""
+        plan = self.round.chips
+        stack = plan.pays.get((kind.value, box, hand, player)) if plan is not None else None
+        if plan is None or stack is None or expected["action"] != MoneyAction.PAY:
+            self._add(
+                kind, prompt=prompt, expected=expected, rule=rule, view=view,
+                box=box, hand=hand, player=player,
+            )  # fmt: skip
+            return
+        name = self.profile.name
+        if plan.rule is ChipRule.MATCH:
+            how = "the bet's own chips for each whole bet, then the fewest chips"
+        else:
+            how = "the fewest chips, the larger chips first among equally few"
+        self._add(
+            Kind.PAY_IN_CHIPS,
+            box=box,
+            hand=hand,
+            player=player,
+            prompt=f"{prompt} Pay it in chips from the rack.",
+            expected={**expected, "chips": stack_dict(stack), "settles": kind.value},
+            # The payout's rule, without its own trailing source: one source ends a rule.
+            rule=f"{_SOURCE.sub('', rule)}, paid in {how} (chip_rule: {plan.rule.value}, {name})",
+            view=view,
+        )
+
+    def _changes(self, view: dict[str, Any]) -> None:
+        plan = self.round.chips
+        if plan is None:
+            return
+        largest = chip_text(self.profile.change_chip)
+        for item in plan.spec.change:
+            self._add(
+                Kind.CHANGE,
+                box=item.box,
+                player=item.player,
+                prompt=f"Box {item.box}: {item.player} puts {fmt(item.amount)} in cash on the "
+                "layout. Change it.",
+                expected=_exchange(item),
+                rule=f"Cash is changed into the fewest chips no larger than the house's "
+                f"change chip, {largest} (change_chip: {largest}, {self.profile.name})",
+                view=view,
+            )
+
+    def _colour_ups(self, view: dict[str, Any]) -> None:
+        plan = self.round.chips
+        if plan is None:
+            return
+        for item in plan.spec.colour_up:
+            pile = ", ".join(
+                f"{item.given.count(chip)} × {chip_text(chip)}"
+                for chip in sorted(set(item.given), reverse=True)
+            )
+            self._add(
+                Kind.COLOUR_UP,
+                box=item.box,
+                player=item.player,
+                prompt=f"Box {item.box}: {item.player} leaves the table with {pile} "
+                f"({fmt(item.amount)}). Colour up.",
+                expected=_exchange(item),
+                rule="A leaving player's chips are exchanged for the fewest chips of the same "
+                f"value, the larger chips first among equally few ({self.profile.name})",
+                view=view,
+            )
 
     # Views: what the table shows when a question is asked.
 
@@ -338,7 +488,7 @@ class _Builder:
                 )
                 if player in box.even_money:
                     taken.append((box.box, player))
-                    self._add(
+                    self._payout(
                         Kind.EVEN_MONEY,
                         box=box.box,
                         hand=1,
@@ -367,7 +517,7 @@ class _Builder:
                 )
             else:
                 rule += f"; it is settled at the peek ({self.profile.name})"
-            self._add(
+            self._payout(
                 Kind.SETTLE_INSURANCE,
                 box=box.box,
                 player=player,
@@ -442,7 +592,7 @@ class _Builder:
                 action = MoneyAction.TAKE
             else:
                 action = MoneyAction.PUSH
-            self._add(
+            self._payout(
                 Kind.SETTLE_HAND,
                 box=box.box,
                 hand=index,
@@ -455,7 +605,7 @@ class _Builder:
             )
         prize = self.profile.bonus_777
         for player, amount in hand.bonus.items():
-            self._add(
+            self._payout(
                 Kind.BONUS_777,
                 box=box.box,
                 hand=index,

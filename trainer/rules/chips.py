@@ -132,7 +132,8 @@ def pay(
     """The stack a win of `amount` is paid with, under the house's rule.
 
     `bet` is the bet's own stack (its chips as placed); under ``match`` each whole multiple
-    of the bet is paid as a copy of it and the rest in the fewest chips. A bet of chips the
+    of the bet is paid as a copy of it and the rest in the fewest chips (fewer copies when
+    the rest could not be made otherwise). A bet of chips the
     table does not hold is refused.
     """
     chip_set = tuple(chips)
@@ -143,9 +144,19 @@ def pay(
         raise ChipError("the bet holds a chip this table does not use")
     stake = sum((Decimal(chip) for chip in bet), Decimal(0))
     copies = int(Decimal(amount) // stake) if stake else 0
-    rest = Decimal(amount) - copies * stake
-    stack = [Decimal(chip) for chip in bet] * copies + list(fewest_chips(rest, chip_set))
-    return tuple(sorted(stack, reverse=True))
+    # As many copies as leave a rest the chips can make: 9 on a bet of 5 + 2.50 with no
+    # halves is one copy and 1.50, which no stack makes, so it is paid in the fewest chips.
+    while True:
+        rest = Decimal(amount) - copies * stake
+        try:
+            tail = fewest_chips(rest, chip_set)
+        except ChipError:
+            if copies == 0:
+                raise
+            copies -= 1
+            continue
+        stack = [Decimal(chip) for chip in bet] * copies + list(tail)
+        return tuple(sorted(stack, reverse=True))
 
 
 def colour_up(pile: Iterable[Decimal], *, chips: Iterable[Decimal] = STANDARD_CHIPS) -> Stack:
@@ -166,6 +177,17 @@ def change(cash: Decimal, *, largest: Decimal, chips: Iterable[Decimal] = STANDA
 def total(stack: Iterable[Decimal]) -> Decimal:
     """What a stack is worth."""
     return sum((Decimal(chip) for chip in stack), Decimal(0))
+
+
+def chip_text(chip: Decimal) -> str:
+    """A chip's value as written in the answer key and profiles: "25", "2.50", "0.50"."""
+    chip = Decimal(chip)
+    return f"{chip:.0f}" if chip == chip.to_integral_value() else f"{chip:.2f}"
+
+
+def stack_text(stack: Iterable[Decimal]) -> list[str]:
+    """A stack as the answer key writes it: chip values, largest first."""
+    return [chip_text(chip) for chip in sorted((Decimal(c) for c in stack), reverse=True)]
 
 
 def _names(denominations: Sequence[int]) -> str:

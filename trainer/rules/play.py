@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from .cards import VALUE, total_of
+from .chipwork import plan_chips
 from .errors import ScenarioError
 from .money import ZERO, cents_down, cents_up, round_down
 from .profiles import Profile
@@ -465,7 +466,7 @@ def _settle(
             )
         )
     cut = scenario.cut_card_at
-    return Round(
+    played = Round(
         doc=scenario.doc,
         profile=profile,
         dealer=DealerResult(tuple(dealer), dealer_total, dealer_soft, dealer_natural, dealer_bust),
@@ -478,6 +479,9 @@ def _settle(
         peeked=peeked,
         dealer_draw=draw,
     )
+    if scenario.chips is not None:
+        played.chips = plan_chips(played, scenario.chips)
+    return played
 
 
 def _settle_hand(

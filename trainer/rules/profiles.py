@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
+from .chips import chip_text
 from .errors import ScenarioError, json_type_name
 from .money import MAX_AMOUNT
 
@@ -19,6 +20,7 @@ BlackjackPays = Literal["3:2", "6:5", "1:1"]
 DoubleOn = Literal["any", "9-11", "10-11"]
 Surrender = Literal["none", "late"]
 SettleOrder = Literal["right-to-left"]
+ChipRuleName = Literal["fewest", "match"]
 
 _PAYS: dict[str, Decimal] = {"3:2": Decimal("1.5"), "6:5": Decimal("1.2"), "1:1": Decimal(1)}
 _DOUBLE_RANGE: dict[str, tuple[int, int]] = {"any": (2, 21), "9-11": (9, 11), "10-11": (10, 11)}
@@ -53,6 +55,11 @@ class Profile:
     surrender: Surrender
     bonus_777: Decimal | None
     settle_order: SettleOrder
+    # The table's chips (denominations, smallest first), how it pays in them, and the
+    # largest chip it gives for cash: optional in stored data (see CHIP_PARAMETERS).
+    chip_set: tuple[Decimal, ...]
+    chip_rule: ChipRuleName
+    change_chip: Decimal
     # Derived once here so the round loop does not look them up in tables.
     blackjack_ratio: Decimal = field(init=False, repr=False, compare=False)
     double_min: int = field(init=False, repr=False, compare=False)
@@ -132,6 +139,24 @@ def _optional_decimal(value: object, path: str) -> object:
     return None if value is None else _decimal(value, path)
 
 
+def _chip_set(value: object, path: str) -> object:
+    """A table's chips: a list of 1 to 12 different denominations, kept smallest first."""
+    if type(value) is not list and not isinstance(value, tuple):
+        raise _bad(
+            path,
+            f'must be a list of chip values like ["1", "5", "25"], not {json_type_name(value)}',
+        )
+    if not 1 <= len(value) <= 12:
+        raise _bad(path, f"must hold 1 to 12 chip values, not {len(value)}")
+    chips: list[Decimal] = []
+    for i, item in enumerate(value):
+        chip = cast("Decimal", _decimal(item, f"{path}[{i}]"))
+        if chip in chips:
+            raise _bad(f"{path}[{i}]", f"holds the chip {chip_text(chip)} twice")
+        chips.append(chip)
+    return tuple(sorted(chips))
+
+
 # The parameters of rule-profiles.md, in its order, with what each accepts.
 PARAMETERS: Mapping[str, Validator] = MappingProxyType(
     {
@@ -157,8 +182,18 @@ PARAMETERS: Mapping[str, Validator] = MappingProxyType(
         "surrender": _choice("none", "late"),
         "bonus_777": _optional_decimal,
         "settle_order": _choice("right-to-left"),
+        "chip_set": _chip_set,
+        "chip_rule": _choice("fewest", "match"),
+        "change_chip": _decimal,
     }
 )
+# Parameters a stored profile may lack (recorded before chips were rules): a shipped
+# profile's name takes its shipped values; any other profile those of casino-shoe, the
+# base a custom profile is written against (generator.rules_value), so that a version
+# recorded before chips plays every old document under the same rules, to the letter of
+# its profile name (docs/scenario-format.md).
+CHIP_PARAMETERS: tuple[str, ...] = ("chip_set", "chip_rule", "change_chip")
+CUSTOM_CHIPS_FROM = "casino-shoe"
 
 
 def _check_together(profile: Profile, path: str) -> Profile:
@@ -166,6 +201,13 @@ def _check_together(profile: Profile, path: str) -> Profile:
     if profile.min_bet > profile.max_bet:
         message = f"{path}min_bet {profile.min_bet} is above max_bet {profile.max_bet}"
         raise ScenarioError(path + "min_bet", "bad_rule_value", message)
+    if profile.change_chip not in profile.chip_set:
+        shown = ", ".join(chip_text(c) for c in profile.chip_set)
+        message = (
+            f"{path}change_chip {chip_text(profile.change_chip)} is not one of the table's "
+            f"chips ({shown})"
+        )
+        raise ScenarioError(path + "change_chip", "bad_rule_value", message)
     return profile
 
 
@@ -183,9 +225,16 @@ def profile_from_dict(data: Mapping[str, Any], path: str = "profile") -> Profile
     values: dict[str, Any] = {}
     for key, check in PARAMETERS.items():
         if key not in data:
+            if key in CHIP_PARAMETERS:
+                continue
             raise ScenarioError(prefix + key, "missing_field", f"{prefix}{key} is missing")
         values[key] = check(data[key], prefix + key)
     name = data.get("name")
+    if any(key not in values for key in CHIP_PARAMETERS):
+        shipped = _SHIPPED_CHIPS.get(name) if isinstance(name, str) else None
+        defaults = shipped if shipped is not None else _SHIPPED_CHIPS[CUSTOM_CHIPS_FROM]
+        for key in CHIP_PARAMETERS:
+            values.setdefault(key, defaults[key])
     if not isinstance(name, str) or not name.strip():
         raise ScenarioError(
             prefix + "name", "bad_rule_value", f"{prefix}name must be a non-empty string"
@@ -214,6 +263,8 @@ def profile_to_dict(profile: Profile) -> dict[str, Any]:
         value = getattr(profile, item.name)
         if isinstance(value, Decimal):
             value = str(value)
+        elif item.name == "chip_set":
+            value = [chip_text(chip) for chip in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[item.name] = value
@@ -226,7 +277,15 @@ def _load() -> Mapping[str, Profile]:
     return MappingProxyType({name: profile_from_dict(data, name) for name, data in raw.items()})
 
 
+_SHIPPED_CHIPS: dict[str, dict[str, Any]] = {}
 PROFILES: Mapping[str, Profile] = _load()
+# A stored version of a shipped profile without chip parameters plays with the shipped chips.
+_SHIPPED_CHIPS.update(
+    {
+        name: {key: getattr(profile, key) for key in CHIP_PARAMETERS}
+        for name, profile in PROFILES.items()
+    }
+)
 
 
 def _unknown_profile(value: object, path: str) -> ScenarioError:
@@ -295,6 +354,8 @@ def _override(base: Profile, overrides: Mapping[Any, Any], path: str) -> Profile
 
 
 def _show(value: object) -> str:
+    if isinstance(value, tuple):
+        return "/".join(chip_text(chip) for chip in value)
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Literal
 
+from .chipwork import ChipPlan
 from .profiles import Profile
 
 Outcome = Literal["blackjack", "win", "push", "lose", "bust", "surrender"]
@@ -86,3 +87,5 @@ class Round:
     even_money_offered: bool
     peeked: bool
     dealer_draw: DealerDraw
+    # The stacks of an opted-in document's chip questions; None without a chips section.
+    chips: ChipPlan | None = None

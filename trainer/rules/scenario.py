@@ -14,13 +14,14 @@ from decimal import Decimal
 from typing import Any, TypeGuard
 
 from .cards import CANONICAL
+from .chipwork import ChipSpec, parse_chips
 from .errors import ScenarioError, json_type_name
 from .money import ZERO, parse_amount, quick_amount
 from .profiles import Profile, profile_from_rules
 
 FORMAT = "blackjack-scenario/1"
 _TOP_FIELDS = frozenset(
-    ("format", "id", "title", "skills", "rules", "boxes", "burn", "shoe", "cut_card_at")
+    ("format", "id", "title", "skills", "rules", "boxes", "burn", "shoe", "cut_card_at", "chips")
 )
 _BOX_FIELDS = frozenset(("box", "stakes", "insurance", "even_money", "actions"))
 _STAKE_FIELDS = frozenset(("player", "amount"))
@@ -57,6 +58,8 @@ class Scenario:
     burn: tuple[str, ...]
     shoe: list[str]
     cut_card_at: int | None
+    # The chip work the document opts into; None for a document without a chips section.
+    chips: ChipSpec | None = None
 
 
 def _wrong_type(field: str, wanted: str, value: object, box: int | None = None) -> ScenarioError:
@@ -154,7 +157,10 @@ def parse(doc: object) -> Scenario:
     cut = doc.get("cut_card_at")
     if cut is not None and (type(cut) is not int or cut < 0):
         raise _wrong_type("cut_card_at", "a whole number of 0 or more", cut)
-    return Scenario(doc, profile, boxes, tuple(burn), shoe, cut)
+    chips = None
+    if "chips" in doc:
+        chips = parse_chips(doc["chips"], profile, {box.number: box.stake_of for box in boxes})
+    return Scenario(doc, profile, boxes, tuple(burn), shoe, cut, chips)
 
 
 def _check_metadata(doc: Mapping[str, Any]) -> None:

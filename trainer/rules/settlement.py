@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from .chipwork import settlement_chips
 from .errors import ScenarioError
 from .money import fmt
 from .play import play_scenario
@@ -76,6 +77,8 @@ def settlement_dict(result: Round) -> dict[str, Any]:
     out["boxes"] = boxes
     out["cards_used"] = result.cards_used
     out["reshuffle"] = result.reshuffle
+    if result.chips is not None:
+        out["chips"] = settlement_chips(result.chips)
     return out
 
 

@@ -30,11 +30,20 @@ class Kind(StrEnum):
     SETTLE_HAND = "settle_hand"
     BONUS_777 = "bonus_777"
     RESHUFFLE = "reshuffle"
+    # Chip work, asked only of a scenario that opts in (its "chips" section).
+    CHANGE = "change"
+    PAY_IN_CHIPS = "pay_in_chips"
+    COLOUR_UP = "colour_up"
 
     @property
     def moves_money(self) -> bool:
         """Whether the answer is a money action and an amount (else a procedure answer)."""
         return self in MONEY_KINDS
+
+    @property
+    def takes_chips(self) -> bool:
+        """Whether the answer is a stack of chips (with a money action for a payout)."""
+        return self in CHIP_KINDS
 
 
 class MoneyAction(StrEnum):
@@ -74,13 +83,18 @@ class Category(StrEnum):
     EVEN_MONEY_ERROR = "even_money_error"
     PRIZE_ERROR = "prize_error"
     PROCEDURE_ERROR = "procedure_error"
+    # The right amount in chips the house rule does not call for.
+    WRONG_CHIPS = "wrong_chips"
     # Its own category: against the score, no money moved, no mistake to review.
     UNANSWERED = "unanswered"
 
 
 MONEY_KINDS: frozenset[Kind] = frozenset(
-    (Kind.SETTLE_HAND, Kind.SETTLE_INSURANCE, Kind.EVEN_MONEY, Kind.BONUS_777)
+    (Kind.SETTLE_HAND, Kind.SETTLE_INSURANCE, Kind.EVEN_MONEY, Kind.BONUS_777, Kind.PAY_IN_CHIPS)
 )
+# Answered with chips: {"chips": [...]} (a payout also with its action and amount). Their
+# expected answer holds the amount and the chips, values largest first.
+CHIP_KINDS: frozenset[Kind] = frozenset((Kind.PAY_IN_CHIPS, Kind.COLOUR_UP, Kind.CHANGE))
 _SIGN: dict[MoneyAction, int] = {
     MoneyAction.PAY: 1,
     MoneyAction.PUSH: 0,

@@ -123,7 +123,14 @@ def profile_version_for(name: str) -> RuleProfileVersion | None:
     engine = rules.profile_to_dict(rules.PROFILES[name])
     versions = RuleProfileVersion.objects.filter(profile__name=name).order_by("-version")
     for version in versions:
-        if all(version.parameters.get(key) == engine[key] for key in PARAMETERS):
+        # Through the engine, so a version recorded before a parameter existed (the chips)
+        # compares with that parameter's default for this profile.
+        stored = {**version.parameters, "name": name}
+        try:
+            recorded = rules.profile_to_dict(rules.profile_from_dict(stored))
+        except rules.ScenarioError:
+            continue
+        if all(recorded[key] == engine[key] for key in PARAMETERS):
             return version
     return None
 
