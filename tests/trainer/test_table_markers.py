@@ -17,7 +17,7 @@ from django.template.loader import render_to_string
 
 from trainer import rules
 from trainer.games import game_named
-from trainer.models import AttemptItem, Scenario, Skill
+from trainer.models import CHIP_SKILLS, AttemptItem, Scenario, Skill
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
 from trainer.selectors.attempts import question_view
 from trainer.web.display import card, question_table, table_view
@@ -330,8 +330,12 @@ BY_KIND: dict[Kind, Callable[[Case], None]] = {
 }
 
 
+# The chip questions are not dealt until the table has a chip rack (trainer.models).
+CHIP_KINDS = {Kind.CHANGE, Kind.PAY_IN_CHIPS, Kind.COLOUR_UP}
+
+
 def test_every_kind_of_question_has_its_check():
-    assert set(BY_KIND) == set(Kind)
+    assert set(BY_KIND) == set(Kind) - CHIP_KINDS
 
 
 @pytest.mark.django_db
@@ -358,8 +362,8 @@ def test_every_question_of_the_library_can_be_answered_from_the_table() -> None:
                             f"{who}'s table, {check.__name__}: {err}"
                         ) from err
                 checked += 1
-    assert skills == {skill.value for skill in Skill}  # every skill was walked
-    assert kinds == set(Kind)
+    assert skills == {skill.value for skill in Skill} - CHIP_SKILLS  # every skill dealt
+    assert kinds == set(Kind) - CHIP_KINDS
     assert checked > 1000
 
 
