@@ -404,7 +404,9 @@ def _ledger(styles: _Styles, verification: LedgerVerification) -> list[Any]:
                 else "<b>THE LEDGER FAILS VERIFICATION</b>: "
             )
             + f"{verification.entries} entries checked, against {verification.anchors} "
-            "recorded heads (its own, the reports' and the checkpoints').",
+            "recorded heads (its own, the reports' and the checkpoints'): "
+            + escape(verification.scope)
+            + ".",
             normal,
         ),
     ]

@@ -223,6 +223,7 @@ def ledger_cells(verification: LedgerVerification) -> tuple[Any, ...]:
         broken.reason if broken else "",
         verification.anchors,
         "; ".join(verification.problems),
+        verification.scope,
     )
 
 
@@ -234,6 +235,8 @@ LEDGER_COLUMNS = (
     "first_break_reason",
     "anchors_checked",
     "problems",
+    # Whole chain, or the entries after a trusted checkpoint (docs/security.md).
+    "verified",
 )
 
 
