@@ -31,7 +31,6 @@ import secrets
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -272,11 +271,13 @@ def scratch_database(url: str, name: str) -> str:
 
 
 def production_environment(database_url: str, folder: Path, args: argparse.Namespace) -> dict[str, str]:
-    """DJANGO_ENV=production with throwaway secrets, loopback only, fast recovery."""
+    """DJANGO_ENV=production with throwaway secrets, loopback only, fast recovery
+    (bench.floor_settings: production's settings with the static files collected apart)."""
     return {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DJANGO_SETTINGS_MODULE": "bench.floor_settings",
         "DJANGO_ENV": "production",
+        "SHOESCHOOL_FLOOR_STATIC": str(folder / "static"),
         "SECRET_KEY": secrets.token_urlsafe(50),
         "SHOESCHOOL_LEDGER_ANCHOR_KEY": secrets.token_hex(32),
         "ALLOWED_HOSTS": "127.0.0.1",
@@ -318,6 +319,17 @@ def make_trainees(size: int, tag: str, rounds: int) -> list[dict[str, Any]]:
         )
         out.append({"username": user.username, "drill": drill.pk, "assignment": assignment.pk})
     return out
+
+
+def wait_for_submission(until: float) -> None:
+    """Until some attempt waits for grading, or the monotonic time ``until``."""
+    from trainer.models import Attempt, GradingStatus
+
+    waiting = (GradingStatus.PENDING, GradingStatus.GRADING)
+    while time.monotonic() < until:
+        if Attempt.objects.filter(grading_status__in=waiting).exists():
+            return
+        time.sleep(0.2)
 
 
 def wait_for_grading(attempt_ids: list[int], seconds: float) -> list[int]:
@@ -474,7 +486,10 @@ def run_size(
         cwd=ROOT,
     )
     if args.fault:
-        time.sleep(args.duration / 2)
+        at = args.duration / 2 if args.fault_at is None else args.fault_at
+        time.sleep(at)
+        # Grading in flight when a part goes, if the trainees get that far.
+        wait_for_submission(began + args.duration - 2)
         print(f"fault at {time.monotonic() - began:.0f} s: {services.fault(args.fault)}")
     client.wait(timeout=args.duration + 180)
     wall = time.monotonic() - began
@@ -495,6 +510,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--poll", type=float, default=1.0, help="seconds between result polls")
     parser.add_argument("--ramp", type=float, default=10.0, help="seconds to start every user")
     parser.add_argument("--fault", choices=["web", "worker", "redis"])
+    parser.add_argument(
+        "--fault-at", type=float, help="seconds into each run (half the duration by default)"
+    )
     parser.add_argument("--web-workers", type=int, default=4)
     parser.add_argument("--concurrency", type=int, default=CORES, help="Celery pool processes")
     parser.add_argument("--database", default="floor_bench", help="scratch database (dropped)")
