@@ -25,6 +25,7 @@ request met a 500.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
@@ -144,7 +145,7 @@ class Services:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         self._start(
             "worker",
-            [*celery, "worker", "--loglevel", "WARNING", "--concurrency", str(self.args.concurrency)],
+            [*celery, "worker", "--loglevel", "WARNING", "-c", str(self.args.concurrency)],
         )
 
     def start(self) -> None:
@@ -183,13 +184,11 @@ class Services:
             worker.wait()
             # The pool's processes lose their parent; a killed host takes them down too.
             for pid in pool:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
             time.sleep(2)
             self.start_worker()
-            return f"SIGKILL Celery worker {worker.pid} and its pool; a new worker started 2 s later"
+            return f"SIGKILL Celery worker {worker.pid} and its pool; a new one 2 s later"
         redis = self.procs.pop("redis")
         redis.send_signal(signal.SIGKILL)
         redis.wait()
@@ -243,10 +242,10 @@ class CpuMeter(threading.Thread):
         self.running = False
         self.join()
         self.sample()
-        used: Counter[str] = Counter()
+        used: dict[str, float] = {}
         for pid, (part, seconds) in self.last.items():
-            used[part] += seconds - self.first[pid]
-        return dict(used)
+            used[part] = used.get(part, 0.0) + seconds - self.first[pid]
+        return used
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -270,7 +269,9 @@ def scratch_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 
-def production_environment(database_url: str, folder: Path, args: argparse.Namespace) -> dict[str, str]:
+def production_environment(
+    database_url: str, folder: Path, args: argparse.Namespace
+) -> dict[str, str]:
     """DJANGO_ENV=production with throwaway secrets, loopback only, fast recovery
     (bench.floor_settings: production's settings with the static files collected apart)."""
     return {
@@ -382,7 +383,11 @@ def reconcile(load: dict[str, Any], env: dict[str, str], grace: float) -> list[s
     submitted = [a for a, r in attempts.items() if r["submitted"]]
     ungraded = wait_for_grading(submitted, grace)
     graded = Attempt.objects.filter(pk__in=submitted, graded_at__isnull=False)
-    latency = [(a.graded_at - a.submitted_at).total_seconds() for a in graded if a.submitted_at]
+    latency = [
+        (a.graded_at - a.submitted_at).total_seconds()
+        for a in graded
+        if a.graded_at and a.submitted_at
+    ]
     verify = subprocess.run(
         [sys.executable, "manage.py", "verify_audit_log"],
         cwd=ROOT, env=env, capture_output=True, text=True,

@@ -59,7 +59,7 @@ def _on_request(
     code = ""
     try:
         code = response.json().get("code", "")
-    except Exception:  # noqa: BLE001 - an HTML or empty body has no code
+    except ValueError:  # an HTML or empty body has no code
         code = "not JSON"
     ERRORS[f"{name}: {status} {code}".rstrip()] += 1
 

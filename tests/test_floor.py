@@ -9,6 +9,7 @@ other worker takes its tasks and it may kill it). CI sets both; elsewhere these 
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -56,11 +57,12 @@ def test_five_trainees_lose_nothing_and_double_nothing():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "floor bench passed" in run.stdout
     # The trainees got through whole attempts: answered, submitted and graded.
-    assert "not graded after" in run.stdout
-    assert "attempts submitted                           0" not in run.stdout, run.stdout
+    submitted = re.search(r"attempts submitted\s+(\d+)", run.stdout)
+    assert submitted is not None, run.stdout
+    assert int(submitted[1]) > 0, run.stdout
 
 
 def test_a_killed_celery_worker_loses_no_grade_and_no_answer():
     run = floor("--fault", "worker", "--fault-at", "12")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "fault at" in run.stdout and "SIGKILL Celery worker" in run.stdout, run.stdout
+    assert "SIGKILL Celery worker" in run.stdout, run.stdout

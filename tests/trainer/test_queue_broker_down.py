@@ -21,8 +21,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _reset_producers() -> None:
     # The app keeps its connection pool and producers; new ones read broker_url again.
-    app._pool = None
-    app.amqp._producer_pool = None
+    app._pool = None  # type: ignore[attr-defined]
+    app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -32,12 +32,12 @@ def broker_down() -> Iterator[None]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     saved = app.conf.broker_url
-    app.conf.broker_url = f"redis://127.0.0.1:{port}/0"
+    app.conf.update(broker_url=f"redis://127.0.0.1:{port}/0")
     _reset_producers()
     try:
         yield
     finally:
-        app.conf.broker_url = saved
+        app.conf.update(broker_url=saved)
         _reset_producers()
 
 
