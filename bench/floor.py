@@ -119,6 +119,8 @@ class Services:
         env["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{self.redis_port}/0"
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.logs: list[Any] = []
+        self.restarts: list[str] = []
+        self.lock = threading.Lock()
 
     def _start(self, name: str, command: list[str]) -> subprocess.Popen[bytes]:
         log = (self.folder / f"{name}.log").open("ab")
@@ -158,10 +160,13 @@ class Services:
             ],
         )  # fmt: skip
         self.start_worker()
+        self.start_beat()
+        wait_port(self.web_port)
+
+    def start_beat(self) -> None:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         schedule = str(self.folder / "beat-schedule")
         self._start("beat", [*celery, "beat", "--loglevel", "WARNING", "-s", schedule])
-        wait_port(self.web_port)
 
     def pids(self) -> dict[str, list[int]]:
         """The processes whose CPU counts, by part."""
@@ -172,7 +177,24 @@ class Services:
                 out[name] = [process.pid, *children(process.pid)]
         return out
 
+    def supervise(self) -> None:
+        """Start again a Celery process that exited, as systemd's Restart=always would (a
+        worker exits on an "unrecoverable" broker error when Redis goes away)."""
+        with self.lock:
+            for name in ("worker", "beat"):
+                process = self.procs.get(name)
+                if process is not None and process.poll() is not None:
+                    self.restarts.append(f"{name} exited ({process.returncode})")
+                    if name == "worker":
+                        self.start_worker()
+                    else:
+                        self.start_beat()
+
     def fault(self, kind: str) -> str:
+        with self.lock:
+            return self._fault(kind)
+
+    def _fault(self, kind: str) -> str:
         if kind == "web":
             victim = children(self.procs["gunicorn"].pid)[0]
             os.kill(victim, signal.SIGKILL)
@@ -236,6 +258,7 @@ class CpuMeter(threading.Thread):
     def run(self) -> None:
         while self.running:
             time.sleep(1)
+            self.services.supervise()
             self.sample()
 
     def stop(self) -> dict[str, float]:
@@ -333,7 +356,7 @@ def wait_for_submission(until: float) -> None:
         time.sleep(0.2)
 
 
-def wait_for_grading(attempt_ids: list[int], seconds: float) -> list[int]:
+def wait_for_grading(attempt_ids: list[int], seconds: float, services: Services) -> list[int]:
     """Submitted attempts not graded after waiting up to ``seconds``."""
     from trainer.models import Attempt, GradingStatus
 
@@ -346,10 +369,13 @@ def wait_for_grading(attempt_ids: list[int], seconds: float) -> list[int]:
         )
         if not left or time.monotonic() > end:
             return left
+        services.supervise()
         time.sleep(2)
 
 
-def reconcile(load: dict[str, Any], env: dict[str, str], grace: float) -> list[str]:
+def reconcile(
+    load: dict[str, Any], env: dict[str, str], grace: float, services: Services
+) -> list[str]:
     """Print the reconciliation; the failures, if any."""
     from django.db.models import Count
 
@@ -381,7 +407,7 @@ def reconcile(load: dict[str, Any], env: dict[str, str], grace: float) -> list[s
     no_entry = decision_ids - set(entries)
     stray = set(entries) - decision_ids
     submitted = [a for a, r in attempts.items() if r["submitted"]]
-    ungraded = wait_for_grading(submitted, grace)
+    ungraded = wait_for_grading(submitted, grace, services)
     graded = Attempt.objects.filter(pk__in=submitted, graded_at__isnull=False)
     latency = [
         (a.graded_at - a.submitted_at).total_seconds()
@@ -503,7 +529,11 @@ def run_size(
         return [f"the load process failed (exit {client.returncode})"]
     load = json.loads(out_file.read_text())
     report(load, cpu, wall)
-    return reconcile(load, env, args.grace)
+    failures = reconcile(load, env, args.grace, services)
+    for restart in services.restarts:
+        print(f"  supervisor: {restart}, started again")
+    services.restarts.clear()
+    return failures
 
 
 def main(argv: list[str] | None = None) -> int:
