@@ -25,13 +25,15 @@ DEFAULT_EXAM_COOLDOWN_HOURS = 24
 MAX_SITTINGS = 100
 
 
-def _whole(value: object, field: str, low: int, high: int) -> int:
+def whole_number(value: object, field: str, low: int, high: int) -> int:
+    """A whole number in range from the input, else TrainerError naming the field."""
     if type(value) is not int or not low <= value <= high:
         raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
     return value
 
 
-def _may_manage(user: AbstractBaseUser) -> None:
+def manager_required(user: AbstractBaseUser) -> None:
+    """Drills and assignments are made by pit bosses and administrators only."""
     if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
         raise ForbiddenError("only a pit boss or an administrator may do this")
 
@@ -39,7 +41,7 @@ def _may_manage(user: AbstractBaseUser) -> None:
 def _may_manage_assignment(*, user: AbstractBaseUser, assignment: Assignment) -> None:
     """An admin manages every assignment; a pit boss those of the classes they teach and
     those of trainees in them."""
-    _may_manage(user)
+    manager_required(user)
     if has_role(user, Role.ADMIN):
         return
     if assignment.training_class_id is not None:
@@ -92,7 +94,7 @@ def assignment_create(
     sittings (no limit when None), ``cooldown_hours`` between them (24 by default for an
     exam, none otherwise).
     """
-    _may_manage(assigned_by)
+    manager_required(assigned_by)
     if mode not in Mode.values:
         raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
     if not drill.is_active:
@@ -108,10 +110,10 @@ def assignment_create(
             f"'{drill.title}' is a sealed exam: it cannot be practised", field="mode"
         )
     if max_sittings is not None:
-        max_sittings = _whole(max_sittings, "max_sittings", 1, MAX_SITTINGS)
+        max_sittings = whole_number(max_sittings, "max_sittings", 1, MAX_SITTINGS)
     if cooldown_hours is None:
         cooldown_hours = DEFAULT_EXAM_COOLDOWN_HOURS if mode == Mode.EXAM else 0
-    cooldown_hours = _whole(cooldown_hours, "cooldown_hours", 0, 24 * 365)
+    cooldown_hours = whole_number(cooldown_hours, "cooldown_hours", 0, 24 * 365)
     if (trainee is None) == (training_class is None):
         raise TrainerError("assign to a trainee or to a class, not both or neither")
     if trainee is not None and Role.TRAINEE not in roles_of(trainee):
@@ -167,7 +169,7 @@ def assignment_reassign(
     changes: dict[str, object] = {}
     if max_sittings is not _UNCHANGED:
         if max_sittings is not None:
-            max_sittings = _whole(max_sittings, "max_sittings", 1, MAX_SITTINGS)
+            max_sittings = whole_number(max_sittings, "max_sittings", 1, MAX_SITTINGS)
         changes["max_sittings"] = max_sittings
     if due_at is not _UNCHANGED:
         assert due_at is None or isinstance(due_at, datetime)

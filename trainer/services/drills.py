@@ -10,8 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from core.amounts import decimal_amount
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
-from core.roles import Role, has_role
+from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
@@ -34,7 +33,12 @@ from trainer.selectors.blueprints import (
 )
 
 # Assigning moved to trainer.services.assignments; the name stays importable from here.
-from trainer.services.assignments import DEFAULT_EXAM_COOLDOWN_HOURS, assignment_create
+from trainer.services.assignments import (
+    DEFAULT_EXAM_COOLDOWN_HOURS,
+    assignment_create,
+    manager_required,
+    whole_number,
+)
 
 __all__ = ["DEFAULT_EXAM_COOLDOWN_HOURS", "assignment_create"]
 
@@ -59,17 +63,6 @@ def _amount(value: object, field: str) -> Decimal:
             field=field,
         )
     return amount
-
-
-def _whole(value: object, field: str, low: int, high: int) -> int:
-    if type(value) is not int or not low <= value <= high:
-        raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
-    return value
-
-
-def _may_manage(user: AbstractBaseUser) -> None:
-    if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
-        raise ForbiddenError("only a pit boss or an administrator may do this")
 
 
 def _scenarios(items: Sequence[Scenario | str]) -> list[Scenario]:
@@ -135,7 +128,7 @@ def drill_create(
 
     TrainerError names the field at fault; nothing is written unless all of it is right.
     """
-    _may_manage(user)
+    manager_required(user)
     title = (title or "").strip()
     if not title or len(title) > 200:
         raise TrainerError("title must be 1 to 200 characters", field="title")
@@ -147,8 +140,8 @@ def drill_create(
         )
     if certifies is not None and purpose != DrillPurpose.EXAM:
         raise TrainerError("only an exam can be a table test", field="certifies")
-    time_limit = _whole(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
-    time_box = _whole(time_box_seconds, "time_box_seconds", 10, MAX_TIME_BOX)
+    time_limit = whole_number(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
+    time_box = whole_number(time_box_seconds, "time_box_seconds", 10, MAX_TIME_BOX)
     mark = _amount(pass_mark, "pass_mark")
     if mark > 100:
         raise TrainerError("pass_mark is a percentage from 0 to 100", field="pass_mark")
@@ -173,7 +166,7 @@ def drill_create(
             raise TrainerError("a fixed drill needs at least one scenario", field="scenarios")
         size = len(chosen)
         if purpose == DrillPurpose.EXAM:
-            size = _whole(count, "count", 1, MAX_ROUNDS)
+            size = whole_number(count, "count", 1, MAX_ROUNDS)
             if size >= len(chosen):
                 raise TrainerError(
                     f"a fixed exam draws each sitting from a larger pool: {len(chosen)} "
@@ -234,7 +227,7 @@ def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int
 def drill_retire(*, drill: Drill, user: AbstractBaseUser, reason: str = "") -> Drill:
     """Take a drill out of use: nobody can be assigned it or start it again; its attempts,
     grades and the certifications resting on them stay as they are."""
-    _may_manage(user)
+    manager_required(user)
     with transaction.atomic():
         locked = Drill.objects.select_for_update().get(pk=drill.pk)
         if not locked.is_active:
@@ -260,7 +253,7 @@ def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict
         if skill not in Skill.values:
             raise TrainerError(f"unknown skill {str(skill)[:40]!r}", field="skill_minimums")
         _no_chip_skills([skill], field="skill_minimums")
-        out[skill] = _whole(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
+        out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
     count = recipe["count"]
     assert isinstance(count, int)
@@ -290,8 +283,8 @@ def _recipe(
             field="skills",
         )
     _no_chip_skills(skills, field="skills")
-    rounds = _whole(count, "count", 1, MAX_ROUNDS)
-    boxes = _whole(max_boxes, "max_boxes", 1, profile.boxes)
+    rounds = whole_number(count, "count", 1, MAX_ROUNDS)
+    boxes = whole_number(max_boxes, "max_boxes", 1, profile.boxes)
     low = profile.min_bet if min_stake is None else _amount(min_stake, "min_stake")
     high = profile.max_bet if max_stake is None else _amount(max_stake, "max_stake")
     if low < profile.min_bet:

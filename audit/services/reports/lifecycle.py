@@ -101,8 +101,20 @@ def _write_beside(
     """Write into a temporary file next to `target`, so the final rename is atomic."""
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    return _write_hashed(fmt, start, end, handle, Path(name), producer)
+
+
+def _write_hashed(
+    fmt: str,
+    start: dt.date,
+    end: dt.date,
+    handle: int,
+    temporary: Path,
+    producer: AbstractBaseUser | None,
+) -> tuple[Path, str, int, LedgerVerification]:
+    """Write the report into a new temporary file (its descriptor closed here) and hash
+    it; the file is removed again if anything fails."""
     os.close(handle)
-    temporary = Path(name)
     try:
         verification = _write(fmt, start, end, temporary, producer)
         digest, size = _sha256(temporary)
@@ -197,15 +209,7 @@ def _write_temporary(
     """Write the report into a temporary file of this host, to hash it and hand it to the
     storage whole; the caller removes it."""
     handle, name = tempfile.mkstemp(prefix="shoeschool-report-", suffix=f".{fmt}")
-    os.close(handle)
-    temporary = Path(name)
-    try:
-        verification = _write(fmt, start, end, temporary, producer)
-        digest, size = _sha256(temporary)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return temporary, digest, size, verification
+    return _write_hashed(fmt, start, end, handle, Path(name), producer)
 
 
 def _sync_max_questions() -> int:
