@@ -148,7 +148,7 @@ def test_every_marker_is_on_the_trainees_table_in_words(
             shoe = page.locator(".shoe")
             expect(shoe).to_contain_text("Burned: 1 card")
         if at == (1, 7):  # box 4's insurance, settled after the box's hands (no hole card)
-            expect(box(page, 4).locator(".insurance")).to_contain_text("p4 insured for 10.00")
+            expect(box(page, 4).locator(".insurance")).to_contain_text("Seat 4 insured for 10.00")
             box(page, 4).screenshot(path=artifacts / "insurance.png")
         if at == (1, 9):
             expect(box(page, 3).locator(".marker-sevens")).to_contain_text("7-7-7")
@@ -158,12 +158,13 @@ def test_every_marker_is_on_the_trainees_table_in_words(
             hand = box(page, 1).locator(".hand[data-hand='1']")
             expect(hand.locator(".marker-doubled")).to_contain_text("Doubled")
             expect(hand.locator(".double-card")).to_contain_text("dealt sideways on the double")
-            host = hand.locator(".stake", has_text="host")
+            # The host is "Seat 1", the guest "Seat 1, second player" (the dealer's names).
+            host, guest = hand.locator(".stake").nth(0), hand.locator(".stake").nth(1)
+            expect(host.locator(".player")).to_have_text("Seat 1")
+            expect(guest.locator(".player")).to_have_text("Seat 1, second player")
             expect(host.locator(".stack")).to_have_count(2)
             expect(host).to_contain_text("(20.00 + 20.00 double)")
-            expect(hand.locator(".stake", has_text="guest")).to_contain_text(
-                "(10.00 + 10.00 double)"
-            )
+            expect(guest).to_contain_text("(10.00 + 10.00 double)")
             # The double's card lies across the hand: drawn wider than it is tall.
             turned = hand.locator(".double-card .playing-card").bounding_box()
             upright = hand.locator(".playing-card").first.bounding_box()
