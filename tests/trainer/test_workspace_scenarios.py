@@ -104,3 +104,99 @@ def test_the_list_shows_titles_and_labels(pit_boss):
     assert "Two boxes against a dealer 17" in text
     assert "Dealer bust" in text
     assert "dealer-bust" not in text
+
+
+def six_to_five(**changes: object) -> dict[str, object]:
+    """A Blackjack on 10 against a dealer 17, at casino-shoe's table paying 6 to 5."""
+    round_ = {
+        "title": "Six to five on a ten",
+        "skills": ["natural-6to5"],
+        "box_1_stakes": "p1 10",
+        "box_1_actions": "",
+        "box_2_stakes": "",
+        "box_2_actions": "",
+        "shoe": "As 9h Kd 8c",
+        "rule_1_name": "blackjack_pays",
+        "rule_1_value": "6:5",
+    }
+    return staged(**{**round_, **changes})
+
+
+def test_a_round_may_change_its_tables_rules_and_is_settled_under_them(pit_boss):
+    client = client_for(pit_boss)
+    preview = client.post(reverse("teach:scenario-new"), six_to_five(action="preview"))
+    assert preview.status_code == 200
+    assert "Pay 12.00" in preview.content.decode()  # 6 to 5, not 15.00 at 3 to 2
+    assert client.post(reverse("teach:scenario-new"), six_to_five()).status_code == 302
+    scenario = Scenario.objects.get(title="Six to five on a ten")
+    assert scenario.document["rules"] == {
+        "profile": "casino-shoe",
+        "overrides": {"blackjack_pays": "6:5"},
+    }
+    assert scenario.profile_version.profile.name == "casino-shoe"
+    # Edit opens the form with the change written as it was entered.
+    form = client.get(reverse("teach:scenario-edit", args=[scenario.pk])).content.decode()
+    assert '<option value="blackjack_pays" selected>' in form
+    assert 'value="6:5"' in form
+
+
+@pytest.mark.parametrize(
+    ("changes", "field", "says"),
+    [
+        ({"rule_1_value": "7:5"}, "rule_1_value", "must be one of 3:2, 6:5, 1:1"),
+        ({"rule_1_name": ""}, "rule_1_name", "choose which rule this value changes"),
+        ({"rule_1_value": ""}, "rule_1_value", "write the rule&#x27;s value for this round"),
+        (
+            {"rule_2_name": "blackjack_pays", "rule_2_value": "1:1"},
+            "rule_2_name",
+            "this rule is already changed above",
+        ),
+        (
+            {"rule_1_name": "dealer_hits_soft_17", "rule_1_value": "maybe"},
+            "rule_1_value",
+            "must be true or false",
+        ),
+    ],
+)
+def test_a_bad_rule_change_is_refused_at_its_row(pit_boss, changes, field, says):
+    response = client_for(pit_boss).post(reverse("teach:scenario-new"), six_to_five(**changes))
+    text = response.content.decode()
+    assert response.status_code == 400
+    assert f'id="id_{field}-error"' in text
+    assert says in text
+    assert not Scenario.objects.filter(title="Six to five on a ten").exists()
+
+
+def test_the_table_shows_the_rounds_changed_rule_to_the_trainee(pit_boss, trainee):
+    from trainer.models import DrillKind
+    from trainer.services.attempts import attempt_start
+    from trainer.services.drills import drill_create
+
+    client_for(pit_boss).post(reverse("teach:scenario-new"), six_to_five())
+    scenario = Scenario.objects.get(title="Six to five on a ten")
+    drill = drill_create(
+        title="Six to five", kind=DrillKind.FIXED, user=pit_boss, scenarios=[scenario], count=1
+    )
+    attempt = attempt_start(trainee=trainee, drill=drill, mode="practice")
+    page = client_for(trainee).get(reverse("train:table", args=[attempt.pk])).content.decode()
+    placard = page.split('class="placard"', 1)[1].split("</p>", 1)[0]
+    assert "Blackjack pays 6 to 5" in placard
+    assert "3 to 2" not in placard
+
+
+def test_the_shipped_library_still_names_its_tables_rules_only():
+    from core.errors import TrainerError
+    from trainer.services.scenarios import scenario_validate
+
+    document = {
+        "format": "blackjack-scenario/1",
+        "id": "changed",
+        "title": "Changed",
+        "skills": ["natural-6to5"],
+        "rules": {"profile": "casino-shoe", "overrides": {"blackjack_pays": "6:5"}},
+        "boxes": [{"box": 1, "stakes": [{"player": "p1", "amount": "10"}]}],
+        "shoe": ["As", "9h", "Kd", "8c"],
+    }
+    with pytest.raises(TrainerError, match="overrides are not accepted in the library"):
+        scenario_validate(document=document)
+    assert scenario_validate(document=document, rule_changes=True)

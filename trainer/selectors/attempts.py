@@ -39,6 +39,7 @@ from trainer.models import (
     Grade,
     GradingRun,
     Mode,
+    RuleProfileVersion,
     RunStatus,
     Skill,
 )
@@ -427,4 +428,21 @@ def trainee_home(*, user: AbstractBaseUser) -> TraineeHome:
         graded=len(scores),
         passed=sum(1 for a in attempts if a.passed),
         average_score=average,
+    )
+
+
+def round_rules(item: AttemptItem) -> RuleProfileVersion:
+    """The rules a round is dealt under, as the table's placard shows them: its table's
+    version with the round's own rule changes on top (a scenario authored with some; a
+    generated round's changes are its version's own, so they change nothing)."""
+    stated = (item.document or {}).get("rules")
+    changes = stated.get("overrides") if isinstance(stated, dict) else None
+    version = item.profile_version
+    if not changes:
+        return version
+    return RuleProfileVersion(
+        profile=version.profile,
+        version=version.version,
+        parameters={**version.parameters, **changes},
+        source=version.source,
     )

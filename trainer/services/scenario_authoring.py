@@ -47,12 +47,16 @@ def _checked(document: Mapping[str, Any], difficulty: int) -> tuple[dict[str, An
         raise TrainerError("the scenario must be a JSON object", field="document")
     level = _difficulty(difficulty)
     doc = dict(document)
-    scenario_validate(document=doc)
+    scenario_validate(document=doc, rule_changes=True)
     _check_columns(_Entry(1, doc, level))
     return doc, level
 
 
-def _version(name: str) -> RuleProfileVersion:
+def _version(rules_stated: object) -> RuleProfileVersion:
+    # A round that changes some rules is filed under the table whose rules it starts from.
+    name = rules_stated.get("profile") if isinstance(rules_stated, Mapping) else rules_stated
+    if not isinstance(name, str):
+        raise TrainerError("rules must name a table", field="rules")
     version = profile_version_for(name)
     if version is None:
         raise TrainerError(

@@ -71,12 +71,16 @@ def _entry(raw: object, line: int) -> _Entry:
     return _Entry(line, dict(document), difficulty)
 
 
-def scenario_validate(*, document: Mapping[str, Any], line: int = 1) -> dict[str, Any]:
+def scenario_validate(
+    *, document: Mapping[str, Any], line: int = 1, rule_changes: bool = False
+) -> dict[str, Any]:
     """The settlement of a library scenario; TrainerError naming the line, field and reason.
 
     Besides the engine's rules, a library scenario needs a slug `id`, a `title`, known
-    `skills`, and its `rules` must name a profile (no overrides: a different rule set is a
-    new profile version, made in the admin).
+    `skills`, and its `rules` must name a profile. The shipped library names its tables'
+    rules only (a different rule set is a new profile version); a round authored in the
+    workspace may change some of its table's rules (`rule_changes`: the engine's
+    `{"profile", "overrides"}`), and the table it is dealt at shows them.
     """
     try:
         settlement = rules.settle(document)
@@ -108,7 +112,11 @@ def scenario_validate(*, document: Mapping[str, Any], line: int = 1) -> dict[str
     twice = next((s for k, s in enumerate(skills) if s in skills[:k]), None)
     if twice is not None:
         _fail(line, f"skill {twice!r} is listed twice", field="skills")
-    if not isinstance(document.get("rules"), str):
+    stated = document.get("rules")
+    changed = (
+        rule_changes and isinstance(stated, Mapping) and isinstance(stated.get("profile"), str)
+    )
+    if not isinstance(stated, str) and not changed:
         _fail(
             line,
             "rules must name a profile; overrides are not accepted in the library "

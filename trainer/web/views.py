@@ -32,6 +32,7 @@ from trainer.selectors.attempts import (
     practice_drills,
     round_decisions,
     round_feedback,
+    round_rules,
     seconds_left,
     trainee_home,
 )
@@ -142,23 +143,23 @@ def _table(
         key.n: question_text(key, seats, note=False)
         for key in map(rules.Question.from_dict, item.answer_key)
     }
+    rules_shown = round_rules(item)
     context = {
         "attempt": attempt,
         "item": item,
         "question": question,
         "question_text": key_text(question, item.document),
         "table": question_table(question, seats),
-        "placard": item.profile_version.placard,
-        "house_rules": item.profile_version.house_rules,
-        "profile": item.profile_version,
+        "placard": rules_shown.placard,
+        "house_rules": rules_shown.house_rules,
+        "profile": rules_shown,
         "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
         "buttons": procedure_buttons(question),
         "settlement_choices": SETTLEMENT_CHOICES,
         "vocabulary": VOCABULARY_JSON,
         # Only the chips of this table's tray, by their colours.
         "chips": [
-            Chip(value, CHIP_COLOURS[value])
-            for value in table_chips(item.profile_version.parameters)
+            Chip(value, CHIP_COLOURS[value]) for value in table_chips(rules_shown.parameters)
         ],
         "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,

@@ -11,16 +11,85 @@ from typing import Any
 
 from django import forms
 
-from trainer.models import Skill
+from trainer.models import DEALT_SKILL_CHOICES
 from trainer.rules import SCENARIO_FORMAT
 from trainer.selectors.drills import library_profiles
 from trainer.web.workspace.drill_forms import ProfileChoiceField
 
 BOXES = range(1, 8)
+RULE_ROWS = range(1, 4)
+# The rules a round may change from its table's, in a pit boss's words, with how each value
+# is written. The engine checks the values; its error lands on the row's value.
+RULE_CHOICES = (
+    ("blackjack_pays", "Blackjack pays (3:2, 6:5 or 1:1)"),
+    ("dealer_hits_soft_17", "Dealer hits soft 17 (yes or no)"),
+    ("insurance", "Insurance offered (yes or no)"),
+    ("even_money", "Even money offered (yes or no)"),
+    ("surrender", "Surrender (none or late)"),
+    ("double_on", "Double on (any, 9-11 or 10-11)"),
+    ("double_after_split", "Double after a split (yes or no)"),
+    ("double_for_less", "Double for less (yes or no)"),
+    ("split_unlike_tens", "Split unlike tens (yes or no)"),
+    ("max_split_hands", "Most hands from splits (a number, or none)"),
+    ("resplit_aces", "Resplit aces (yes or no)"),
+    ("hit_split_aces", "Hit split aces (yes or no)"),
+    ("hole_card", "Hole card (peek, or none for no hole card)"),
+    ("payout_unit", "Smallest payout chip (e.g. 0.50)"),
+    ("bonus_777", "7-7-7 prize, times the stake (or none)"),
+    ("decks", "Decks"),
+    ("burn", "Cards burned"),
+    ("penetration_cards", "Cards behind the cut card"),
+    ("boxes", "Boxes on the layout"),
+    ("min_bet", "Minimum bet"),
+    ("max_bet", "Maximum bet"),
+)
+_YES_NO = {"yes": True, "no": False, "true": True, "false": False}
+_WHOLE = {"decks", "burn", "penetration_cards", "boxes", "max_split_hands"}
+_AMOUNT = {"payout_unit", "bonus_777", "min_bet", "max_bet"}
+_NULLABLE = {"max_split_hands", "bonus_777"}
+_BOOLEAN = {
+    "dealer_hits_soft_17",
+    "insurance",
+    "even_money",
+    "double_after_split",
+    "double_for_less",
+    "split_unlike_tens",
+    "resplit_aces",
+    "hit_split_aces",
+}
+
+
+def rule_value(name: str, text: str) -> object:
+    """A rule change's value as the engine reads it, from how a person writes it. A value
+    that does not parse is passed on as written, for the engine to refuse by name."""
+    word = text.strip().lower()
+    if name in _NULLABLE and word in ("none", "no limit", "no prize"):
+        return None
+    if name in _BOOLEAN:
+        return _YES_NO.get(word, text.strip())
+    if name in _WHOLE:
+        return int(word) if word.isdigit() else text.strip()
+    if name == "hole_card" and word in ("none", "no hole card", "enhc"):
+        return "enhc"
+    return text.strip() if name in _AMOUNT else word
+
+
+def rule_text(name: str, value: object) -> str:
+    """A stored rule change written back as the form takes it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if name == "hole_card" and value == "enhc":
+        return "none"
+    return str(value)
+
+
 BOX_PARTS = ("stakes", "actions", "insurance", "even_money")
 _SPLIT = re.compile(r"[\s,]+")
 _PATH = re.compile(r"^boxes\[(\d+)\](?:\.(\w+))?")
 _BOX_IN_MESSAGE = re.compile(r"\bbox (\d+):")
+_RULE_PATH = re.compile(r"^rules\.overrides\.(\w+)")
 
 
 def _words(text: str) -> list[str]:
@@ -30,7 +99,9 @@ def _words(text: str) -> list[str]:
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
     profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
-    skills = forms.MultipleChoiceField(choices=Skill.choices, widget=forms.CheckboxSelectMultiple)
+    skills = forms.MultipleChoiceField(
+        choices=DEALT_SKILL_CHOICES, widget=forms.CheckboxSelectMultiple
+    )
     difficulty = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, 6)], coerce=int, initial=2
     )
@@ -68,14 +139,28 @@ class ScenarioForm(forms.Form):
             self.fields[f"box_{n}_even_money"] = forms.CharField(
                 required=False, label=f"Box {n}: even money taken by", help_text='"ana"'
             )
+        for n in RULE_ROWS:
+            self.fields[f"rule_{n}_name"] = forms.ChoiceField(
+                required=False,
+                choices=[("", "(no change)"), *RULE_CHOICES],
+                label=f"Rule change {n}",
+            )
+            self.fields[f"rule_{n}_value"] = forms.CharField(
+                required=False, label=f"Rule change {n}: the round's value"
+            )
         # Which box each entry of the document's `boxes` is, to place the engine's errors.
         self.box_order: list[int] = []
+        # Which row holds each rule change, to place the engine's errors.
+        self.rule_rows: dict[str, int] = {}
 
     def seat_rows(self) -> list[list[forms.BoundField]]:
         return [[self[f"box_{n}_{part}"] for part in BOX_PARTS] for n in BOXES]
 
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("title", "profile", "skills", "difficulty")]
+
+    def rule_fields(self) -> list[list[forms.BoundField]]:
+        return [[self[f"rule_{n}_name"], self[f"rule_{n}_value"]] for n in RULE_ROWS]
 
     def shoe_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("burn", "shoe", "cut_card_at")]
@@ -127,7 +212,27 @@ class ScenarioForm(forms.Form):
         if not boxes and not self.errors:
             self.add_error("box_1_stakes", "seat at least one player")
         data["boxes"] = boxes
+        data["overrides"] = self._rule_changes(data)
         return data
+
+    def _rule_changes(self, data: dict[str, Any]) -> dict[str, object]:
+        changes: dict[str, object] = {}
+        self.rule_rows = {}
+        for n in RULE_ROWS:
+            name, value = data.get(f"rule_{n}_name") or "", data.get(f"rule_{n}_value") or ""
+            if not name:
+                if value.strip():
+                    self.add_error(f"rule_{n}_name", "choose which rule this value changes")
+                continue
+            if name in changes:
+                self.add_error(f"rule_{n}_name", "this rule is already changed above")
+                continue
+            if not value.strip():
+                self.add_error(f"rule_{n}_value", "write the rule's value for this round")
+                continue
+            changes[name] = rule_value(name, value)
+            self.rule_rows[name] = n
+        return changes
 
     def document(self) -> dict[str, Any]:
         """The scenario document of a valid form (its `id` is the service's to give)."""
@@ -136,7 +241,11 @@ class ScenarioForm(forms.Form):
             "format": SCENARIO_FORMAT,
             "title": data["title"].strip(),
             "skills": list(data["skills"]),
-            "rules": data["profile"].name,
+            "rules": (
+                {"profile": data["profile"].name, "overrides": data["overrides"]}
+                if data.get("overrides")
+                else data["profile"].name
+            ),
             "boxes": data["boxes"],
             "shoe": _words(data["shoe"]),
         }
@@ -149,6 +258,9 @@ class ScenarioForm(forms.Form):
     def field_for_path(self, path: str | None, message: str = "") -> str | None:
         """The form field an engine or service error's path names (None: the whole form)."""
         path = path or ""
+        changed = _RULE_PATH.match(path)
+        if changed and changed.group(1) in self.rule_rows:
+            return f"rule_{self.rule_rows[changed.group(1)]}_value"
         found = _PATH.match(path)
         if found:
             index, part = int(found.group(1)), found.group(2) or "stakes"
@@ -184,6 +296,11 @@ def initial_from(document: dict[str, Any], *, difficulty: int, profile: Any) -> 
         "burn": " ".join(document.get("burn") or []),
         "cut_card_at": document.get("cut_card_at"),
     }
+    stated = document.get("rules")
+    changes = (stated.get("overrides") or {}) if isinstance(stated, dict) else {}
+    for n, (name, value) in zip(RULE_ROWS, changes.items(), strict=False):
+        initial[f"rule_{n}_name"] = name
+        initial[f"rule_{n}_value"] = rule_text(name, value)
     for box in document.get("boxes") or []:
         n = box.get("box")
         initial[f"box_{n}_stakes"] = ", ".join(
