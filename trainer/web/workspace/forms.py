@@ -18,6 +18,13 @@ class TraineeAddForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    """On the class page beside the add form: ids of its own, so neither form's "Username"
+    label names the other's field."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
     username = forms.CharField(label="Username", max_length=150)
     first_name = forms.CharField(label="First name", max_length=150, required=False)
     last_name = forms.CharField(label="Last name", max_length=150, required=False)
