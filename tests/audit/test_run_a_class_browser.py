@@ -108,9 +108,9 @@ def test_the_demo_pit_boss_runs_a_class_end_to_end_in_the_browser(
     invite.get_by_label("E-mail address").fill("nina@casino.example")
     invite.get_by_role("button", name="Invite").click()
     expect(page.locator("tr", has_text="nina")).to_contain_text("Invited, no password yet")
-    assert len(mail.outbox) == 1
-    link = re.search(r"https?://\S+/accounts/\S+/", mail.outbox[0].body)
-    assert link, mail.outbox[0].body
+    [invitation] = [m for m in mail.outbox if m.to == ["nina@casino.example"]]
+    link = re.search(r"https?://\S+/accounts/\S+/", invitation.body)
+    assert link, invitation.body
 
     page.get_by_role("link", name="Load a roster file").click()
     expect(page.locator("h1")).to_have_text("Load a roster file")
