@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from core.errors import TrainerError
@@ -21,9 +23,9 @@ class InviteForm(forms.Form):
     """On the class page beside the add form: ids of its own, so neither form's "Username"
     label names the other's field."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "invite_%s")
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
 
     username = forms.CharField(label="Username", max_length=150)
     first_name = forms.CharField(label="First name", max_length=150, required=False)
