@@ -95,7 +95,7 @@ def test_the_trainees_pages(live_server, page, artifacts, trainee, pit_boss):
     audit.visit("trainee-my-training", f"{base}/train/")
 
     page.locator("tr", has_text="Naturals").get_by_role("button", name="Start").first.click()
-    expect(page.locator("#q-prompt")).to_contain_text("settle")
+    expect(page.locator("#q-prompt")).to_contain_text("Settle")
     audit.check("table-settlement")
     page.keyboard.press("p")
     page.keyboard.type("12.345")
@@ -234,7 +234,7 @@ def test_start_and_continue_stay_on_screen_on_a_phone_and_at_400_percent_zoom(
 
         # And the table itself: the question, its choices and Settle within the screen.
         rows.get_by_role("button", name="Start").click()
-        expect(page.locator("#q-prompt")).to_contain_text("settle")
+        expect(page.locator("#q-prompt")).to_contain_text("Settle")
         page.screenshot(path=artifacts / f"table-{width}px.png", full_page=True)
         settle = page.get_by_role("button", name="Settle")
         settle.evaluate(
