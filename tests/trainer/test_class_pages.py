@@ -120,7 +120,7 @@ def test_a_refused_invitation_is_shown_at_its_field(pit_boss, morning):
     response = client_for(pit_boss).post(url, {"username": "jdoe", "email": "tina@casino.example"})
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'id="id_email_error"' in html
+    assert 'id="invite_email_error"' in html
     assert "already another account" in html
     assert not get_user_model().objects.filter(username="jdoe").exists()
 
@@ -205,3 +205,12 @@ def test_sending_an_invitation_again_from_the_roster(
         response = client.post(again, follow=True)
     assert "A new invitation went to jane@casino.example." in response.content.decode()
     assert len(mail.outbox) == 2
+
+
+def test_the_class_page_gives_every_field_an_id_of_its_own(pit_boss, morning):
+    # The add and invite forms both have a username: with the same id, the invite form's
+    # "Username" label named the add form's field.
+    html = client_for(pit_boss).get(reverse("teach:class", args=[morning.pk])).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids)), sorted(i for i in ids if ids.count(i) > 1)
+    assert 'for="invite_username"' in html

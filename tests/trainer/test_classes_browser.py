@@ -40,10 +40,10 @@ def test_a_pit_boss_runs_a_class_in_the_workspace(live_server, page, pit_boss, t
     expect(page.locator(f'tr[data-trainee="{trainee.pk}"]')).to_contain_text(trainee.username)
 
     invite = page.locator("section", has_text="Invite a new trainee")
-    invite.locator("#id_username").fill("jdoe")
-    invite.locator("#id_first_name").fill("Jane")
-    invite.locator("#id_last_name").fill("Doe")
-    invite.locator("#id_email").fill("jane@casino.example")
+    invite.locator("#invite_username").fill("jdoe")
+    invite.locator("#invite_first_name").fill("Jane")
+    invite.locator("#invite_last_name").fill("Doe")
+    invite.locator("#invite_email").fill("jane@casino.example")
     invite.locator("button:has-text('Invite')").click()
     expect(page.locator("table")).to_contain_text("Invited, no password yet")
     assert [m.to for m in mail.outbox] == [["jane@casino.example"]]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 
 from core.errors import TrainerError
@@ -18,6 +20,13 @@ class TraineeAddForm(forms.Form):
 
 
 class InviteForm(forms.Form):
+    """On the class page beside the add form: ids of its own, so neither form's "Username"
+    label names the other's field."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "invite_%s")
+        super().__init__(*args, **kwargs)
+
     username = forms.CharField(label="Username", max_length=150)
     first_name = forms.CharField(label="First name", max_length=150, required=False)
     last_name = forms.CharField(label="Last name", max_length=150, required=False)
