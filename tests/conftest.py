@@ -142,6 +142,48 @@ def admin_user(db):
     return UserFactory(username="root", roles=["admin"], is_staff=True, is_superuser=True)
 
 
+_WORKER: dict[str, object] = {}
+
+
+def _worker_busy() -> bool:
+    """Whether the session's worker holds a task, or one waits for it in the broker."""
+    from celery.worker import state
+
+    from config.celery import app
+
+    if state.active_requests or state.reserved_requests:
+        return True
+    try:
+        with app.connection_for_read() as connection:
+            queue = connection.default_channel.queue_declare(
+                queue=app.conf.task_default_queue, passive=True
+            )
+            return bool(queue.message_count)
+    except Exception:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_before_the_flush() -> Iterator[None]:
+    """A task a test queued but did not wait for (an assignment's e-mail, a grading run)
+    must not run while the database is flushed after the test: the worker's queries and
+    the flush's TRUNCATE deadlock. Set up after pytest-django's database fixture (plugin
+    autouse fixtures come first), so this waits before the flush."""
+    yield
+    if not _WORKER:
+        return
+    deadline = time.monotonic() + 30
+    idle_since: float | None = None
+    while time.monotonic() < deadline:
+        if _worker_busy():
+            idle_since = None
+        elif idle_since is None:
+            idle_since = time.monotonic()
+        elif time.monotonic() - idle_since > 0.3:
+            return
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
     """A real Celery worker consuming the configured broker, shared by the whole session.
@@ -166,8 +208,10 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
             django_db_blocker.unblock(),
             start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker,
         ):
+            _WORKER["worker"] = worker
             yield worker
     finally:
+        _WORKER.clear()
         task_postrun.disconnect(close_worker_connections)
 
 

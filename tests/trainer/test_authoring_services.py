@@ -60,7 +60,12 @@ def test_a_new_scenario_gets_a_free_slug_and_a_ledger_entry(pit_boss, admin_user
     [
         ({"skills": ["no-such-skill"]}, "skills"),
         ({"title": ""}, "title"),
-        ({"rules": {"profile": "casino-shoe", "overrides": {"surrender": "none"}}}, "rules"),
+        # A rule change may be authored, but only to a value the engine knows.
+        (
+            {"rules": {"profile": "casino-shoe", "overrides": {"surrender": "early"}}},
+            "rules.overrides.surrender",
+        ),
+        ({"rules": {"overrides": {"surrender": "none"}}}, "rules.profile"),
         ({"shoe": ["Ts"]}, "shoe"),
     ],
 )
