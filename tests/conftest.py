@@ -155,7 +155,8 @@ def _worker_busy() -> bool:
         return True
     try:
         with app.connection_for_read() as connection:
-            queue = connection.default_channel.queue_declare(
+            # kombu's channel types name only the common methods; every transport has this.
+            queue = connection.default_channel.queue_declare(  # type: ignore[attr-defined]
                 queue=app.conf.task_default_queue, passive=True
             )
             return bool(queue.message_count)
