@@ -126,7 +126,7 @@ def test_starting_an_attempt_at_two_sizes(trainee, rounds):
     assert response.status_code == 302
 
 
-DECISION_QUERIES = 18
+DECISION_QUERIES = 13
 
 
 @pytest.mark.parametrize("answered", [1, 9])
@@ -152,7 +152,7 @@ def test_recording_a_decision_at_two_sizes(trainee, answered):
 # Grading.
 
 
-GRADING_QUERIES = 23
+GRADING_QUERIES = 21
 
 
 @pytest.mark.parametrize("attempts", [2, 6])

@@ -687,3 +687,17 @@ def test_a_nonsense_mistakes_page_is_the_first_page(pit, trainee, pit_boss):
     response = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk]), {"page": "-3"})
     assert response.status_code == 200
     assert response.content.decode().count("to review") == 2
+
+
+def test_the_dashboard_answers_while_its_cache_is_unreachable(history, pit_boss, settings):
+    """Redis restarting (production's cache) must not take the pit's pages down: the
+    figures are computed without the cache meanwhile. Port 1 refuses every connection."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        }
+    }
+    response = client_for(pit_boss).get(reverse("pit:dashboard"), {"profile": "scarne-4deck"})
+    assert response.status_code == 200
+    assert "66.7 %" in response.content.decode()

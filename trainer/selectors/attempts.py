@@ -122,8 +122,14 @@ class CurrentQuestion:
         return self.n == len(self.item.answer_key)
 
 
-def attempt_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
-    """The first unanswered question of the first unfinished round; None when all are in."""
+def attempt_current_question(
+    *, attempt: Attempt, count_rounds: bool = True
+) -> CurrentQuestion | None:
+    """The first unanswered question of the first unfinished round; None when all are in.
+
+    Its `rounds` (how many the attempt deals) costs a query; a caller that does not show
+    it passes count_rounds=False and gets 0.
+    """
     item = attempt.items.filter(completed_at__isnull=True).order_by("position").first()
     if item is None:
         return None
@@ -131,7 +137,8 @@ def attempt_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
     for key in item.answer_key:
         if key["n"] not in answered:
             question = rules.Question.from_dict(key)
-            return CurrentQuestion(item=item, key=question, rounds=attempt.items.count())
+            rounds = attempt.items.count() if count_rounds else 0
+            return CurrentQuestion(item=item, key=question, rounds=rounds)
     return None
 
 

@@ -8,6 +8,7 @@ Used by the dashboard figures and the certification evidence.
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -18,6 +19,7 @@ from trainer.models import GradingRunSummary
 
 FIGURES_CACHE_SECONDS = 6 * 3600
 _T = TypeVar("_T")
+log = logging.getLogger(__name__)
 
 
 def graded_versions(trainee_ids: Sequence[int]) -> dict[int, str]:
@@ -47,12 +49,21 @@ def per_trainee(
         trainee_id: f"shoeschool:stats:{name}:{trainee_id}:{version}:{digest}"
         for trainee_id, version in versions.items()
     }
-    found = cache.get_many(list(keys.values()))
+    # The cache only saves work: while it is unreachable (Redis restarting), the figures
+    # are computed as if nothing were cached, and the page still answers.
+    try:
+        found = cache.get_many(list(keys.values()))
+    except Exception:  # noqa: BLE001 - any cache backend's failure to connect
+        log.warning("figures cache unreachable: computing %s without it", name, exc_info=True)
+        found = {}
     result = {trainee_id: found[key] for trainee_id, key in keys.items() if key in found}
     missing = sorted(set(keys) - set(result))
     if missing:
         computed = compute(missing)
         fresh = {trainee_id: computed.get(trainee_id, nothing) for trainee_id in missing}
-        cache.set_many({keys[t]: value for t, value in fresh.items()}, FIGURES_CACHE_SECONDS)
+        try:
+            cache.set_many({keys[t]: v for t, v in fresh.items()}, FIGURES_CACHE_SECONDS)
+        except Exception:  # noqa: BLE001 - as above
+            log.warning("figures cache unreachable: %s not kept", name, exc_info=True)
         result.update(fresh)
     return result

@@ -254,6 +254,7 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
         return None
     with transaction.atomic():
         item = AttemptItem.objects.select_for_update().get(pk=current.item.pk)
+        item.attempt = attempt  # the round's attempt and drill, already loaded
         key = str(current.n)
         if key not in item.questions_shown:
             now = timezone.now()
@@ -296,20 +297,22 @@ def decision_record(
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
         locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        repeated = _answered_before(locked, position, question)
-        if repeated is not None:
-            if repeated.answer == game.parse_answer(repeated.kind, answer):
-                return repeated, False
-            raise ConflictError(
-                f"question {question} of round {position} is already answered; "
-                "a decision cannot be changed",
-                field="answer",
-                code="already_answered",
-            )
-        if locked.status != AttemptStatus.IN_PROGRESS:
-            raise ConflictError("this attempt is closed to answers", code="closed")
-        current = attempt_current_question(attempt=locked)
+        open_ = locked.status == AttemptStatus.IN_PROGRESS
+        current = attempt_current_question(attempt=locked, count_rounds=False) if open_ else None
         if current is None or (current.item.position, current.n) != (position, question):
+            # Only a question other than the one being asked can have been answered before.
+            repeated = _answered_before(locked, position, question)
+            if repeated is not None:
+                if repeated.answer == game.parse_answer(repeated.kind, answer):
+                    return repeated, False
+                raise ConflictError(
+                    f"question {question} of round {position} is already answered; "
+                    "a decision cannot be changed",
+                    field="answer",
+                    code="already_answered",
+                )
+            if not open_:
+                raise ConflictError("this attempt is closed to answers", code="closed")
             raise ConflictError(NOT_ASKED, field="question", code="not_current")
         item, key = current.item, current.key
         shown_text = item.questions_shown.get(str(question))
@@ -319,7 +322,8 @@ def decision_record(
         parsed = game.parse_answer(key.kind, answer)
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
-        limit_ms = locked.drill.time_limit_seconds * 1000
+        # The drill as this request loaded it with the attempt (a drill's limit is fixed).
+        limit_ms = attempt.drill.time_limit_seconds * 1000
         decision = Decision.objects.create(
             item=item,
             question=question,

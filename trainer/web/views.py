@@ -223,7 +223,7 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
             for row in rows
         ],
         "right": sum(1 for row in rows if row.right),
-        "more": attempt_current_question(attempt=attempt) is not None,
+        "more": attempt_current_question(attempt=attempt, count_rounds=False) is not None,
     }
     return render(request, "trainer/feedback.html", context)
 
@@ -233,7 +233,7 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
 def submit(request: HttpRequest, attempt_id: int) -> HttpResponse:
     """Ending an attempt early asks first: what is left unanswered counts against it."""
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
-    unanswered = attempt_current_question(attempt=attempt) is not None
+    unanswered = attempt_current_question(attempt=attempt, count_rounds=False) is not None
     if (
         attempt.status == AttemptStatus.IN_PROGRESS
         and unanswered

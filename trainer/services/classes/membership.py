@@ -7,7 +7,7 @@ create is theirs); nobody else. Every change is a ledger entry in its transactio
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from django.db import transaction
@@ -99,6 +99,27 @@ def training_class_rename(
     return training_class
 
 
+def _roster_changed(
+    *,
+    actor: AbstractBaseUser,
+    training_class: TrainingClass,
+    event: str,
+    change: Callable[[int], None],
+    person: AbstractBaseUser,
+    role_key: str,
+) -> None:
+    """Make the change to the class's people and record it, in one transaction."""
+    with transaction.atomic():
+        change(person.pk)
+        ledger_append(
+            event=event,
+            subject_type="training_class",
+            subject_id=training_class.pk,
+            payload={role_key: person.pk, "username": person.get_username()},
+            actor=actor,
+        )
+
+
 def class_trainee_add(
     *, actor: AbstractBaseUser, training_class: TrainingClass, trainee: AbstractBaseUser
 ) -> None:
@@ -114,15 +135,14 @@ def class_trainee_add(
             f"{echo(trainee.get_username())} is already on {training_class.name}",
             field="username",
         )
-    with transaction.atomic():
-        training_class.trainees.add(trainee.pk)
-        ledger_append(
-            event=Event.CLASS_TRAINEE_ADDED,
-            subject_type="training_class",
-            subject_id=training_class.pk,
-            payload={"trainee_id": trainee.pk, "username": trainee.get_username()},
-            actor=actor,
-        )
+    _roster_changed(
+        actor=actor,
+        training_class=training_class,
+        event=Event.CLASS_TRAINEE_ADDED,
+        change=training_class.trainees.add,
+        person=trainee,
+        role_key="trainee_id",
+    )
 
 
 def class_trainee_remove(
@@ -132,15 +152,14 @@ def class_trainee_remove(
     may_manage_class(actor, training_class)
     if not training_class.trainees.filter(pk=trainee.pk).exists():
         raise NotFoundError(f"no such trainee on {training_class.name}", field="trainee")
-    with transaction.atomic():
-        training_class.trainees.remove(trainee.pk)
-        ledger_append(
-            event=Event.CLASS_TRAINEE_REMOVED,
-            subject_type="training_class",
-            subject_id=training_class.pk,
-            payload={"trainee_id": trainee.pk, "username": trainee.get_username()},
-            actor=actor,
-        )
+    _roster_changed(
+        actor=actor,
+        training_class=training_class,
+        event=Event.CLASS_TRAINEE_REMOVED,
+        change=training_class.trainees.remove,
+        person=trainee,
+        role_key="trainee_id",
+    )
 
 
 def class_instructor_add(
@@ -156,15 +175,14 @@ def class_instructor_add(
             f"{echo(instructor.get_username())} already teaches {training_class.name}",
             field="instructor",
         )
-    with transaction.atomic():
-        training_class.instructors.add(instructor.pk)
-        ledger_append(
-            event=Event.CLASS_INSTRUCTOR_ADDED,
-            subject_type="training_class",
-            subject_id=training_class.pk,
-            payload={"instructor_id": instructor.pk, "username": instructor.get_username()},
-            actor=actor,
-        )
+    _roster_changed(
+        actor=actor,
+        training_class=training_class,
+        event=Event.CLASS_INSTRUCTOR_ADDED,
+        change=training_class.instructors.add,
+        person=instructor,
+        role_key="instructor_id",
+    )
 
 
 def class_instructor_remove(
@@ -176,12 +194,11 @@ def class_instructor_remove(
             f"{echo(instructor.get_username())} does not teach {training_class.name}",
             field="instructor",
         )
-    with transaction.atomic():
-        training_class.instructors.remove(instructor.pk)
-        ledger_append(
-            event=Event.CLASS_INSTRUCTOR_REMOVED,
-            subject_type="training_class",
-            subject_id=training_class.pk,
-            payload={"instructor_id": instructor.pk, "username": instructor.get_username()},
-            actor=actor,
-        )
+    _roster_changed(
+        actor=actor,
+        training_class=training_class,
+        event=Event.CLASS_INSTRUCTOR_REMOVED,
+        change=training_class.instructors.remove,
+        person=instructor,
+        role_key="instructor_id",
+    )
