@@ -53,7 +53,7 @@ def per_trainee(
     # are computed as if nothing were cached, and the page still answers.
     try:
         found = cache.get_many(list(keys.values()))
-    except Exception:  # noqa: BLE001 - any cache backend's failure to connect
+    except Exception:  # any cache backend's failure to connect
         log.warning("figures cache unreachable: computing %s without it", name, exc_info=True)
         found = {}
     result = {trainee_id: found[key] for trainee_id, key in keys.items() if key in found}
@@ -63,7 +63,7 @@ def per_trainee(
         fresh = {trainee_id: computed.get(trainee_id, nothing) for trainee_id in missing}
         try:
             cache.set_many({keys[t]: v for t, v in fresh.items()}, FIGURES_CACHE_SECONDS)
-        except Exception:  # noqa: BLE001 - as above
+        except Exception:  # as above
             log.warning("figures cache unreachable: %s not kept", name, exc_info=True)
         result.update(fresh)
     return result
