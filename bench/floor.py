@@ -157,6 +157,7 @@ class Services:
             [
                 sys.executable, "-m", "gunicorn", "config.wsgi",
                 "--bind", f"127.0.0.1:{self.web_port}", "--workers", str(self.args.web_workers),
+                "--threads", str(self.args.web_threads),
             ],
         )  # fmt: skip
         self.start_worker()
@@ -461,9 +462,8 @@ def reconcile(
     return failures
 
 
-def report(load: dict[str, Any], cpu: dict[str, float], wall: float) -> None:
-    samples = load["samples"]
-    print(f"{'request':10} {'n':>6} {'p50':>8} {'p95':>8} {'p99':>8} (ms)")
+def _latencies(samples: dict[str, list[float]], title: str) -> None:
+    print(f"{title:10} {'n':>6} {'p50':>8} {'p95':>8} {'p99':>8} (ms)")
     for name in ("login", "start", "question", "answer", "submit", "results"):
         values = samples.get(name, [])
         if values:
@@ -471,6 +471,23 @@ def report(load: dict[str, Any], cpu: dict[str, float], wall: float) -> None:
                 f"{name:10} {len(values):6d} {percentile(values, 50):8.1f} "
                 f"{percentile(values, 95):8.1f} {percentile(values, 99):8.1f}"
             )
+
+
+def report(load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu: float) -> None:
+    samples = load["samples"]
+    _latencies(samples, "request")
+    # The same once every trainee has signed in: a sign-in hashes the password (about
+    # 0.3 s of a core, on purpose), so a class signing in at once is its own load.
+    ended = load.get("ended", {})
+    if ended.get("login") and len(ended["login"]) == len(samples.get("login", [])):
+        signed_in = max(ended["login"])
+        steady = {
+            name: [ms for ms, at in zip(values, ended.get(name, []), strict=True) if at > signed_in]
+            for name, values in samples.items()
+            if name != "login"
+        }
+        print(f"after every trainee signed in ({signed_in:.0f} s into the run):")
+        _latencies(steady, "request")
     answers = len(samples.get("answer", []))
     print(f"answers accepted per second: {answers / wall:.1f}")
     polled = load["polled"]
@@ -489,6 +506,7 @@ def report(load: dict[str, Any], cpu: dict[str, float], wall: float) -> None:
         f"  = {total / wall:.2f} cores busy of {CORES} ({100 * total / wall / CORES:.0f}% of "
         f"the machine); load average {os.getloadavg()[0]:.2f}"
     )
+    print(f"the simulated trainees (locust, same machine) used {client_cpu:.1f} s of CPU")
 
 
 def run_size(
@@ -512,6 +530,7 @@ def run_size(
     meter = CpuMeter(services, urlsplit(env["DATABASE_URL"]).path.lstrip("/"))
     meter.start()
     began = time.monotonic()
+    children_before = os.times()
     client = subprocess.Popen(
         [sys.executable, str(ROOT / "bench" / "floor_load.py"), str(spec_file), str(out_file)],
         cwd=ROOT,
@@ -528,7 +547,12 @@ def run_size(
     if client.returncode != 0:
         return [f"the load process failed (exit {client.returncode})"]
     load = json.loads(out_file.read_text())
-    report(load, cpu, wall)
+    children_after = os.times()
+    # The only children this process waits for meanwhile are the load process's.
+    client_cpu = (children_after.children_user - children_before.children_user) + (
+        children_after.children_system - children_before.children_system
+    )
+    report(load, cpu, wall, client_cpu)
     failures = reconcile(load, env, args.grace, services)
     for restart in services.restarts:
         print(f"  supervisor: {restart}, started again")
@@ -549,6 +573,9 @@ def main(argv: list[str] | None = None) -> int:
         "--fault-at", type=float, help="seconds into each run (half the duration by default)"
     )
     parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument(
+        "--web-threads", type=int, default=1, help="gunicorn threads per worker (gthread if >1)"
+    )
     parser.add_argument("--concurrency", type=int, default=CORES, help="Celery pool processes")
     parser.add_argument("--database", default="floor_bench", help="scratch database (dropped)")
     parser.add_argument("--visibility-timeout", type=int, default=15)

@@ -32,6 +32,9 @@ RETRIES = 8
 
 SPEC: dict[str, Any] = {}
 SAMPLES: dict[str, list[float]] = defaultdict(list)
+# When each sample's request ended (seconds since the load began), in SAMPLES' order.
+ENDED: dict[str, list[float]] = defaultdict(list)
+BEGAN = time.monotonic()
 ERRORS: Counter[str] = Counter()
 STATUSES: Counter[str] = Counter()
 # attempt id -> {"accepted": [[position, question]], "unconfirmed": [...], "submitted": bool}
@@ -55,6 +58,7 @@ def _on_request(
         return
     if 200 <= status < 400:
         SAMPLES[name].append(response_time)
+        ENDED[name].append(round(time.monotonic() - BEGAN, 3))
         return
     code = ""
     try:
@@ -202,6 +206,7 @@ def main() -> None:
         "users": users,
         "seconds": time.monotonic() - started,
         "samples": SAMPLES,
+        "ended": ENDED,
         "errors": ERRORS,
         "statuses": STATUSES,
         "attempts": ATTEMPTS,
