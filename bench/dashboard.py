@@ -71,30 +71,14 @@ def django_setup() -> None:
     django.setup()
 
 
-def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
-    """Users, classes and graded attempts, written with COPY in a few large statements."""
+def accounts(*, trainees: int, classes: int) -> list[Any]:
+    """The pit boss (teaching the first class), the compliance officer and the trainees,
+    dealt into the classes in turn; every password is PASSWORD."""
     from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import Group, User
-    from django.core.management import call_command
-    from django.db import connection
 
-    from trainer.models import (
-        Attempt,
-        AttemptItem,
-        Decision,
-        Drill,
-        Grade,
-        GradingRun,
-        RuleProfileVersion,
-        TrainingClass,
-    )
+    from trainer.models import TrainingClass
 
-    call_command("migrate", verbosity=0)
-    if Grade.objects.exists():
-        print("the database already holds grades: skipping the fill")
-        return
-    rng = random.Random(seed)
-    started = time.perf_counter()
     hashed = make_password(PASSWORD)
     groups = {g.name: g for g in Group.objects.all()}
     boss = User.objects.create(
@@ -117,6 +101,31 @@ def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
         training_class.trainees.add(*people[c::classes])
         if c == 0:
             training_class.instructors.add(boss)
+    return people
+
+
+def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
+    """Users, classes and graded attempts, written with COPY in a few large statements."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    from trainer.models import (
+        Attempt,
+        AttemptItem,
+        Decision,
+        Drill,
+        Grade,
+        GradingRun,
+        RuleProfileVersion,
+    )
+
+    call_command("migrate", verbosity=0)
+    if Grade.objects.exists():
+        print("the database already holds grades: skipping the fill")
+        return
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    people = accounts(trainees=trainees, classes=classes)
     versions = list(RuleProfileVersion.objects.filter(version=1))
     drill = Drill.objects.create(title="Bench exam", kind="generated", profile_version=versions[0])
 

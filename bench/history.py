@@ -47,7 +47,6 @@ QUESTIONS = 5
 PER_ATTEMPT = ROUNDS * QUESTIONS
 SKILLS = ["natural-3to2", "rounding", "dealer-bust", "push", "soft-17", "split", "insurance"]
 CATEGORIES = ["overpay", "underpay", "wrong_outcome", "procedure_error", "insurance_error"]
-PASSWORD = "bench-password-not-secret"  # noqa: S105 - a throwaway database's accounts (as dashboard.py)
 ANCHORS = Path(tempfile.gettempdir()) / "shoeschool-history" / "anchors.jsonl"
 AFTER_CHECKPOINT = 1_000
 
@@ -115,41 +114,20 @@ def copy_rows(table: str, columns: Sequence[str], rows: Iterator[Sequence[Any]])
 
 
 def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) -> None:
-    from django.contrib.auth.hashers import make_password
-    from django.contrib.auth.models import Group, User
     from django.core.management import call_command
     from django.db import connection, transaction
 
+    from bench.dashboard import accounts
     from ledger.chain import GENESIS_HASH, canonical_json, entry_hash
     from ledger.events import Event
     from ledger.models import LedgerHead
-    from trainer.models import Drill, Grade, RuleProfileVersion, TrainingClass
+    from trainer.models import Drill, Grade, RuleProfileVersion
 
     call_command("migrate", verbosity=0)
     if Grade.objects.exists():
         sys.exit("the database already holds grades: use a throwaway one, or --skip-fill")
     started = time.perf_counter()
-    hashed = make_password(PASSWORD)
-    groups = {g.name: g for g in Group.objects.all()}
-    boss = User.objects.create(
-        username="bench-boss", first_name="Bench", last_name="Boss", password=hashed
-    )
-    boss.groups.add(groups["pit_boss"])
-    officer = User.objects.create(
-        username="bench-compliance", first_name="Bench", last_name="Officer", password=hashed
-    )
-    officer.groups.add(groups["compliance"])
-    people = User.objects.bulk_create(
-        User(username=f"trainee{n:04d}", first_name="Trainee", last_name=f"{n:04d}",
-             password=hashed)
-        for n in range(trainees)
-    )  # fmt: skip
-    groups["trainee"].user_set.add(*people)
-    for c in range(classes):
-        training_class = TrainingClass.objects.create(name=f"Bench class {c + 1}")
-        training_class.trainees.add(*people[c::classes])
-        if c == 0:
-            training_class.instructors.add(boss)
+    people = accounts(trainees=trainees, classes=classes)
     versions = list(RuleProfileVersion.objects.filter(version=1).order_by("pk"))
     drill = Drill.objects.create(title="Bench exam", kind="generated", profile_version=versions[0])
     plan = Plan(decisions=decisions, trainees=[p.pk for p in people], years=years, seed=seed)
