@@ -15,6 +15,7 @@ would before the next one, and builds the run summaries (the COPY skips the grad
 service that writes them).
 
 Then, each as its own process, printing wall time, CPU time and peak memory:
+- checkpoint (only when asked): the checkpoint and the entries after it, again;
 - verify: `verify_audit_log` over the whole chain, and `--since-checkpoint`;
 - export: `export_compliance_report --format csv` of the last whole year (rows, size);
 - dashboards: bench/dashboard.py --skip-fill with 4 clients (pit boss and compliance);
@@ -47,6 +48,7 @@ QUESTIONS = 5
 PER_ATTEMPT = ROUNDS * QUESTIONS
 SKILLS = ["natural-3to2", "rounding", "dealer-bust", "push", "soft-17", "split", "insurance"]
 CATEGORIES = ["overpay", "underpay", "wrong_outcome", "procedure_error", "insurance_error"]
+# The checkpoint file is the database's own: one per database (see django_setup).
 ANCHORS = Path(tempfile.gettempdir()) / "shoeschool-history" / "anchors.jsonl"
 AFTER_CHECKPOINT = 1_000
 
@@ -54,6 +56,9 @@ AFTER_CHECKPOINT = 1_000
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_ENV", "development")
+    global ANCHORS
+    database = os.environ["DATABASE_URL"].rsplit("/", 1)[-1]
+    ANCHORS = ANCHORS.with_name(f"anchors-{database}.jsonl")
     os.environ["SHOESCHOOL_LEDGER_ANCHOR_FILE"] = str(ANCHORS)
     import django
 
@@ -394,7 +399,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="concurrent dashboard clients")
     parser.add_argument(
         "--steps", nargs="+", default=["verify", "export", "dashboards", "cold"],
-        choices=["verify", "export", "dashboards", "cold"],
+        choices=["checkpoint", "verify", "export", "dashboards", "cold"],
+        help="checkpoint: write the checkpoint and the entries after it again (the fill does)",
     )  # fmt: skip
     parser.add_argument("--restart", help="a shell command run before the cold step")
     args = parser.parse_args()
@@ -415,7 +421,9 @@ def main() -> None:
     connection.close()
     for step in args.steps:
         print(f"== {step} (load average {os.getloadavg()[0]:.1f})", flush=True)
-        if step == "verify":
+        if step == "checkpoint":
+            checkpoint_then_more()
+        elif step == "verify":
             step_verify()
         elif step == "export":
             step_export()
