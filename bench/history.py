@@ -361,6 +361,9 @@ def step_cold(restart: str | None) -> None:
         began = time.perf_counter()
         subprocess.run(restart, shell=True, check=True)  # noqa: S602 - the operator's own command
         print(f"restarted ({restart}) in {time.perf_counter() - began:.1f} s", flush=True)
+        from django.db import connection
+
+        connection.close()  # the server it was open to is gone
     trainee = User.objects.get(username="trainee0000").pk
     port = 8766
     server = subprocess.Popen(

@@ -160,9 +160,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     trainees = visibility.trainees_visible_to(user=request.user)
     filterset = DashboardFilter(request.GET or None, trainees=trainees)
     filters = filterset.as_stats_filter()
-    # One read of the run summaries serves the class tables and the totals alike.
-    figures = figures_sel.grade_figures(trainees=trainees.values("pk"), filters=filters)
-    classes = figures_sel.dashboard_classes(user=request.user, filters=filters, figures=figures)
+    # The totals over every trainee in view, the tables for a page of classes only.
+    figures = figures_sel.grade_totals(trainees=trainees.values("pk"), filters=filters)
+    page = figures_sel.dashboard_class_page(
+        user=request.user, filters=filters, page=_page_number(request)
+    )
+    classes = page.blocks
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
@@ -187,6 +190,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             for block in classes
         ],
         "total": figures_sel.figures_total(figures=figures),
+        "class_page": page,
+        "previous_page": _query_with_page(request, page.number - 1) if page.number > 1 else None,
+        "next_page": _query_with_page(request, page.number + 1)
+        if page.number < page.pages
+        else None,
         "rule": rule,
         "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
         "speed": charts.speed_svg(

@@ -23,7 +23,7 @@ from audit.services.reviews import (
 from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
-from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile
+from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
 from trainer.selectors import dashboard, evidence, grades, visibility
 
 
@@ -321,9 +321,10 @@ def _add_students(training_class, start, count, *, signer):
 
 
 # The dashboard's queries, shown with nothing cached and shown again. Neither number
-# grows with the trainees, their sittings and signatures, or the classes.
-COLD_QUERIES = 16
-WARM_QUERIES = 13
+# grows with the trainees, their sittings and signatures, or the classes (the totals are
+# read over every trainee in view, the tables over a page of classes).
+COLD_QUERIES = 19
+WARM_QUERIES = 15
 
 
 def test_the_dashboards_query_count_does_not_grow_with_trainees_or_classes(pit, trainee, pit_boss):
@@ -701,3 +702,31 @@ def test_the_dashboard_answers_while_its_cache_is_unreachable(history, pit_boss,
     response = client_for(pit_boss).get(reverse("pit:dashboard"), {"profile": "scarne-4deck"})
     assert response.status_code == 200
     assert "66.7 %" in response.content.decode()
+
+
+def test_the_dashboard_shows_ten_classes_a_page_with_the_totals_of_every_class(history, pit_boss):
+    for n in range(11):
+        TrainingClassFactory(name=f"Shift {n:02d}", instructors=[pit_boss])
+    classes = TrainingClass.objects.filter(instructors=pit_boss).count()
+    assert 11 < classes <= 20
+    client = client_for(pit_boss)
+
+    def page(number: str | None) -> str:
+        query = {"page": number} if number else {}
+        return client.get(reverse("pit:dashboard"), query).content.decode()
+
+    def sections(html: str) -> int:
+        return html.count('<section class="card" aria-labelledby="class-')
+
+    def attempts(html: str) -> str:
+        found = re.search(r"<dt>Attempts</dt><dd>(\d+)</dd>", html)
+        assert found
+        return found.group(1)
+
+    first, second, beyond = page(None), page("2"), page("99")
+    assert (sections(first), sections(second), sections(beyond)) == (10, classes - 10, classes - 10)
+    assert f"Classes 11–{classes} of {classes}" in beyond  # a page past the last is the last
+    assert 'rel="next"' in first
+    assert 'rel="prev"' in second
+    assert 'rel="next"' not in second
+    assert attempts(first) == attempts(second) == "2"  # the history's two, on every page

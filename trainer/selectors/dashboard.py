@@ -18,9 +18,10 @@ functions that show them.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal
@@ -33,7 +34,7 @@ from django.db.models.functions import Cast
 from core.dates import days_bounds
 from core.postgres import fetch_rows
 from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
-from trainer.selectors.graded_cache import graded_versions, per_trainee
+from trainer.selectors.graded_cache import cache_get, cache_set, graded_versions, per_trainee
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to, trainees_visible_to
@@ -150,6 +151,32 @@ def grade_figures(*, trainees: Trainees, filters: StatsFilter | None = None) -> 
         total.add(trainee.tally)
     attempts = sum(trainee.attempts for trainee in by_trainee.values())
     return GradeFigures(filters=filters, by_trainee=by_trainee, total=total, attempts=attempts)
+
+
+def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> GradeFigures:
+    """grade_figures' total only (its by_trainee left empty): two queries, and one cache
+    read when none of the trainees' work was graded since it was last added up.
+
+    Adding up two thousand trainees' cached figures costs more than the page: the sum is
+    kept under the versions of all of them together, so a grading of any one makes it
+    add up again (from the per-trainee figures, themselves cached)."""
+    filters = filters or StatsFilter()
+    ids = _ids(trainees)
+    if filters.trainee_id:
+        ids &= {filters.trainee_id}
+    versions = graded_versions(sorted(ids))
+    key = (
+        "shoeschool:stats:grade-total:"
+        + hashlib.sha256(
+            repr((sorted(versions.items()), replace(filters, trainee_id=None))).encode()
+        ).hexdigest()
+    )
+    kept = cache_get(key)
+    if isinstance(kept, tuple) and len(kept) == 2:
+        return GradeFigures(filters=filters, by_trainee={}, total=kept[0], attempts=kept[1])
+    figures = grade_figures(trainees=ids, filters=filters)
+    cache_set(key, (figures.total, figures.attempts))
+    return replace(figures, by_trainee={})
 
 
 def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _TraineeFigures]:
@@ -277,6 +304,49 @@ def figures_total(*, figures: GradeFigures) -> Figures:
     return _figures(figures.total, figures.attempts)
 
 
+CLASSES_PER_PAGE = 10
+
+
+@dataclass(frozen=True)
+class ClassPage:
+    """One page of the classes the viewer may see, with their trainees' figures."""
+
+    blocks: list[ClassFigures]
+    number: int
+    pages: int
+    classes: int
+    per_page: int = CLASSES_PER_PAGE
+
+    @property
+    def first(self) -> int:
+        return (self.number - 1) * self.per_page + 1
+
+    @property
+    def last(self) -> int:
+        return min(self.number * self.per_page, self.classes)
+
+
+def dashboard_class_page(
+    *,
+    user: AbstractBaseUser | AnonymousUser,
+    filters: StatsFilter,
+    page: int = 1,
+    per_page: int = CLASSES_PER_PAGE,
+) -> ClassPage:
+    """A page of dashboard_classes: the figures are read for that page's trainees only, so
+    a compliance officer over a hundred classes waits for ten of them. A page past the
+    last is the last."""
+    classes = classes_visible_to(user=user).order_by("name", "pk")
+    count = classes.count()
+    pages = max(1, math.ceil(count / per_page))
+    number = min(max(1, page), pages)
+    chosen = list(classes[(number - 1) * per_page : number * per_page].prefetch_related("trainees"))
+    # A class the viewer may see is one whose trainees they may see.
+    on_page = {trainee.pk for c in chosen for trainee in c.trainees.all()}
+    figures = grade_figures(trainees=on_page, filters=filters)
+    return ClassPage(_blocks(chosen, filters, figures), number, pages, count, per_page)
+
+
 def dashboard_classes(
     *,
     user: AbstractBaseUser | AnonymousUser,
@@ -290,8 +360,14 @@ def dashboard_classes(
     if figures is None:
         visible = trainees_visible_to(user=user).values("pk")
         figures = grade_figures(trainees=visible, filters=filters)
-    by_trainee = figures_by_trainee(figures=figures)
     classes = classes_visible_to(user=user).prefetch_related("trainees")
+    return _blocks(classes, filters, figures)
+
+
+def _blocks(
+    classes: Iterable[TrainingClass], filters: StatsFilter, figures: GradeFigures
+) -> list[ClassFigures]:
+    by_trainee = figures_by_trainee(figures=figures)
     result = []
     for training_class in classes:
         block = ClassFigures(training_class)

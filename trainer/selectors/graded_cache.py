@@ -35,6 +35,22 @@ def graded_versions(trainee_ids: Sequence[int]) -> dict[int, str]:
     return {trainee_id: f"{n}.{last}" for trainee_id, n, last in rows}
 
 
+def cache_get(key: str) -> object:
+    """What the cache holds under ``key`` (None when nothing, or the cache is unreachable)."""
+    try:
+        return cache.get(key)
+    except Exception:  # any cache backend's failure to connect
+        log.warning("figures cache unreachable: %s read without it", key, exc_info=True)
+        return None
+
+
+def cache_set(key: str, value: object) -> None:
+    try:
+        cache.set(key, value, FIGURES_CACHE_SECONDS)
+    except Exception:  # as above
+        log.warning("figures cache unreachable: %s not kept", key, exc_info=True)
+
+
 def per_trainee(
     name: str,
     versions: Mapping[int, str],
