@@ -5,6 +5,7 @@ within 30 days. Running a task again sends nothing new."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 
 import pytest
 from django.core import mail
@@ -141,8 +142,13 @@ def test_a_real_worker_runs_the_beat_task_twice_and_sends_once(celery_worker):
         assigned_by=boss,
         due_at=timezone.now() + dt.timedelta(hours=10),
     )
-    # The assignment queued its own e-mail on commit; the worker takes it first, then the
-    # beat task twice: the reminder once.
+    # The assignment queued its own e-mail on commit: wait for the worker to send it (its
+    # two processes could otherwise take the beat task first), then the beat task twice:
+    # the reminder once.
+    deadline = time.monotonic() + 30
+    while not Notification.objects.filter(kind="assigned").exists():
+        assert time.monotonic() < deadline, "the assignment's own e-mail was never sent"
+        time.sleep(0.1)
     first = send_assignment_notifications.delay().get(timeout=30)
     second = send_assignment_notifications.delay().get(timeout=30)
     assert (first, second) == (1, 0)
