@@ -37,7 +37,7 @@ from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClas
 from trainer.selectors.graded_cache import cache_get, cache_set, graded_versions, per_trainee
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
-from trainer.selectors.visibility import classes_visible_to, trainees_visible_to
+from trainer.selectors.visibility import classes_visible_to
 from trainer.tallies import BUCKET_MS, Tally, facet_key
 
 if TYPE_CHECKING:
@@ -333,9 +333,10 @@ def dashboard_class_page(
     page: int = 1,
     per_page: int = CLASSES_PER_PAGE,
 ) -> ClassPage:
-    """A page of dashboard_classes: the figures are read for that page's trainees only, so
-    a compliance officer over a hundred classes waits for ten of them. A page past the
-    last is the last."""
+    """A page of the classes the viewer may see: each with its trainees (narrowed by the
+    trainee filter) and their figures over the filtered grades. The figures are read for
+    that page's trainees only, so a compliance officer over a hundred classes waits for
+    ten of them. A page past the last is the last. A constant number of queries."""
     classes = classes_visible_to(user=user).order_by("name", "pk")
     count = classes.count()
     pages = max(1, math.ceil(count / per_page))
@@ -345,23 +346,6 @@ def dashboard_class_page(
     on_page = {trainee.pk for c in chosen for trainee in c.trainees.all()}
     figures = grade_figures(trainees=on_page, filters=filters)
     return ClassPage(_blocks(chosen, filters, figures), number, pages, count, per_page)
-
-
-def dashboard_classes(
-    *,
-    user: AbstractBaseUser | AnonymousUser,
-    filters: StatsFilter,
-    figures: GradeFigures | None = None,
-) -> list[ClassFigures]:
-    """Per class the viewer may see: its trainees (narrowed by the trainee filter), each
-    with their figures over the filtered grades (``figures``, when the caller already has
-    them from grade_figures over the trainees visible to the user). A constant number of
-    queries."""
-    if figures is None:
-        visible = trainees_visible_to(user=user).values("pk")
-        figures = grade_figures(trainees=visible, filters=filters)
-    classes = classes_visible_to(user=user).prefetch_related("trainees")
-    return _blocks(classes, filters, figures)
 
 
 def _blocks(
