@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from decimal import Decimal
@@ -23,8 +24,12 @@ from audit.services.reviews import (
 from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
+from tests.grading.conftest import PLAYER_WINS
+from tests.grading.conftest import make_attempt as submitted_attempt
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
 from trainer.selectors import dashboard, evidence, grades, visibility
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.grading.request import grading_request
 
 
 def _visible(user):
@@ -322,7 +327,10 @@ def _add_students(training_class, start, count, *, signer):
 
 # The dashboard's queries, shown with nothing cached and shown again. Neither number
 # grows with the trainees, their sittings and signatures, or the classes (the totals are
-# read over every trainee in view, the tables over a page of classes).
+# read over every trainee in view, the tables over a page of classes). Shown again, the
+# totals' key is the graded generation, not every trainee's graded version: as many
+# queries, none of them over every trainee (with nothing cached, the generation takes the
+# place of the graded versions the totals' key was read from before).
 COLD_QUERIES = 19
 WARM_QUERIES = 15
 
@@ -594,6 +602,61 @@ def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee,
 
     renewal = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
     assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{renewal.pk})"
+
+
+# What another process writes: a grading worker, or the other web process. With the
+# cache in each process, nothing it keeps or drops in its own cache reaches this one's:
+# the next showing here must still be right.
+
+
+@contextlib.contextmanager
+def _in_another_process(settings):
+    kept = settings.CACHES
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "another-process",
+        }
+    }
+    try:
+        yield
+    finally:
+        settings.CACHES = kept
+
+
+def _totals(html: str) -> tuple[str, str]:
+    """The attempts and the accuracy over every trainee shown."""
+    found = re.search(
+        r"<dt>Attempts</dt><dd>(\d+)</dd>.*?<dt>Accuracy</dt><dd>([^<]*)</dd>", html, re.S
+    )
+    assert found
+    return found.group(1), found.group(2)
+
+
+def _twice(client) -> str:
+    """The dashboard shown twice, the second time from what the first kept: the same page."""
+    url = reverse("pit:dashboard")
+    first = client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        second = client.get(url).content.decode()
+    assert len(queries) == WARM_QUERIES
+    assert _totals(second) == _totals(first)
+    return second
+
+
+def test_a_run_graded_in_another_process_shows_on_the_next_showing(
+    history, other_trainee, compliance_officer, settings
+):
+    client = client_for(compliance_officer)
+    assert _totals(_twice(client)) == ("3", "50.0 %")
+    with _in_another_process(settings):
+        # Graded as the worker grades: the grading service writes the run's summary.
+        attempt = submitted_attempt(other_trainee, [PLAYER_WINS])
+        grading_run_execute(run_id=grading_request(attempt=attempt).pk)
+    html = client.get(reverse("pit:dashboard")).content.decode()
+    attempts, accuracy = _totals(html)
+    assert (attempts, accuracy != "50.0 %") == ("4", True)
+    assert _row_cells(html, other_trainee.username)[1].split(">", 1)[-1] == "2"
 
 
 def test_the_trainee_page_lists_every_tables_standing(pit, trainee, pit_boss):

@@ -34,7 +34,13 @@ from django.db.models.functions import Cast
 from core.dates import days_bounds
 from core.postgres import fetch_rows
 from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
-from trainer.selectors.graded_cache import cache_get, cache_set, graded_versions, per_trainee
+from trainer.selectors.graded_cache import (
+    cache_get,
+    cache_set,
+    graded_generation,
+    graded_versions,
+    per_trainee,
+)
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
@@ -155,20 +161,22 @@ def grade_figures(*, trainees: Trainees, filters: StatsFilter | None = None) -> 
 
 def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> GradeFigures:
     """grade_figures' total only (its by_trainee left empty): two queries, and one cache
-    read when none of the trainees' work was graded since it was last added up.
+    read when nobody's work was graded since it was last added up.
 
-    Adding up two thousand trainees' cached figures costs more than the page: the sum is
-    kept under the versions of all of them together, so a grading of any one makes it
+    Adding up two thousand trainees' cached figures costs more than the page, and so does
+    asking for the graded version of each: the sum is kept under the graded generation
+    (one count over the summaries' key) and the trainees in view, so any grading makes it
     add up again (from the per-trainee figures, themselves cached)."""
     filters = filters or StatsFilter()
+    # Read before the figures: what is kept under it is then never older than it says.
+    generation = graded_generation()
     ids = _ids(trainees)
     if filters.trainee_id:
         ids &= {filters.trainee_id}
-    versions = graded_versions(sorted(ids))
     key = (
         "shoeschool:stats:grade-total:"
         + hashlib.sha256(
-            repr((sorted(versions.items()), replace(filters, trainee_id=None))).encode()
+            repr((generation, sorted(ids), replace(filters, trainee_id=None))).encode()
         ).hexdigest()
     )
     kept = cache_get(key)
