@@ -6,6 +6,7 @@ flag not lifted, a certification not withdrawn (and, for a certification, not ex
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from ledger.chain import GENESIS_HASH
 from ledger.models import LedgerHead
 from trainer.models import Attempt, Drill, GradingStatus, RuleProfile
 from trainer.selectors.evidence import AttemptEvidence, exam_evidence
+from trainer.selectors.graded_cache import graded_versions, per_trainee
 
 
 def reviews_of_grade(*, grade_id: int) -> list[Review]:
@@ -203,6 +205,61 @@ def certification_overview(
         overview.sittings[trainee_id] = sittings
         overview.states[trainee_id] = _standings(own, sittings, now)
     return overview
+
+
+def table_states(
+    *, trainee_ids: Iterable[int], rule: CertificationRule, now: datetime | None = None
+) -> dict[int, list[TableState]]:
+    """certification_overview's standings alone, kept in the cache per trainee: for a page
+    of two hundred trainees, deciding each sitting's sign-off costs more than the page.
+
+    A trainee's standings change with a grading of their work, a signature or withdrawal
+    (any change to their certification rows), a table's name or title, the rule, and the
+    clock only as one of their certifications comes within EXPIRY_WARNING of its expiry or
+    expires. The key holds all of these, read fresh: the graded version, the certification
+    rows, how many of those moments have passed, the tables and the rule. Three short
+    queries when every trainee's standings are cached.
+    """
+    ids = sorted(set(trainee_ids))
+    if not ids:
+        return {}
+    now = now or timezone.now()
+    # Read before the standings are: what is kept under them is then never older.
+    graded = graded_versions(ids)
+    rows: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for trainee_id, *row in (
+        Certification.objects.filter(trainee_id__in=ids)
+        .order_by("pk")
+        .values_list(
+            "trainee_id",
+            "pk",
+            "profile_id",
+            "attempt_id",
+            "signed_at",
+            "expires_at",
+            "withdrawn",
+            "corrects_id",
+        )
+    ):
+        rows[trainee_id].append(tuple(row))
+    versions = {}
+    for trainee_id in ids:
+        own = rows.get(trainee_id, [])
+        if trainee_id not in graded and not own:
+            continue  # no sitting and no certification: no standing anywhere
+        expiries = [row[4] for row in own if row[4] is not None]
+        passed = sum(now >= e - EXPIRY_WARNING for e in expiries) + sum(now >= e for e in expiries)
+        signed = hashlib.sha256(repr(own).encode()).hexdigest()[:16]
+        versions[trainee_id] = f"{graded.get(trainee_id, '-')}.{signed}.{passed}"
+    tables = list(RuleProfile.objects.order_by("pk").values_list("pk", "name", "title"))
+    nothing: list[TableState] = []
+    return per_trainee(
+        "table-states",
+        versions,
+        (rule, tables),
+        lambda missing: certification_overview(trainee_ids=missing, rule=rule, now=now).states,
+        nothing,
+    )
 
 
 def _standings(

@@ -169,9 +169,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
-    # Read on every showing, never cached: a signature, a withdrawal or the clock changes
-    # a standing without any grading.
-    standings = audit_selectors.certification_overview(trainee_ids=ids, rule=rule).states
+    standings = audit_selectors.table_states(trainee_ids=ids, rule=rule)
     context = {
         "filterset": filterset,
         "classes": [

@@ -14,7 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.certification import CertificationRule
 from audit.models import Certification, RetrainingFlag, Review
+from audit.selectors import EXPIRY_WARNING, TableStanding, table_states
 from audit.services.reviews import (
     certification_sign,
     certification_withdraw,
@@ -328,10 +330,11 @@ def _add_students(training_class, start, count, *, signer):
 # The dashboard's queries, shown with nothing cached and shown again. Neither number
 # grows with the trainees, their sittings and signatures, or the classes (the totals are
 # read over every trainee in view, the tables over a page of classes). Shown again, the
-# totals' key is the graded generation, not every trainee's graded version: as many
-# queries, none of them over every trainee (with nothing cached, the generation takes the
-# place of the graded versions the totals' key was read from before).
-COLD_QUERIES = 19
+# totals' key is the graded generation (not every trainee's graded version) and the
+# standings' key the page's graded versions, certification rows and tables (not the
+# sittings, drills and certifications they are worked out from): as many queries, none
+# of them over every trainee. With nothing cached, the standings' key's three come first.
+COLD_QUERIES = 22
 WARM_QUERIES = 15
 
 
@@ -657,6 +660,55 @@ def test_a_run_graded_in_another_process_shows_on_the_next_showing(
     attempts, accuracy = _totals(html)
     assert (attempts, accuracy != "50.0 %") == ("4", True)
     assert _row_cells(html, other_trainee.username)[1].split(">", 1)[-1] == "2"
+
+
+def test_a_signature_and_a_withdrawal_in_another_process_show_on_the_next_showing(
+    pit, trainee, pit_boss, settings
+):
+    client = client_for(pit_boss)
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    _twice(client)
+    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{exam.pk})"
+    with _in_another_process(settings):
+        cert = certification_sign(request=signing_request(),
+            trainee=trainee, profile=exam.drill.certifies, attempt=exam, signer=pit_boss,
+            password=PASSWORD, statement="ok",
+        )  # fmt: skip
+    assert (
+        _standing(client, trainee) == f"Six-deck shoe: certified until {cert.expires_at:%Y-%m-%d}"
+    )
+    _twice(client)
+    with _in_another_process(settings):
+        withdrawal = certification_withdraw(request=signing_request(),
+            certification=cert, signer=pit_boss, password=PASSWORD, statement="Mispaid splits",
+        )  # fmt: skip
+    assert _standing(client, trainee) == (
+        f"Six-deck shoe: certification withdrawn {withdrawal.signed_at:%Y-%m-%d}"
+    )
+
+
+def test_kept_standings_follow_the_clock_to_expiring_and_expired(pit, trainee, pit_boss):
+    """Nothing is written between these readings: only the clock moves, past the moment the
+    certification shows as expiring, then past its expiry."""
+    exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    cert = certification_sign(request=signing_request(),
+        trainee=trainee, profile=exam.drill.certifies, attempt=exam, signer=pit_boss,
+        password=PASSWORD, statement="ok",
+    )  # fmt: skip
+    assert cert.expires_at is not None
+    rule = CertificationRule.from_settings()
+
+    def standing(now):
+        states = table_states(trainee_ids=[trainee.pk], rule=rule, now=now)[trainee.pk]
+        return [state.standing for state in states]
+
+    warned = cert.expires_at - EXPIRY_WARNING
+    assert standing(warned - dt.timedelta(seconds=1)) == [TableStanding.CERTIFIED]
+    assert standing(warned - dt.timedelta(seconds=1)) == [TableStanding.CERTIFIED]  # kept
+    assert standing(warned) == [TableStanding.EXPIRING]
+    assert standing(cert.expires_at - dt.timedelta(seconds=1)) == [TableStanding.EXPIRING]
+    # Expired, the sitting it rested on backs no other: nothing to sign on.
+    assert standing(cert.expires_at) == [TableStanding.EXPIRED]
 
 
 def test_the_trainee_page_lists_every_tables_standing(pit, trainee, pit_boss):
