@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import re
+import threading
+import time
 from decimal import Decimal
 
 import pytest
@@ -29,9 +31,10 @@ from tests.factories import PASSWORD, UserFactory
 from tests.grading.conftest import PLAYER_WINS
 from tests.grading.conftest import make_attempt as submitted_attempt
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
-from trainer.selectors import dashboard, evidence, grades, visibility
+from trainer.selectors import dashboard, evidence, graded_cache, grades, visibility
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request
+from trainer.tallies import Tally
 
 
 def _visible(user):
@@ -219,6 +222,42 @@ def test_a_graded_run_recomputes_its_own_trainees_figures_only(
     assert computed[1:] == [[other_trainee.pk]]
     assert after[trainee.pk] == before[trainee.pk]
     assert (after[other_trainee.pk].attempts, after[other_trainee.pk].correct) == (2, 1)
+
+
+def test_threads_asking_for_the_same_totals_at_once_add_them_up_once(monkeypatch):
+    """A page's first showings come several at once: one thread adds the totals up, the
+    next waits its turn and reads what the first kept."""
+    started, release = threading.Event(), threading.Event()
+    calls: list[list[int]] = []
+
+    def adding_up(*, trainees, filters):
+        calls.append(sorted(trainees))
+        started.set()
+        assert release.wait(30)
+        total = Tally(questions=4, correct=3)
+        return dashboard.GradeFigures(filters=filters, by_trainee={}, total=total, attempts=2)
+
+    monkeypatch.setattr(dashboard, "graded_generation", lambda: "7.70")
+    monkeypatch.setattr(dashboard, "grade_figures", adding_up)
+    shown: list[dashboard.GradeFigures] = []
+
+    def show():
+        shown.append(dashboard.grade_totals(trainees=[1, 2]))
+
+    first, second = threading.Thread(target=show), threading.Thread(target=show)
+    first.start()
+    assert started.wait(30)
+    second.start()
+    for _ in range(3000):  # until the second thread waits its turn
+        if any(waiting == 2 for _, waiting in graded_cache._turns.values()):
+            break
+        time.sleep(0.01)
+    release.set()
+    first.join()
+    second.join()
+    assert calls == [[1, 2]]
+    assert [(s.total.questions, s.attempts) for s in shown] == [(4, 2), (4, 2)]
+    assert graded_cache._turns == {}
 
 
 # The dashboard page.

@@ -40,6 +40,7 @@ from trainer.selectors.graded_cache import (
     graded_generation,
     graded_versions,
     per_trainee,
+    taking_turns,
 )
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
@@ -166,7 +167,8 @@ def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> G
     Adding up two thousand trainees' cached figures costs more than the page, and so does
     asking for the graded version of each: the sum is kept under the graded generation
     (one count over the summaries' key) and the trainees in view, so any grading makes it
-    add up again (from the per-trainee figures, themselves cached)."""
+    add up again (from the per-trainee figures, themselves cached), once however many of
+    this process's threads ask at the same time."""
     filters = filters or StatsFilter()
     # Read before the figures: what is kept under it is then never older than it says.
     generation = graded_generation()
@@ -180,11 +182,19 @@ def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> G
         ).hexdigest()
     )
     kept = cache_get(key)
-    if isinstance(kept, tuple) and len(kept) == 2:
-        return GradeFigures(filters=filters, by_trainee={}, total=kept[0], attempts=kept[1])
-    figures = grade_figures(trainees=ids, filters=filters)
-    cache_set(key, (figures.total, figures.attempts))
-    return replace(figures, by_trainee={})
+    if not _kept_total(kept):
+        with taking_turns(key):
+            kept = cache_get(key)
+            if not _kept_total(kept):
+                figures = grade_figures(trainees=ids, filters=filters)
+                cache_set(key, (figures.total, figures.attempts))
+                return replace(figures, by_trainee={})
+    assert isinstance(kept, tuple)
+    return GradeFigures(filters=filters, by_trainee={}, total=kept[0], attempts=kept[1])
+
+
+def _kept_total(kept: object) -> bool:
+    return isinstance(kept, tuple) and len(kept) == 2
 
 
 def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _TraineeFigures]:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TypeVar
 
 from django.core.cache import cache
@@ -45,6 +47,31 @@ def graded_generation() -> str:
     the summary (the grading service, a backfill, a benchmark's COPY)."""
     row = GradingRunSummary.objects.order_by().aggregate(n=Count("pk"), last=Max("pk"))
     return f"{row['n']}.{row['last']}"
+
+
+_turns: dict[str, tuple[threading.Lock, int]] = {}
+_turns_guard = threading.Lock()
+
+
+@contextmanager
+def taking_turns(key: str) -> Iterator[None]:
+    """Threads of this process working out what is to be kept under ``key`` go one at a
+    time: the first computes and keeps it, the next finds it kept (read the cache again
+    inside). A page's first showings come several at once, and each thread adding up the
+    same two thousand trainees side by side made every one of them wait for all."""
+    with _turns_guard:
+        lock, waiting = _turns.get(key) or (threading.Lock(), 0)
+        _turns[key] = (lock, waiting + 1)
+    try:
+        with lock:
+            yield
+    finally:
+        with _turns_guard:
+            lock, waiting = _turns[key]
+            if waiting == 1:
+                del _turns[key]
+            else:
+                _turns[key] = (lock, waiting - 1)
 
 
 def cache_get(key: str) -> object:
