@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tests.factories import profile_version
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
@@ -216,3 +217,41 @@ def test_the_api_refuses_chips_as_json_numbers(api, attempt, shown):
     assert response.status_code == 400
     assert "chips" in str(response.json())
     assert not Decision.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("profile", "paid"),
+    [
+        ("casino-shoe", "Paid in the fewest chips, the larger chips first"),
+        (
+            "casino-single-deck-6to5",
+            "Paid in the bet's colours for each whole bet, then the fewest",
+        ),
+    ],
+)
+def test_the_house_rules_state_the_tables_chips_and_its_chip_rule(profile, paid):
+    said = profile_version(profile).house_rules
+    assert paid in " | ".join(said)
+    assert any(line.startswith("Chips: ") and "2.50, 5, 25" in line for line in said)
+    assert "Cash is changed into chips no larger than 25" in said
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"count-25": "1"}, {"amount": "25.00"}],  # without the script; with it (the stack's worth)
+)
+def test_a_payout_taken_is_a_money_answer_of_the_stacks_worth(trainee, attempt, data):
+    client = client_for(trainee)
+    response = post(client, attempt, 1, 1, {"action": "take", **data})
+    assert response.status_code == 302
+    assert Decision.objects.get().answer == {"action": "take", "amount": "25.00"}
+
+
+def test_a_refused_stack_comes_back_on_the_rack(trainee, attempt):
+    client = client_for(trainee)
+    response = post(client, attempt, 1, 1, {"action": "pay", "chips": ["25", "5", "5", "-2.50"]})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert re.search(r'name="count-25"[^>]*value="1"', html)
+    assert re.search(r'name="count-5"[^>]*value="2"', html)
+    assert re.search(r'value="pay" data-key="P" required checked', html)

@@ -6,6 +6,7 @@ trainees only (403 otherwise), and an attempt that is not the trainee's answers 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import wraps
@@ -50,6 +51,7 @@ from trainer.web.display import (
     SETTLEMENT_CHOICES,
     VOCABULARY_JSON,
     Chip,
+    ChipWork,
     answer_chips,
     answer_label,
     button_answer,
@@ -160,10 +162,7 @@ def _table(
         "question_text": key_text(question, item.document),
         "table": drawn,
         "work": work,
-        # Without the script, a count field a chip, refilled after a refused answer.
-        "rack_fields": [(chip, (posted or {}).get(chip.field, "")) for chip in work.rack]
-        if work is not None
-        else [],
+        "rack_fields": _rack_fields(work, posted),
         "placard": placard,
         "house_rules": rules_shown.house_rules,
         "profile": rules_shown,
@@ -181,6 +180,20 @@ def _table(
     }
     status = error.status if error is not None else 200
     return render(request, "trainer/table.html", context, status=status)
+
+
+def _rack_fields(work: ChipWork | None, posted: Mapping[str, Any] | None) -> list[Any]:
+    """A count field a chip (the rack without the script), refilled after a refused answer
+    from its counts or from the stack the script sent, which then seeds the rack again."""
+    if work is None:
+        return []
+    posted = posted or {}
+    getlist = getattr(posted, "getlist", None)
+    sent = Counter(str(chip) for chip in getlist("chips")) if getlist else Counter()
+    return [
+        (chip, posted.get(chip.field) or (str(sent[chip.value]) if sent[chip.value] else ""))
+        for chip in work.rack
+    ]
 
 
 @require_GET
@@ -244,7 +257,15 @@ def _posted_answer(post: QueryDict) -> dict[str, Any]:
         action = post.get("action")
         if action is not None and action != MoneyAction.PAY.value:
             moves = money_action_of(action)
-            worth = _stack_worth(chips) if chips and moves is not None and moves.sign else ""
+            if moves is None or not moves.sign:
+                return {"action": action, "amount": ""}
+            # The script sends the stack's worth as the amount; the count fields, the chips.
+            worth = _stack_worth(chips) if chips else str(post.get("amount") or "")
+            if not worth:
+                raise TrainerError(
+                    f"the stack is empty: put the chips to {moves.value.replace('_', ' ')} on it",
+                    field="chips",
+                )
             return {"action": action, "amount": worth}
         if not chips:
             raise TrainerError(
