@@ -12,8 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page
 from tests.trainer.factories import AssignmentFactory, DrillFactory, chip_document
-from tests.trainer.test_table_browser import log_in, start
-from tests.trainer.test_table_browser import prompt as shown
+from tests.trainer.test_table_browser import log_in, prompt, start
 from trainer.models import Decision, Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,13 +30,6 @@ def artifacts() -> Path:
 def page() -> Iterator[Page]:
     with chromium_page(viewport={"width": 1024, "height": 900}) as page:
         yield page
-
-
-def prompt(page: Page, text: str) -> None:
-    """The question is on the table and its script is running (it shows the key switch):
-    a key pressed before that would be lost."""
-    shown(page, text)
-    expect(page.locator("[data-shortcut-switch]")).to_be_visible()
 
 
 def said(page: Page) -> str:
