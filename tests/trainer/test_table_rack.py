@@ -17,8 +17,10 @@ from tests.trainer.factories import (
     change_document,
     chip_document,
 )
-from trainer.models import Decision, Mode
-from trainer.services.attempts import attempt_start
+from trainer.models import Decision, DrillKind, Mode
+from trainer.selectors.attempts import attempt_current_question
+from trainer.services.attempts import attempt_start, decision_record
+from trainer.services.drills import drill_create
 
 pytestmark = pytest.mark.django_db
 
@@ -255,3 +257,34 @@ def test_a_refused_stack_comes_back_on_the_rack(trainee, attempt):
     assert re.search(r'name="count-25"[^>]*value="1"', html)
     assert re.search(r'name="count-5"[^>]*value="2"', html)
     assert re.search(r'value="pay" data-key="P" required checked', html)
+
+
+@pytest.mark.parametrize("skill", ["pay-in-chips", "colour-up", "change"])
+def test_a_generated_chip_drill_deals_its_rounds_to_the_rack(trainee, pit_boss, skill):
+    drill = drill_create(
+        title=f"Generated {skill}",
+        kind=DrillKind.GENERATED,
+        user=pit_boss,
+        profile_version=profile_version("european-enhc-6deck"),
+        skills=[skill],
+        count=1,
+    )
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    client = client_for(trainee)
+    for _ in range(40):
+        html = table(client, attempt)
+        if "data-rack-form" in html:
+            # This table's rack, largest first: its 1000 chip too.
+            assert re.findall(r'data-rack-chip="([^"]+)"', html)[0] == "1000"
+            return
+        # Not the chip question yet: answer what is asked, right, and go on.
+        current = attempt_current_question(attempt=attempt)
+        assert current is not None
+        decision_record(
+            attempt=attempt,
+            user=trainee,
+            position=current.item.position,
+            question=current.n,
+            answer=current.key.expected,
+        )
+    pytest.fail("no chip question in the round")
