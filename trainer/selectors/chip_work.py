@@ -9,11 +9,16 @@ they cost no query of their own.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.db.models import Count, Q, Sum
+
+from trainer.models import ErrorCategory
 from trainer.rules import CHIP_KINDS, Kind
+from trainer.selectors.reports import graded_questions
 from trainer.tallies import CHIP_FIELDS, Tally
 from trainer.timing import chip_target_seconds
 from trainer.words import kind_label
@@ -55,6 +60,36 @@ class ChipWork:
 def chip_work(*, tally: Tally) -> list[ChipWork]:
     """The chip questions among a tally's grades, kind by kind (only the kinds asked)."""
     return chip_work_of(chips=tally.chips)
+
+
+def report_chip_work(*, start: dt.date, end: dt.date) -> list[ChipWork]:
+    """The chip work of a report's period, kind by kind, counted from its graded questions
+    (the current run of each attempt) in the database: one query."""
+    counts = {
+        row["kind"]: [
+            row["n"],
+            row["n_right"],
+            row["n_answered"],
+            row["ms"] or 0,
+            row["n_wrong_chips"],
+            row["n_unanswered"],
+            row["n_late"],
+        ]
+        for row in graded_questions(start=start, end=end)
+        .filter(kind__in=_ORDER)
+        .values("kind")
+        .annotate(
+            n=Count("id"),
+            n_right=Count("id", filter=Q(correct=True)),
+            n_answered=Count("response_ms"),
+            ms=Sum("response_ms"),
+            n_wrong_chips=Count("id", filter=Q(category=ErrorCategory.WRONG_CHIPS)),
+            n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
+            n_late=Count("id", filter=Q(category=ErrorCategory.LATE)),
+        )
+        .order_by()
+    }
+    return chip_work_of(chips=counts)
 
 
 def chip_work_of(*, chips: Mapping[str, list[int]]) -> list[ChipWork]:
