@@ -217,13 +217,6 @@ class Skill(models.TextChoices):
     CHANGE = "change", "Change"
 
 
-# The chip skills (issue 14): the engine asks their questions, but the table has no rack to
-# answer them with yet, so no drill deals them and the library leaves their scenarios out
-# until it has. Builders offer the other skills (DEALT_SKILL_CHOICES).
-CHIP_SKILLS = frozenset({Skill.PAY_IN_CHIPS.value, Skill.COLOUR_UP.value, Skill.CHANGE.value})
-DEALT_SKILL_CHOICES = [(value, label) for value, label in Skill.choices if value not in CHIP_SKILLS]
-
-
 class Scenario(models.Model):
     """A hand-staged round: a validated ``blackjack-scenario/1`` document."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from trainer.models import ErrorCategory, Mode, Skill
@@ -171,8 +172,29 @@ def question_text(question: Question, seats: Seats | None = None, *, note: bool 
             f"Settle the bet of {who}: {stake} on {where} against "
             f"{_dealer_against(dealer)}.{money_note}"
         )
+    if kind == Kind.PAY_IN_CHIPS:
+        paid = replace(question, kind=_paid_in_chips(question))
+        return (
+            f"{question_text(paid, seats, note=False)} Pay it in chips from the rack.{money_note}"
+        )
+    if kind in (Kind.COLOUR_UP, Kind.CHANGE):
+        # The engine's words, "Box 3: p1 leaves the table with ...", with the seat's name.
+        said = question.prompt.replace(f"Box {question.box}: {question.player} ", f"{who} ", 1)
+        return dealer_words(said)
     # The reshuffle (and any kind a later engine adds): the engine's words name no player.
     return dealer_words(question.prompt)
+
+
+def _paid_in_chips(question: Question) -> Kind:
+    """The payout a pay-in-chips question asks for. A public question carries no expected
+    answer (which names it), so it is read from the engine's prompt, a stored contract."""
+    if question.hand is None:
+        return Kind.SETTLE_INSURANCE
+    if "takes even money" in question.prompt:
+        return Kind.EVEN_MONEY
+    if "three sevens" in question.prompt:
+        return Kind.BONUS_777
+    return Kind.SETTLE_HAND
 
 
 def key_text(
