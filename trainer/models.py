@@ -682,6 +682,8 @@ class GradingRunSummary(models.Model):
     categories = models.JSONField(default=dict)
     skills = models.JSONField(default=dict)
     facets = models.JSONField(default=dict)
+    # The chip questions' figures by kind (trainer.tallies.CHIP_FIELDS); empty without any.
+    chips = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

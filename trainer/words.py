@@ -290,6 +290,10 @@ assert set(ANSWER_WORDS) == set(ProcedureAnswer)
 _ANSWER_VALUES = frozenset(word.value for word in ProcedureAnswer)
 
 
+# A colour up or a change is answered with a stack and no action: chips for chips or cash.
+EXCHANGE_WORD = "Exchange"
+
+
 def answer_parts(answer: Mapping[str, Any] | None) -> tuple[str, str]:
     """An answer as its action in words and its amount: ("Pay", "37.50"),
     ("Peek: no natural", ""), ("", "") when there is none. The CSV's two columns."""
@@ -299,11 +303,19 @@ def answer_parts(answer: Mapping[str, Any] | None) -> tuple[str, str]:
         action = money_action_of(answer["action"])
         word = ACTION_WORDS[action] if action is not None else str(answer["action"])
         return word, str(answer.get("amount", ""))
+    if "chips" in answer:
+        return EXCHANGE_WORD, str(answer.get("amount", ""))
     said = answer.get("answer")
     word = ANSWER_WORDS[ProcedureAnswer(said)] if said in _ANSWER_VALUES else str(said)
     if "dealer_blackjack" in answer:
         word += PEEK_FINDING_WORDS[bool(answer["dealer_blackjack"])]
     return word, ""
+
+
+def chips_text(answer: Mapping[str, Any] | None) -> str:
+    """A chip answer's stack as the CSV writes it, "25 + 5 + 5 + 2.50"; "" for any other."""
+    chips = answer.get("chips") if answer else None
+    return " + ".join(map(str, chips)) if isinstance(chips, list) else ""
 
 
 def answer_label(

@@ -43,6 +43,7 @@ from trainer.models import Grade
 from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import evidence, runs, visibility
 from trainer.selectors import grades as grade_rows
+from trainer.selectors.chip_work import chip_work
 from trainer.web.display import answer_label, kind_label, rule_text, table_view
 from trainer.words import question_text, seat_names
 
@@ -197,6 +198,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else None,
         "rule": rule,
         "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
+        "chip_work": chip_work(tally=figures.total),
         "speed": charts.speed_svg(
             figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
@@ -259,6 +261,7 @@ def _trainee_page(
         "figures": figures_sel.figures_total(figures=figures),
         "by_category": figures_sel.errors_by_category(figures=figures),
         "by_skill": figures_sel.errors_by_skill(figures=figures),
+        "chip_work": chip_work(tally=figures.total),
         "trend_svg": charts.accuracy_trend_svg(
             figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
         ),

@@ -34,7 +34,13 @@ from django.db.models.functions import Cast
 from core.dates import days_bounds
 from core.postgres import fetch_rows
 from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
-from trainer.selectors.graded_cache import cache_get, cache_set, graded_versions, per_trainee
+from trainer.selectors.graded_cache import (
+    FIGURES_KEY,
+    cache_get,
+    cache_set,
+    graded_versions,
+    per_trainee,
+)
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
@@ -166,7 +172,7 @@ def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> G
         ids &= {filters.trainee_id}
     versions = graded_versions(sorted(ids))
     key = (
-        "shoeschool:stats:grade-total:"
+        f"{FIGURES_KEY}:grade-total:"
         + hashlib.sha256(
             repr((sorted(versions.items()), replace(filters, trainee_id=None))).encode()
         ).hexdigest()
@@ -186,7 +192,7 @@ def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _Trainee
     key = facet_key(profile=filters.profile, skill=filters.skill)
     if key is None:
         rows = fetch_rows(summaries.values_list("trainee_id", *_TOTALS))
-        tallies = ((row[0], _tally(row[1:7], row[7], row[8], row[9])) for row in rows)
+        tallies = ((row[0], _tally(row[1:7], *row[7:11])) for row in rows)
     else:
         # Only the facet: reading each row's facets once (not has_key as well) is what
         # keeps a filtered page's query short.
@@ -217,6 +223,7 @@ _TOTALS = (
     "histogram",
     "categories",
     "skills",
+    "chips",
 )
 
 
@@ -232,7 +239,9 @@ def _money(value: Any) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
-def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any) -> Tally:
+def _tally(
+    scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any, chips: Any
+) -> Tally:
     questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
     return Tally(
         questions=questions,
@@ -244,6 +253,7 @@ def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any)
         histogram=dict(_json(histogram)),
         categories=dict(_json(categories)),
         skills=dict(_json(skills)),
+        chips=dict(_json(chips)),
     )
 
 
