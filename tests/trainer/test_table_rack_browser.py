@@ -153,3 +153,27 @@ def test_letter_keys_off_leave_the_rack_to_tab_and_space(live_server, page, trai
     page.locator("button[data-rack-chip='25']").focus()
     page.keyboard.press("Space")
     assert said(page) == "Your stack: 25 — 25.00 in 1 chip"
+
+
+def test_without_javascript_the_rack_is_a_count_per_chip(live_server, artifacts, trainee):
+    drill = DrillFactory(title="Chips", documents=[chip_document()])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    with chromium_page(viewport={"width": 1024, "height": 900}, java_script_enabled=False) as page:
+        log_in(page, live_server.url, trainee.username)
+        page.locator("tr", has_text="Chips").get_by_role("button", name="Start").click()
+        expect(page.locator("#q-prompt")).to_contain_text("Pay it in chips from the rack")
+        expect(page.locator("[data-rack]")).to_be_hidden()
+        page.locator("input[name=action][value=pay]").check()
+        page.get_by_label("How many 25s").fill("1")
+        page.get_by_label("How many 5s").fill("-2")
+        page.get_by_role("button", name="Pay", exact=False).filter(has_text="Enter").click()
+        # The browser itself holds a negative count back (the server refuses one too).
+        assert not page.get_by_label("How many 5s").evaluate("field => field.validity.valid")
+        assert not Decision.objects.exists()
+        page.screenshot(path=artifacts / "trainee-table-chips-no-script.png", full_page=True)
+        page.locator("input[name=action][value=pay]").check()
+        page.get_by_label("How many 5s").fill("2")
+        page.get_by_label("How many 2.50s").fill("1")
+        page.get_by_role("button", name="Pay", exact=False).filter(has_text="Enter").click()
+        expect(page.locator("#q-prompt")).to_contain_text("Colour up.")
+    assert Decision.objects.get().answer["chips"] == ["25", "5", "5", "2.50"]
