@@ -17,10 +17,11 @@ from tests.trainer.factories import (
     change_document,
     chip_document,
 )
-from trainer.models import Decision, DrillKind, Mode
+from trainer.models import Decision, DrillKind, GradingRun, Mode
 from trainer.selectors.attempts import attempt_current_question
 from trainer.services.attempts import attempt_start, decision_record
 from trainer.services.drills import drill_create
+from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
 
@@ -288,3 +289,21 @@ def test_a_generated_chip_drill_deals_its_rounds_to_the_rack(trainee, pit_boss, 
             answer=current.key.expected,
         )
     pytest.fail("no chip question in the round")
+
+
+def test_the_graded_results_draw_both_stacks_with_the_chip_mistake(trainee, attempt):
+    client = client_for(trainee)
+    post(client, attempt, 1, 1, {"action": "pay", "count-5": "7", "count-2.50": "1"})
+    post(client, attempt, 1, 2, {"chips": ["25", "5", "5", "1"]})
+    post(client, attempt, 1, 3, {"answer": "continue"})
+    before = client.get(reverse("train:results", args=[attempt.pk]))
+    assert before.status_code == 302  # still in progress: back to the table
+    client.post(reverse("train:submit", args=[attempt.pk]), {"confirm": "yes"})
+    waiting = client.get(reverse("train:results", args=[attempt.pk])).content.decode()
+    # Before grading, practice shows the engine's verdicts already, the chip mistake named.
+    assert "Right money, wrong chips" in waiting
+    grading_run_execute(run_id=GradingRun.objects.get(attempt=attempt).pk)
+    html = client.get(reverse("train:results", args=[attempt.pk])).content.decode()
+    assert "Right money, wrong chips" in html
+    assert "Pay 37.50 in 25 + 5 + 5 + 2.50" in html
+    assert html.count('class="mini-chip chip-red"') >= 7 + 2 + 2  # given, expected, colour up
