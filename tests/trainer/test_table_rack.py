@@ -67,6 +67,8 @@ def test_a_pay_in_chips_question_shows_the_rack_and_not_the_key(trainee, attempt
     # Still a payout: the action is chosen as on any money question.
     assert 'name="action" value="pay"' in html
     assert "A dealer pays this in 8 s" in html
+    # The stake as its chips lie, in their colours (no generic chip that is no denomination).
+    assert re.search(r"Stake in question: <strong>25.00</strong>.*?mini-chip chip-green", html)
     assert "Paid in the fewest chips" in html
     assert 'aria-live="polite"' in html
     # The key is nowhere: not the amount, not the stack.

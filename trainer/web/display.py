@@ -135,6 +135,9 @@ class ChipWork:
     submit: str
     # Pay in chips: the action is chosen too (a payout can be answered take, push...).
     pays: bool
+    # Pay in chips: the bet's chips as they lie (a "match" table pays in their colours).
+    bet: list[Chip]
+    bet_words: str
     pile: list[Chip]
     # The pile as the player leaves it: a stack of each chip, largest first.
     pile_stacks: list[list[Chip]]
@@ -151,6 +154,7 @@ def chip_work(question: Mapping[str, Any]) -> ChipWork | None:
     values = [str(v) for v in question.get("rack") or []]
     pile = [str(v) for v in question.get("pile") or []]
     seconds = question.get("target_seconds")
+    bet, _ = _placed_stack(question.get("stake") or "0", question.get("bet"))
     return ChipWork(
         kind=kind,
         rack=[
@@ -166,6 +170,8 @@ def chip_work(question: Mapping[str, Any]) -> ChipWork | None:
         rule=CHIP_RULE_WORDS.get(str(question.get("chip_rule")), ""),
         submit=_CHIP_BUTTONS[kind],
         pays=kind == Kind.PAY_IN_CHIPS.value,
+        bet=bet,
+        bet_words=chip_words([chip.value for chip in bet]),
         pile=drawn_chips(pile),
         pile_stacks=[
             drawn_chips([v for v in pile if v == value])
