@@ -140,7 +140,31 @@ class RuleProfileVersion(models.Model):
             f"the cut card leaves {p.get('penetration_cards', 0)} cards behind it"
         )
         rules.append("Settle right to left: the box on the dealer's right first")
+        rules += self._chip_rules()
         return rules
+
+    def _chip_rules(self) -> list[str]:
+        """The table's chips and how it pays in them, in words. A version recorded before
+        chips were rules plays with its profile's shipped chips (trainer.games.blackjack)."""
+        p = self.parameters
+        if "chip_set" in p:
+            chips = [str(c) for c in p["chip_set"]]
+            rule, largest = p.get("chip_rule", "fewest"), p.get("change_chip")
+        else:
+            shipped = rules.PROFILES.get(self.profile.name)
+            if shipped is None:
+                return []
+            chips = [str(c) for c in shipped.chip_set]
+            rule, largest = shipped.chip_rule, shipped.change_chip
+        said = [f"Chips: {', '.join(_chip_text(c) for c in chips)}"]
+        said.append(
+            "Paid in the bet's colours for each whole bet, then the fewest chips"
+            if rule == "match"
+            else "Paid in the fewest chips, the larger chips first"
+        )
+        if largest is not None:
+            said.append(f"Cash is changed into chips no larger than {_chip_text(largest)}")
+        return said
 
     @property
     def placard(self) -> str:
