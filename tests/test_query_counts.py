@@ -68,7 +68,7 @@ def _class_of(size, boss):
             RetrainingFlag.objects.create(trainee=trainee, flagged_by=boss, reason="Rounding")
 
 
-DASHBOARD_QUERIES = 19  # the totals over every trainee, the tables over a page of classes
+DASHBOARD_QUERIES = 18  # the totals over every trainee, the tables over a page of classes
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -92,7 +92,7 @@ def _trainee_with(attempts, boss):
 
 
 # 24: the refreshers of the trainee (their attempts are read only when there are some).
-TRAINEE_PAGE_QUERIES = 24
+TRAINEE_PAGE_QUERIES = 23
 
 
 @pytest.mark.parametrize("attempts", [1, 6])
@@ -114,7 +114,7 @@ def _started(trainee, rounds):
     return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
 
 
-START_QUERIES = 11
+START_QUERIES = 10
 
 
 @pytest.mark.parametrize("rounds", [2, 12])
@@ -126,7 +126,7 @@ def test_starting_an_attempt_at_two_sizes(trainee, rounds):
     assert response.status_code == 302
 
 
-DECISION_QUERIES = 13
+DECISION_QUERIES = 12
 
 
 @pytest.mark.parametrize("answered", [1, 9])

@@ -323,8 +323,8 @@ def _add_students(training_class, start, count, *, signer):
 # The dashboard's queries, shown with nothing cached and shown again. Neither number
 # grows with the trainees, their sittings and signatures, or the classes (the totals are
 # read over every trainee in view, the tables over a page of classes).
-COLD_QUERIES = 19
-WARM_QUERIES = 15
+COLD_QUERIES = 18
+WARM_QUERIES = 14
 
 
 def test_the_dashboards_query_count_does_not_grow_with_trainees_or_classes(pit, trainee, pit_boss):

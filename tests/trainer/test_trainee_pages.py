@@ -111,7 +111,7 @@ def test_expected_answers_are_absent_from_every_page_before_answering(trainee, a
     assert [r.status_code for r in pages] == [200, 200, 409]
     for response in pages:
         html = response.content.decode()
-        assert "37.5" not in html
+        assert "37.5" not in html, html[max(0, html.find("37.5") - 300) : html.find("37.5") + 100]
         assert "rounded down to the 0.50 unit" not in html
 
 
