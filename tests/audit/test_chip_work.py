@@ -21,9 +21,23 @@ from core.postgres import csv_line
 from tests.audit.conftest import client_for
 from tests.audit.factories import GradeSpec, graded_attempt
 from tests.pdf import needs_pdftotext, pdf_text
-from trainer.models import Grade, GradingRunSummary
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    change_document,
+    chip_document,
+)
+from trainer.models import Grade, GradingRun, GradingRunSummary, Mode
+from trainer.selectors.attempts import attempt_current_question
 from trainer.selectors.chip_work import chip_work
 from trainer.selectors.reports import report_decisions, report_decisions_csv
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
+from trainer.services.grading.execute import grading_run_execute
 from trainer.services.run_summaries import run_summaries_backfill
 from trainer.tallies import GradeFacts, Tally, summarize
 
@@ -272,3 +286,40 @@ def test_the_pdf_shows_the_chip_work(chip_report_data, tmp_path):
     chip_table = text.split("Chip work", 1)[1].split("Reviews", 1)[0]
     assert "Pay in chips" in chip_table
     assert "Change cash" in chip_table
+
+
+# One chip mistake, as the pit opens it.
+
+
+def test_the_pit_sees_a_chip_question_with_what_lay_on_the_layout(pit, trainee, pit_boss):
+    drill = DrillFactory(title="Chips", documents=[chip_document(), change_document()])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    answers = {
+        "pay_in_chips": {"action": "pay", "chips": ["25", "5", "5", "2.50"]},
+        # The right money in smaller chips, and a change a chip short.
+        "colour_up": {"chips": ["5"] * 7 + ["1"]},
+        "change": {"chips": ["25", "25", "25"]},
+    }
+    while (current := attempt_current_question(attempt=attempt)) is not None:
+        attempt_question_show(attempt=attempt, user=trainee)
+        kind = current.key.kind.value
+        decision_record(
+            attempt=attempt,
+            user=trainee,
+            position=current.item.position,
+            question=current.n,
+            answer=answers.get(kind, current.key.expected),
+        )
+    attempt_submit(attempt=attempt, user=trainee)
+    grading_run_execute(run_id=GradingRun.objects.get(attempt=attempt).pk)
+    client = client_for(pit_boss)
+    pages = {
+        grade.kind: client.get(reverse("pit:grade", args=[grade.pk])).content.decode()
+        for grade in Grade.objects.filter(run__attempt=attempt, correct=False)
+    }
+    assert set(pages) == {"colour_up", "change"}
+    assert "Pile: 6 × 5, 6 × 1 (36.00)" in pages["colour_up"]
+    assert "Right money, wrong chips" in pages["colour_up"]
+    assert "Cash 80.00" in pages["change"]
+    assert "Underpay" in pages["change"]
