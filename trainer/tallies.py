@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from trainer import rules
@@ -30,6 +30,14 @@ CHIP_FIELDS = (
     "unanswered",
     "late",
 )
+
+
+def accuracy_percent(correct: int, questions: int) -> Decimal | None:
+    """Percent of questions answered right, to one decimal (halves up, as every page
+    rounds); None before any grade."""
+    if not questions:
+        return None
+    return (Decimal(100) * correct / questions).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
 def bucket_of(response_ms: int) -> int:

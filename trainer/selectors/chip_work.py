@@ -19,7 +19,7 @@ from django.db.models import Count, Q, Sum
 from trainer.models import ErrorCategory
 from trainer.rules import CHIP_KINDS, Kind
 from trainer.selectors.reports import graded_questions
-from trainer.tallies import CHIP_FIELDS, Tally
+from trainer.tallies import CHIP_FIELDS, Tally, accuracy_percent
 from trainer.timing import chip_target_seconds
 from trainer.words import kind_label
 
@@ -45,9 +45,7 @@ class ChipWork:
 
     @property
     def accuracy(self) -> Decimal | None:
-        if not self.questions:
-            return None
-        return (Decimal(100) * self.correct / self.questions).quantize(Decimal("0.1"))
+        return accuracy_percent(self.correct, self.questions)
 
     @property
     def over_target(self) -> bool:

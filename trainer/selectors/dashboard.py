@@ -44,7 +44,7 @@ from trainer.selectors.graded_cache import (
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
-from trainer.tallies import BUCKET_MS, Tally, facet_key
+from trainer.tallies import BUCKET_MS, Tally, accuracy_percent, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -71,10 +71,7 @@ class Figures:
 
     @property
     def accuracy(self) -> Decimal | None:
-        """Percent of questions answered right, to one decimal; None before any grade."""
-        if not self.questions:
-            return None
-        return (Decimal(100) * self.correct / self.questions).quantize(Decimal("0.1"))
+        return accuracy_percent(self.correct, self.questions)
 
     @property
     def mistakes(self) -> int:
