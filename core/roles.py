@@ -30,11 +30,18 @@ def roles_of(user: AbstractBaseUser | AnonymousUser) -> frozenset[Role]:
     cached: frozenset[Role] | None = getattr(user, "_shoeschool_roles", None)
     if cached is None:
         names = set(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
-        cached = frozenset(role for role in Role if role.value in names)
-        if getattr(user, "is_superuser", False):
-            cached = cached | {Role.ADMIN}
-        user._shoeschool_roles = cached  # type: ignore[attr-defined]
+        cached = remember_roles(user, names)
     return cached
+
+
+def remember_roles(user: AbstractBaseUser, group_names: set[str]) -> frozenset[Role]:
+    """Keep on this user object the roles its groups give (read with the user by
+    core.auth, or by roles_of), for the rest of the request."""
+    roles = frozenset(role for role in Role if role.value in group_names)
+    if getattr(user, "is_superuser", False):
+        roles = roles | {Role.ADMIN}
+    user._shoeschool_roles = roles  # type: ignore[attr-defined]
+    return roles
 
 
 def has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role) -> bool:

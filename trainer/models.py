@@ -140,7 +140,31 @@ class RuleProfileVersion(models.Model):
             f"the cut card leaves {p.get('penetration_cards', 0)} cards behind it"
         )
         rules.append("Settle right to left: the box on the dealer's right first")
+        rules += self._chip_rules()
         return rules
+
+    def _chip_rules(self) -> list[str]:
+        """The table's chips and how it pays in them, in words. A version recorded before
+        chips were rules plays with its profile's shipped chips (trainer.games.blackjack)."""
+        p = self.parameters
+        if "chip_set" in p:
+            chips = [str(c) for c in p["chip_set"]]
+            rule, largest = p.get("chip_rule", "fewest"), p.get("change_chip")
+        else:
+            shipped = rules.PROFILES.get(self.profile.name)
+            if shipped is None:
+                return []
+            chips = [str(c) for c in shipped.chip_set]
+            rule, largest = shipped.chip_rule, shipped.change_chip
+        said = [f"Chips: {', '.join(_chip_text(c) for c in chips)}"]
+        said.append(
+            "Paid in the bet's colours for each whole bet, then the fewest chips"
+            if rule == "match"
+            else "Paid in the fewest chips, the larger chips first"
+        )
+        if largest is not None:
+            said.append(f"Cash is changed into chips no larger than {_chip_text(largest)}")
+        return said
 
     @property
     def placard(self) -> str:
@@ -215,13 +239,6 @@ class Skill(models.TextChoices):
     PAY_IN_CHIPS = "pay-in-chips", "Pay in chips"
     COLOUR_UP = "colour-up", "Colour up"
     CHANGE = "change", "Change"
-
-
-# The chip skills (issue 14): the engine asks their questions, but the table has no rack to
-# answer them with yet, so no drill deals them and the library leaves their scenarios out
-# until it has. Builders offer the other skills (DEALT_SKILL_CHOICES).
-CHIP_SKILLS = frozenset({Skill.PAY_IN_CHIPS.value, Skill.COLOUR_UP.value, Skill.CHANGE.value})
-DEALT_SKILL_CHOICES = [(value, label) for value, label in Skill.choices if value not in CHIP_SKILLS]
 
 
 class Scenario(models.Model):
@@ -665,6 +682,8 @@ class GradingRunSummary(models.Model):
     categories = models.JSONField(default=dict)
     skills = models.JSONField(default=dict)
     facets = models.JSONField(default=dict)
+    # The chip questions' figures by kind (trainer.tallies.CHIP_FIELDS); empty without any.
+    chips = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from trainer import rules
 from trainer.models import ErrorCategory, GradingRunSummary
 
 ZERO = Decimal("0.00")
@@ -16,6 +17,27 @@ NO_SKILL = "(none)"
 BUCKET_MS = GradingRunSummary.HISTOGRAM_MS
 LAST_BUCKET = GradingRunSummary.HISTOGRAM_LAST
 UNANSWERED = ErrorCategory.UNANSWERED.value
+WRONG_CHIPS = ErrorCategory.WRONG_CHIPS.value
+LATE = ErrorCategory.LATE.value
+CHIP_KINDS = frozenset(kind.value for kind in rules.CHIP_KINDS)
+# A chip kind's figures, in the order ChipCounts keeps them.
+CHIP_FIELDS = (
+    "questions",
+    "correct",
+    "answered",
+    "response_ms_sum",
+    "wrong_chips",
+    "unanswered",
+    "late",
+)
+
+
+def accuracy_percent(correct: int, questions: int) -> Decimal | None:
+    """Percent of questions answered right, to one decimal (halves up, as every page
+    rounds); None before any grade."""
+    if not questions:
+        return None
+    return (Decimal(100) * correct / questions).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
 def bucket_of(response_ms: int) -> int:
@@ -52,12 +74,24 @@ class GradeFacts:
     category: str
     profile: str
     skills: tuple[str, ...]
+    # The question's kind: the chip questions' figures are also kept apart by kind.
+    kind: str = ""
 
 
 def merge_counts(into: dict[str, int], counts: Mapping[str, int]) -> None:
     """Add counts by key into another such mapping."""
     for key, n in counts.items():
         into[key] = into.get(key, 0) + n
+
+
+def merge_chip_counts(into: dict[str, list[int]], counts: Mapping[str, list[int]]) -> None:
+    """Add chip figures by kind (lists of CHIP_FIELDS) into another such mapping."""
+    for kind, figures in counts.items():
+        own = into.get(kind)
+        if own is None:
+            into[kind] = list(figures)
+        else:
+            into[kind] = [a + b for a, b in zip(own, figures, strict=True)]
 
 
 @dataclass
@@ -77,8 +111,13 @@ class Tally:
     histogram: dict[str, int] = field(default_factory=dict)
     categories: dict[str, int] = field(default_factory=dict)
     skills: dict[str, int] = field(default_factory=dict)
+    # Pay in chips, colour up and change, each on its own (by kind: CHIP_FIELDS), so the
+    # pit sees chip mistakes apart from money mistakes and the time a chip question takes.
+    chips: dict[str, list[int]] = field(default_factory=dict)
 
     def add_grade(self, grade: GradeFacts) -> None:
+        if grade.kind in CHIP_KINDS:
+            self._add_chip_grade(grade)
         self.questions += 1
         if grade.correct:
             self.correct += 1
@@ -99,6 +138,23 @@ class Tally:
         elif grade.money_diff < 0:
             self.underpaid -= grade.money_diff
 
+    def _add_chip_grade(self, grade: GradeFacts) -> None:
+        answered = grade.response_ms is not None
+        merge_chip_counts(
+            self.chips,
+            {
+                grade.kind: [
+                    1,
+                    int(grade.correct),
+                    int(answered),
+                    grade.response_ms or 0,
+                    int(grade.category == WRONG_CHIPS),
+                    int(grade.category == UNANSWERED),
+                    int(grade.category == LATE),
+                ]
+            },
+        )
+
     def add(self, other: Tally, *, counts: bool = True) -> None:
         """Add another tally's figures (``counts=False``: not its categories and skills)."""
         self.questions += other.questions
@@ -108,13 +164,14 @@ class Tally:
         self.overpaid += other.overpaid
         self.underpaid += other.underpaid
         merge_counts(self.histogram, other.histogram)
+        merge_chip_counts(self.chips, other.chips)
         if counts:
             merge_counts(self.categories, other.categories)
             merge_counts(self.skills, other.skills)
 
     def as_json(self) -> dict[str, Any]:
         """The facet form stored in a summary's JSON (short keys: there are many)."""
-        return {
+        out: dict[str, Any] = {
             "q": self.questions,
             "c": self.correct,
             "a": self.answered,
@@ -125,6 +182,10 @@ class Tally:
             "cat": dict(self.categories),
             "sk": dict(self.skills),
         }
+        # Only where chip questions were graded: most facets have none.
+        if self.chips:
+            out["ch"] = {kind: list(figures) for kind, figures in sorted(self.chips.items())}
+        return out
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Tally:
@@ -138,6 +199,7 @@ class Tally:
             histogram=data["h"],
             categories=data["cat"],
             skills=data["sk"],
+            chips=data.get("ch", {}),
         )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from trainer.models import ErrorCategory, Mode, Skill
@@ -171,8 +172,29 @@ def question_text(question: Question, seats: Seats | None = None, *, note: bool 
             f"Settle the bet of {who}: {stake} on {where} against "
             f"{_dealer_against(dealer)}.{money_note}"
         )
+    if kind == Kind.PAY_IN_CHIPS:
+        paid = replace(question, kind=_paid_in_chips(question))
+        return (
+            f"{question_text(paid, seats, note=False)} Pay it in chips from the rack.{money_note}"
+        )
+    if kind in (Kind.COLOUR_UP, Kind.CHANGE):
+        # The engine's words, "Box 3: p1 leaves the table with ...", with the seat's name.
+        said = question.prompt.replace(f"Box {question.box}: {question.player} ", f"{who} ", 1)
+        return dealer_words(said)
     # The reshuffle (and any kind a later engine adds): the engine's words name no player.
     return dealer_words(question.prompt)
+
+
+def _paid_in_chips(question: Question) -> Kind:
+    """The payout a pay-in-chips question asks for. A public question carries no expected
+    answer (which names it), so it is read from the engine's prompt, a stored contract."""
+    if question.hand is None:
+        return Kind.SETTLE_INSURANCE
+    if "takes even money" in question.prompt:
+        return Kind.EVEN_MONEY
+    if "three sevens" in question.prompt:
+        return Kind.BONUS_777
+    return Kind.SETTLE_HAND
 
 
 def key_text(
@@ -268,6 +290,10 @@ assert set(ANSWER_WORDS) == set(ProcedureAnswer)
 _ANSWER_VALUES = frozenset(word.value for word in ProcedureAnswer)
 
 
+# A colour up or a change is answered with a stack and no action: chips for chips or cash.
+EXCHANGE_WORD = "Exchange"
+
+
 def answer_parts(answer: Mapping[str, Any] | None) -> tuple[str, str]:
     """An answer as its action in words and its amount: ("Pay", "37.50"),
     ("Peek: no natural", ""), ("", "") when there is none. The CSV's two columns."""
@@ -277,11 +303,19 @@ def answer_parts(answer: Mapping[str, Any] | None) -> tuple[str, str]:
         action = money_action_of(answer["action"])
         word = ACTION_WORDS[action] if action is not None else str(answer["action"])
         return word, str(answer.get("amount", ""))
+    if "chips" in answer:
+        return EXCHANGE_WORD, str(answer.get("amount", ""))
     said = answer.get("answer")
     word = ANSWER_WORDS[ProcedureAnswer(said)] if said in _ANSWER_VALUES else str(said)
     if "dealer_blackjack" in answer:
         word += PEEK_FINDING_WORDS[bool(answer["dealer_blackjack"])]
     return word, ""
+
+
+def chips_text(answer: Mapping[str, Any] | None) -> str:
+    """A chip answer's stack as the CSV writes it, "25 + 5 + 5 + 2.50"; "" for any other."""
+    chips = answer.get("chips") if answer else None
+    return " + ".join(map(str, chips)) if isinstance(chips, list) else ""
 
 
 def answer_label(

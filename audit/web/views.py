@@ -43,7 +43,15 @@ from trainer.models import Grade
 from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import evidence, runs, visibility
 from trainer.selectors import grades as grade_rows
-from trainer.web.display import answer_label, kind_label, rule_text, table_view
+from trainer.selectors.attempts import public_question
+from trainer.selectors.chip_work import chip_work
+from trainer.web.display import (
+    answer_label,
+    kind_label,
+    question_table,
+    rule_text,
+    table_view,
+)
 from trainer.words import question_text, seat_names
 
 if TYPE_CHECKING:
@@ -195,6 +203,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else None,
         "rule": rule,
         "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
+        "chip_work": chip_work(tally=figures.total),
         "speed": charts.speed_svg(
             figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
@@ -257,6 +266,7 @@ def _trainee_page(
         "figures": figures_sel.figures_total(figures=figures),
         "by_category": figures_sel.errors_by_category(figures=figures),
         "by_skill": figures_sel.errors_by_skill(figures=figures),
+        "chip_work": chip_work(tally=figures.total),
         "trend_svg": charts.accuracy_trend_svg(
             figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
         ),
@@ -530,6 +540,16 @@ def _page_with(request: HttpRequest, trainee_id: int, **forms: Any) -> Callable[
 # One decision.
 
 
+def _table_shown(
+    grade: Grade, asked: rules.Question | None, view: Mapping[str, Any], seats: Any
+) -> dict[str, Any]:
+    """The table as the trainee saw it; for a chip question with what lay on the layout
+    (the pile to colour up, the cash to change, the bet as placed), as the rack showed it."""
+    if asked is None or asked.kind not in rules.CHIP_KINDS:
+        return table_view(view, seats=seats)
+    return question_table({**public_question(grade.item, asked), "view": view}, seats)
+
+
 def _grade_page(
     request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
 ) -> HttpResponse:
@@ -559,7 +579,7 @@ def _grade_page(
         "prompt": question_text(asked, seats, note=False) if asked else "",
         "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
-        "table": table_view(view, seats=seats),
+        "table": _table_shown(grade, asked, view, seats),
         "given": answer_label(grade.given, details=True, missing="no answer"),
         "expected": answer_label(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,

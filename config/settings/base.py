@@ -135,7 +135,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # Axes' backend first: it refuses a locked-out client before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, the user's roles read in the same query (core.auth).
+    "core.auth.RolesModelBackend",
 ]
 # Password guessing (config.lockout; docs/security.md): an account locks after this many
 # wrong passwords, an address (a whole training room's network) after the second figure;

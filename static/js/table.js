@@ -1,5 +1,5 @@
-// The table works without this script (plain forms); it adds chips, keyboard shortcuts
-// and running clocks. The question vocabulary comes from the form's data-vocabulary
+// The table works without this script (plain forms); it adds chips, the chip rack,
+// keyboard shortcuts and running clocks. The question vocabulary comes from the form's data-vocabulary
 // (written by the server from the engine's enums), never from words spelt out here.
 (function () {
   "use strict";
@@ -43,11 +43,112 @@
     });
   }
 
-  // A push moves no money, so choosing it empties the amount.
+  // The chip rack: the stack is the answer. The count fields (the answer without this
+  // script) give way to the rack; each chip chosen goes on the stack drawn on the felt and
+  // into one hidden `chips` field. A refused answer comes back with its counts: they seed it.
+  var rackForm = document.querySelector("[data-rack-form]");
+  var stack = [];
+  var MOST_CHIPS = 200;
+  function chipCents(values) {
+    return values.reduce(function (sum, value) {
+      return sum + toCents(value);
+    }, 0);
+  }
+  function chipColour(value) {
+    var button = rackForm.querySelector('[data-rack-chip="' + value + '"]');
+    var found = button && /\bchip-(\w+)/.exec(button.className.replace("rack-chip", ""));
+    return found ? found[1] : "grey";
+  }
+  function showStack() {
+    var inputs = rackForm.querySelector("[data-stack-inputs]");
+    var said = rackForm.querySelector("[data-stack-said]");
+    var drawn = document.querySelector("[data-stack-drawn]");
+    inputs.textContent = "";
+    stack.forEach(function (value) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "chips";
+      input.value = value;
+      inputs.appendChild(input);
+    });
+    var total = fromCents(chipCents(stack));
+    var count = stack.length + " chip" + (stack.length === 1 ? "" : "s");
+    said.textContent = stack.length
+      ? "Your stack: " + stack.join(", ") + " — " + total + " in " + count
+      : "Your stack: no chips yet";
+    if (drawn) {
+      var pile = drawn.querySelector(".paid-stack");
+      pile.textContent = "";
+      stack.forEach(function (value) {
+        var chip = document.createElement("span");
+        chip.className = "mini-chip chip-" + chipColour(value);
+        chip.textContent = value;
+        pile.appendChild(chip);
+      });
+      drawn.querySelector("[data-stack-caption]").textContent = stack.length
+        ? "Your stack: " + total + " in " + count
+        : "";
+      drawn.hidden = !stack.length;
+    }
+  }
+  function addChip(value) {
+    if (stack.length < MOST_CHIPS) stack.push(value);
+    showStack();
+  }
+  function undoChip() {
+    stack.pop();
+    showStack();
+  }
+  function clearStack() {
+    stack = [];
+    showStack();
+  }
+  if (rackForm) {
+    var counts = rackForm.querySelector("[data-chip-counts]");
+    Array.prototype.forEach.call(counts.querySelectorAll("input"), function (input) {
+      var many = /^\d+$/.test(input.value) ? parseInt(input.value, 10) : 0;
+      for (var i = 0; i < many && stack.length < MOST_CHIPS; i += 1) {
+        stack.push(input.name.slice("count-".length));
+      }
+      input.disabled = true;
+    });
+    stack.sort(function (a, b) {
+      return toCents(b) - toCents(a);
+    });
+    counts.hidden = true;
+    rackForm.querySelector("[data-rack]").hidden = false;
+    showStack();
+    rackForm.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) return;
+      if (button.dataset.rackChip) addChip(button.dataset.rackChip);
+      else if (button.hasAttribute("data-undo")) undoChip();
+      else if (button.hasAttribute("data-clear-stack")) clearStack();
+    });
+    // A payout taken or pushed is money, not chips: it sends the stack's worth as the
+    // amount (none for a push), and no chips.
+    form.addEventListener("submit", function () {
+      var chosen = form.querySelector('input[name="action"]:checked');
+      if (!chosen || chosen.value === "pay") return;
+      Array.prototype.forEach.call(form.querySelectorAll('input[name="chips"]'), function (input) {
+        input.disabled = true;
+      });
+      if (!movesNoMoney(chosen.value) && stack.length) {
+        var worth = document.createElement("input");
+        worth.type = "hidden";
+        worth.name = "amount";
+        worth.value = fromCents(chipCents(stack));
+        form.appendChild(worth);
+      }
+    });
+  }
+
+  // A push moves no money, so choosing it empties the amount (or the stack).
   if (form) {
     form.addEventListener("change", function (event) {
-      if (event.target.name === "action" && movesNoMoney(event.target.value) && amount) {
-        amount.value = "";
+      if (event.target.name === "action" && movesNoMoney(event.target.value)) {
+        if (amount) amount.value = "";
+        if (rackForm) clearStack();
       }
     });
   }
@@ -89,6 +190,20 @@
     var at = document.activeElement;
     if (at && at !== document.body && at !== question && !form.contains(at)) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+    if (rackForm && key === "Backspace") {
+      undoChip();
+      event.preventDefault();
+      return;
+    }
+    // Enter hands the stack over from anywhere on the question, a focused rack chip too
+    // (clicked chips keep the focus: an Enter after them must not add one more). Space
+    // adds a focused chip, as it presses any button.
+    if (rackForm && key === "Enter") {
+      event.preventDefault();
+      if (form.requestSubmit) form.requestSubmit();
+      else form.submit();
+      return;
+    }
     // Enter settles a stake; it never picks a procedure answer (each has its own key),
     // even on a button that has the focus.
     if (key === "Enter" && !amount) {
@@ -108,6 +223,13 @@
       target.checked = true;
       target.dispatchEvent(new Event("change", { bubbles: true }));
       if (amount && !movesNoMoney(target.value)) amount.focus();
+    } else if (target.dataset.rackChip) {
+      // A key adds its chip without moving the focus (keys keep working from where it was).
+      addChip(target.dataset.rackChip);
+    } else if (target.hasAttribute("data-undo")) {
+      undoChip();
+    } else if (target.hasAttribute("data-clear-stack")) {
+      clearStack();
     } else {
       target.click();
     }

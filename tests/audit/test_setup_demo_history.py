@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+from random import Random
 
 import pytest
 from django.core.management import call_command
@@ -16,6 +17,7 @@ from audit.models import Certification
 from audit.selectors import TableStanding, certification_overview
 from ledger.services.verify import ledger_verify
 from tests.factories import UserFactory, profile_version
+from trainer import rules
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
 from trainer.selectors import grades, visibility
@@ -129,3 +131,26 @@ def test_it_assigns_the_trainee_a_refresher_once(demo):
     assert refresher.skills
     _run()
     assert Refresher.objects.filter(trainee=trainee).count() == 1
+
+
+def test_its_chip_work_has_chip_mistakes_apart_from_money_mistakes(demo, monkeypatch):
+    monkeypatch.setattr(
+        setup_demo_history,
+        "HISTORY",
+        [("Short chip work", Mode.PRACTICE, 6, 0.0, ["pay-in-chips", "colour-up", "change"])],
+    )
+    _run()
+    chip_grades = Grade.objects.filter(
+        run__attempt__drill__title="Short chip work", kind__in=list(rules.CHIP_KINDS)
+    )
+    categories = set(chip_grades.values_list("category", flat=True))
+    assert "wrong_chips" in categories
+    assert categories <= {"wrong_chips", "underpay", "overpay"}
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_chip_slip_is_a_wrong_stack(seed):
+    expected = {"action": "pay", "amount": "37.50", "chips": ["25", "5", "5", "2.50"]}
+    slip = setup_demo_history._slip({"kind": "pay_in_chips", "expected": expected}, Random(seed))
+    assert slip["action"] == "pay"
+    assert sorted(slip["chips"]) != sorted(expected["chips"])

@@ -129,3 +129,26 @@ class AssignmentFactory(factory.django.DjangoModelFactory):
     mode = Mode.PRACTICE
     trainee = None
     training_class = None
+
+
+def chip_document(doc_id: str = "natural-paid-in-chips") -> dict[str, Any]:
+    """The natural above paid in chips, then the player colours up a pile of six 5s
+    and six 1s: question 1 pays 37.50 in 25 + 5 + 5 + 2.50, question 2 colours 36.00 up into
+    25 + 5 + 5 + 1, question 3 continues."""
+    return {
+        **natural_document(doc_id),
+        "title": "A natural paid in chips, then a colour-up",
+        "chips": {
+            "pay": [{"box": 1, "player": "p1"}],
+            "colour_up": [{"box": 1, "player": "p1", "pile": ["5"] * 6 + ["1"] * 6}],
+        },
+    }
+
+
+def change_document(doc_id: str = "cash-changed") -> dict[str, Any]:
+    """80 in cash on box 1 to change (question 1: 25 + 25 + 25 + 5), then the round."""
+    return {
+        **natural_document(doc_id),
+        "title": "Change 80",
+        "chips": {"change": [{"box": 1, "player": "p1", "cash": "80"}]},
+    }

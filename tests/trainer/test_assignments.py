@@ -215,7 +215,7 @@ def test_an_assignment_to_one_trainee_shows_on_their_row_only(drill, morning, pi
 
 
 # session, user, roles, the class, its trainees, the assignments, the attempts.
-BOARD_QUERIES = 7
+BOARD_QUERIES = 6
 
 
 @pytest.mark.parametrize("size", [2, 8])

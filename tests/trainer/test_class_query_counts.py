@@ -14,7 +14,7 @@ from tests.test_query_counts import assert_database_query_count
 pytestmark = pytest.mark.django_db
 
 # The session and user, the user's roles, the classes with their counts.
-CLASS_LIST_QUERIES = 4
+CLASS_LIST_QUERIES = 3
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -29,7 +29,7 @@ def test_the_class_list_at_two_sizes(pit_boss, size):
 
 # The session and user, the roles, the class, its roster (with last activity), its
 # instructors.
-CLASS_PAGE_QUERIES = 6
+CLASS_PAGE_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [1, 8])

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from core.errors import TrainerError
 from trainer import rules
-from trainer.models import CHIP_SKILLS, Drill, DrillKind, RuleProfileVersion, Scenario, Skill
+from trainer.models import Drill, DrillKind, RuleProfileVersion, Scenario, Skill
 from trainer.services.drills import drill_create
 
 LIBRARY = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
@@ -124,43 +123,50 @@ def test_the_authoring_script_reproduces_the_committed_files(monkeypatch):
         assert (LIBRARY / f"{profile}.jsonl").read_text(encoding="utf-8") == text
 
 
-# The rounds a table deals today: chip rounds wait for the chip rack (trainer.models).
-DEALT = [line for line in LINES if "chips" not in line["scenario"]]
-
-
 def test_load_library_imports_the_shipped_library_idempotently(db):
     out = io.StringIO()
     call_command("load_library", stdout=out)
-    assert Scenario.objects.count() == len(DEALT)
-    assert f"{len(DEALT)} created" in out.getvalue()
+    assert Scenario.objects.count() == len(LINES)
+    assert f"{len(LINES)} created" in out.getvalue()
     again = io.StringIO()
     call_command("load_library", stdout=again)
-    assert Scenario.objects.count() == len(DEALT)
-    assert f"{len(DEALT)} unchanged" in again.getvalue()
+    assert Scenario.objects.count() == len(LINES)
+    assert f"{len(LINES)} unchanged" in again.getvalue()
 
 
-def test_the_library_leaves_out_the_chip_rounds_until_the_table_can_take_chips(db):
+def test_the_library_loads_the_chip_rounds_now_the_table_has_a_rack(db):
     call_command("load_library", stdout=io.StringIO())
-    chip_rounds = {line["scenario"]["id"] for line in LINES} - {d["scenario"]["id"] for d in DEALT}
+    chip_rounds = {line["scenario"]["id"] for line in LINES if "chips" in line["scenario"]}
     assert len(chip_rounds) >= 30
-    assert not Scenario.objects.filter(slug__in=chip_rounds).exists()
-    assert not any(set(s.skills) & CHIP_SKILLS for s in Scenario.objects.all())
+    assert Scenario.objects.filter(slug__in=chip_rounds).count() == len(chip_rounds)
+    dealt = {skill for scenario in Scenario.objects.all() for skill in scenario.skills}
+    assert {"pay-in-chips", "colour-up", "change"} <= dealt
 
 
-def test_no_drill_deals_chip_skills_until_the_table_can_take_chips(db, pit_boss):
+@pytest.mark.parametrize("skill", ["pay-in-chips", "colour-up", "change"])
+def test_a_generated_drill_deals_each_chip_skill(db, pit_boss, skill):
     version = RuleProfileVersion.objects.get(profile__name="casino-shoe", version=1)
-    with pytest.raises(TrainerError, match="Pay in chips is not dealt yet") as refused:
-        drill_create(
-            title="Chips",
-            kind=DrillKind.GENERATED,
-            user=pit_boss,
-            profile_version=version,
-            skills=["pay-in-chips"],
-        )
-    assert refused.value.field == "skills"
-    assert not Drill.objects.filter(title="Chips").exists()
+    drill = drill_create(
+        title="Chips",
+        kind=DrillKind.GENERATED,
+        user=pit_boss,
+        profile_version=version,
+        skills=[skill],
+        skill_minimums={skill: 1},
+    )
+    assert drill.skills == [skill]
+    assert drill.skill_minimums == {skill: 1}
+    assert Drill.objects.filter(title="Chips").exists()
+
+
+def test_a_fixed_drill_deals_a_chip_scenario(db, pit_boss):
+    call_command("load_library", stdout=io.StringIO())
+    chip = Scenario.objects.filter(document__has_key="chips").first()
+    assert chip is not None
+    drill = drill_create(title="Rack", kind=DrillKind.FIXED, user=pit_boss, scenarios=[chip])
+    assert list(drill.scenarios.all()) == [chip]
 
 
 def test_import_scenarios_library_flag_loads_the_library_too(db):
     call_command("import_scenarios", "--library", stdout=io.StringIO())
-    assert Scenario.objects.filter(is_active=True).count() == len(DEALT)
+    assert Scenario.objects.filter(is_active=True).count() == len(LINES)

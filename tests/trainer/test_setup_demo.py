@@ -66,9 +66,8 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     assert speed.time_box_seconds == 300
     assert speed.purpose == "exam"
     assert speed.drill_scenarios.count() > speed.count
-    # No chip work in the timed round until the table takes chips.
-    assert not any("chips" in link.scenario.document for link in speed.drill_scenarios.all())
-    fixed, generated = sorted(by_mode["practice"], key=lambda d: d.kind)
+    chips, generated, fixed = sorted(by_mode["practice"], key=lambda d: d.title)
+    assert chips.title == "Chip work: Six-deck shoe"
     assert fixed.kind == "fixed"
     assert 6 <= fixed.drill_scenarios.count() <= 10
     skills = {s for link in fixed.drill_scenarios.all() for s in link.scenario.skills}
@@ -76,6 +75,20 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     assert generated.kind == "generated"
     for doc in generate_documents(drill=generated, seed=1):
         rules.settle(doc)
+
+
+def test_every_table_has_its_chip_work_to_practise_paying_colouring_up_and_changing(demo):
+    drills = Drill.objects.filter(title__startswith="Chip work: ").select_related(
+        "profile_version__profile"
+    )
+    assert {d.profile_version.profile.name for d in drills} == set(rules.PROFILES)
+    for drill in drills:
+        assert drill.purpose == "practice"
+        kinds = set()
+        for doc in generate_documents(drill=drill, seed=7):
+            kinds.update(question["kind"] for question in rules.answer_key(doc))
+        # All three chip questions, under this table's chip set and payout rule.
+        assert kinds >= rules.CHIP_KINDS, (drill.title, kinds)
 
 
 def test_running_it_again_duplicates_nothing(demo):

@@ -48,6 +48,7 @@ def log_in(page: Page, base: str, username: str) -> None:
 def start(page: Page, title: str) -> None:
     page.locator("tr", has_text=title).get_by_role("button", name="Start").click()
     expect(page.locator("#q-prompt")).to_be_visible()
+    expect(page.locator("[data-shortcut-switch]")).to_be_visible()  # the keys listen
 
 
 def graded(attempt_id: int, *, seconds: float = 60) -> bool:
@@ -73,7 +74,10 @@ def open_results(page: Page, base: str, attempt_id: int) -> None:
 
 
 def prompt(page: Page, text: str) -> None:
+    """The question is on the table and its script runs (it shows the letter-keys switch):
+    a key pressed before the deferred script has its listener would be lost."""
     expect(page.locator("#q-prompt")).to_contain_text(text)
+    expect(page.locator("[data-shortcut-switch]")).to_be_visible()
 
 
 def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(

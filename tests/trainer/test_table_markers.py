@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from decimal import Decimal
 from html.parser import HTMLParser
 from typing import Any
 
@@ -17,10 +18,10 @@ from django.template.loader import render_to_string
 
 from trainer import rules
 from trainer.games import game_named
-from trainer.models import CHIP_SKILLS, AttemptItem, Scenario, Skill
+from trainer.models import AttemptItem, Scenario, Skill
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
-from trainer.selectors.attempts import question_view
-from trainer.web.display import card, question_table, table_view
+from trainer.selectors.attempts import chip_work, question_view
+from trainer.web.display import card, pile_words, question_table, table_view
 from trainer.words import Seats, player_name, seat_names
 
 # --- a small DOM of the rendered table (the standard library's parser) ---------------------
@@ -97,15 +98,28 @@ def dom(html: str) -> Node:
 # --- the two tables of a question, drawn as the pages draw them ----------------------------
 
 
-def drawn_tables(key: list[dict[str, Any]], item: dict[str, Any], seats: Seats) -> dict[str, Node]:
-    """The trainee's table (the question's box and hand marked) and the pit's drill-down
-    (the table as it was shown, stored on the decision), both through the one template,
-    players named as the dealer names them (`seats`, from the round's document)."""
+def drawn_tables(
+    key: list[dict[str, Any]],
+    item: dict[str, Any],
+    seats: Seats,
+    document: dict[str, Any] | None = None,
+) -> dict[str, Node]:
+    """The trainee's table (the question's box and hand marked, a chip question's work on
+    its box) and the pit's drill-down (the table as it was shown, stored on the decision),
+    both through the one template, players named as the dealer names them (`seats`, from
+    the round's document)."""
     question = rules.Question.from_dict(item)
     shown = question_view(AttemptItem(answer_key=key), question)
-    trainee = question_table(
-        {"view": shown, "box": question.box, "hand": question.hand}, seats=seats
-    )
+    work = chip_work(document or {}, question) if question.kind in rules.CHIP_KINDS else {}
+    public = {
+        "view": shown,
+        "kind": question.kind.value,
+        "box": question.box,
+        "hand": question.hand,
+        "player": question.player,
+        **work,
+    }
+    trainee = question_table(public, seats=seats)
     pit = table_view(shown, seats=seats)
     return {
         "trainee": dom(render_to_string("trainer/_table.html", {"table": trainee})),
@@ -128,6 +142,7 @@ class Case:
     table: Node
     who: str
     seats: Seats
+    document: dict[str, Any] = field(default_factory=dict)
 
     def name(self, box: int, player: str) -> str:
         """The dealer's name for a player ("Seat 3, second player")."""
@@ -317,8 +332,50 @@ def nothing_more(case: Case) -> None:
     """Asked of the up card and the dealer's cards alone, which every table shows."""
 
 
+def pays_in_chips(case: Case) -> None:
+    """A payout asked in chips needs what the payout itself needs; a bet the round places
+    in other chips than the fewest (a "match" table pays in its colours) lies as placed."""
+    BY_KIND[Kind(case.item["expected"]["settles"])](case)
+    if case.who != "trainee":
+        return
+    mine = (case.item["box"], case.item["player"])
+    for bet in case.document["chips"].get("bets", []):
+        if (bet["box"], bet["player"]) != mine or case.item["hand"] is None:
+            continue
+        stake = next(
+            s
+            for s in case.hand(case.item["box"], case.item["hand"]).all("stake")
+            if s.one("player").text().strip() == case.name(*mine)
+        )
+        if stake.one("stake-amount").text() == rules.money.fmt(
+            sum((Decimal(c) for c in bet["stack"]), Decimal(0))
+        ):
+            titles = [c.attrs["title"] for c in stake.all("stack-chip")]
+            assert sorted(titles, key=Decimal) == sorted(bet["stack"], key=Decimal)
+
+
+def exchanges_chips(case: Case) -> None:
+    """A colour-up's pile or a change's cash lies on its box, on the trainee's table."""
+    if case.who != "trainee":
+        return
+    text = case.box(case.item["box"]).text()
+    section = case.document["chips"]
+    mine = (case.item["box"], case.item["player"])
+    if case.kind is Kind.COLOUR_UP:
+        pile = next(e["pile"] for e in section["colour_up"] if (e["box"], e["player"]) == mine)
+        assert f"The player's pile: {pile_words(pile)}" in text
+        drawn = case.box(case.item["box"]).one("pile").all("stack-chip")
+        assert len(drawn) == len(pile)
+    else:
+        cash = next(e["cash"] for e in section["change"] if (e["box"], e["player"]) == mine)
+        assert f"Cash {rules.money.fmt(Decimal(cash))}" in text
+
+
 BY_KIND: dict[Kind, Callable[[Case], None]] = {
     Kind.SETTLE_HAND: settles_a_hand,
+    Kind.PAY_IN_CHIPS: pays_in_chips,
+    Kind.COLOUR_UP: exchanges_chips,
+    Kind.CHANGE: exchanges_chips,
     Kind.SETTLE_INSURANCE: settles_insurance,
     Kind.OFFER_EVEN_MONEY: offers_even_money,
     Kind.EVEN_MONEY: pays_even_money,
@@ -330,12 +387,8 @@ BY_KIND: dict[Kind, Callable[[Case], None]] = {
 }
 
 
-# The chip questions are not dealt until the table has a chip rack (trainer.models).
-CHIP_KINDS = {Kind.CHANGE, Kind.PAY_IN_CHIPS, Kind.COLOUR_UP}
-
-
 def test_every_kind_of_question_has_its_check():
-    assert set(BY_KIND) == set(Kind) - CHIP_KINDS
+    assert set(BY_KIND) == set(Kind)
 
 
 @pytest.mark.django_db
@@ -350,8 +403,8 @@ def test_every_question_of_the_library_can_be_answered_from_the_table() -> None:
         skills.update(scenario.skills)
         seats = seat_names(scenario.document)
         for item in key:
-            for who, table in drawn_tables(key, item, seats).items():
-                case = Case(scenario.slug, result, key, item, table, who, seats)
+            for who, table in drawn_tables(key, item, seats, scenario.document).items():
+                case = Case(scenario.slug, result, key, item, table, who, seats, scenario.document)
                 kinds.add(case.kind)
                 for check in (*ALWAYS, BY_KIND[case.kind]):
                     try:
@@ -362,8 +415,8 @@ def test_every_question_of_the_library_can_be_answered_from_the_table() -> None:
                             f"{who}'s table, {check.__name__}: {err}"
                         ) from err
                 checked += 1
-    assert skills == {skill.value for skill in Skill} - CHIP_SKILLS  # every skill dealt
-    assert kinds == set(Kind) - CHIP_KINDS
+    assert skills == {skill.value for skill in Skill}  # every skill dealt, chips included
+    assert kinds == set(Kind)
     assert checked > 1000
 
 

@@ -30,8 +30,7 @@ def library_documents() -> list[dict]:
         json.loads(line)["scenario"]
         for path in LIBRARY
         for line in path.read_text().splitlines()
-        # The chip rounds wait for the chip rack: no table deals them yet.
-        if line.strip() and "chips" not in json.loads(line)["scenario"]
+        if line.strip()
     ]
 
 

@@ -36,7 +36,7 @@ def _drills(size, boss, trainee):
 
 # Session, user and roles (3), drills with their counts (1), their scenarios (1), the tables'
 # profiles and versions for the table-test buttons (2).
-DRILL_LIST_QUERIES = 7
+DRILL_LIST_QUERIES = 6
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -48,7 +48,7 @@ def test_the_drill_list_at_two_sizes(pit_boss, trainee, size):
 
 
 # Session, user and roles (3), the profiles for the filter (1), the library (1).
-LIBRARY_QUERIES = 5
+LIBRARY_QUERIES = 4
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -57,12 +57,12 @@ def test_the_library_picker_and_the_scenario_list_at_two_sizes(pit_boss, trainee
     client = client_for(pit_boss)
     with assert_database_query_count(LIBRARY_QUERIES):
         assert client.get(reverse("teach:drill-new-library")).status_code == 200
-    with assert_database_query_count(4):
+    with assert_database_query_count(3):
         assert client.get(reverse("teach:scenarios")).status_code == 200
 
 
 # Session, user and roles (3), the page's count (1), drills (1), their scenarios (1).
-API_DRILLS_QUERIES = 6
+API_DRILLS_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -72,5 +72,5 @@ def test_the_api_lists_at_two_sizes(pit_boss, trainee, size):
     client.force_login(pit_boss)
     with assert_database_query_count(API_DRILLS_QUERIES):
         assert client.get("/api/drills/").status_code == 200
-    with assert_database_query_count(5):
+    with assert_database_query_count(4):
         assert client.get("/api/scenarios/").status_code == 200

@@ -13,7 +13,7 @@ from trainer.api.serializers import (
     money_field,
     score_field,
 )
-from trainer.models import DEALT_SKILL_CHOICES, DrillKind, DrillPurpose
+from trainer.models import DrillKind, DrillPurpose, Skill
 
 
 def _choice(choices: Any, **kwargs: Any) -> serializers.ChoiceField:
@@ -40,7 +40,7 @@ class DrillCreateInput(StrictSerializer):
         required=False, help_text="Generated drills: the rule profile's name (its current version)."
     )
     skills = serializers.ListField(
-        child=_choice(DEALT_SKILL_CHOICES),
+        child=_choice(Skill.choices),
         required=False,
         default=list,
         help_text="Generated drills.",

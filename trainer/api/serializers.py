@@ -118,6 +118,14 @@ class AnswerBodySchema(serializers.Serializer[Any]):
     dealer_blackjack = serializers.BooleanField(
         required=False, help_text="Peek questions answered `peek`: does the dealer hold a natural?"
     )
+    chips = serializers.ListField(
+        child=serializers.RegexField(AMOUNT_PATTERN),
+        required=False,
+        max_length=200,
+        help_text="Chip questions (pay_in_chips with action `pay`, colour_up, change): the "
+        'chips handed over, one string per chip from the question\'s `rack`, e.g. ["25", "5", '
+        '"5", "2.50"] (any order); never JSON numbers. Their sum is the amount paid.',
+    )
 
 
 @extend_schema_field(AnswerBodySchema)
@@ -136,6 +144,17 @@ class AnswerField(serializers.DictField):
             raise serializers.ValidationError(
                 {"amount": ['must be a string such as "12.50", not ' + _json_type(value["amount"])]}
             )
+        chips = value.get("chips")
+        if isinstance(chips, list):
+            for chip in chips:
+                if not isinstance(chip, str):
+                    raise serializers.ValidationError(
+                        {
+                            "chips": [
+                                'each chip must be a string such as "2.50", not ' + _json_type(chip)
+                            ]
+                        }
+                    )
         return value
 
 
@@ -295,6 +314,36 @@ class QuestionOutput(serializers.Serializer[Any]):
     )
     answers = serializers.ListField(
         child=serializers.CharField(), required=False, help_text="Procedure questions: the words."
+    )
+    rack = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text='Chip questions: the table\'s chips, largest first ("500", "100", "25", ...); '
+        "an answer's `chips` are drawn from these.",
+    )
+    pile = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Colour up: the leaving player's chips, largest first.",
+    )
+    cash = serializers.CharField(
+        required=False, help_text="Change: the cash the player put on the layout."
+    )
+    bet = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Pay in chips: the bet's chips as the player placed them, when not the "
+        "fewest chips of the stake.",
+    )
+    chip_rule = serializers.CharField(
+        required=False,
+        help_text='Chip questions: how the table pays, "fewest" (the fewest chips) or "match" '
+        "(the bet's own chips for each whole bet, then the fewest).",
+    )
+    target_seconds = serializers.IntegerField(
+        required=False,
+        help_text="Chip questions: the seconds a dealer ready for the floor takes (a target, "
+        "not a limit).",
     )
     shown_at = serializers.DateTimeField(help_text="When the question was first shown (server).")
 

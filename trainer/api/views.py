@@ -194,6 +194,17 @@ class AttemptAnswerView(TraineeView):
             OpenApiExample(
                 "Dealer play", value={"position": 1, "question": 1, "answer": {"answer": "stand"}}
             ),
+            OpenApiExample(
+                "Pay in chips",
+                value={
+                    "position": 1,
+                    "question": 1,
+                    "answer": {"action": "pay", "chips": ["25", "5", "5", "2.50"]},
+                },
+            ),
+            OpenApiExample(
+                "Colour up", value={"position": 1, "question": 2, "answer": {"chips": ["25", "5"]}}
+            ),
         ],
     )
     def post(self, request: Request, attempt_id: int) -> Response:

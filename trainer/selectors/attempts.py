@@ -43,7 +43,9 @@ from trainer.models import (
     RunStatus,
     Skill,
 )
-from trainer.rules.money import CENT
+from trainer.rules.chips import chip_text, stack_text
+from trainer.rules.money import CENT, fmt
+from trainer.timing import chip_target_seconds
 from trainer.words import question_text, seat_names
 
 
@@ -191,9 +193,42 @@ def public_question(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
     if key.moves_money:
         question["stake"] = _stake(key, view)
         question["actions"] = [action.value for action in rules.MoneyAction]
-    else:
+    elif key.kind not in rules.CHIP_KINDS:
         question["answers"] = [word.value for word in rules.PROCEDURE_ANSWERS.get(key.kind, ())]
+    if key.kind in rules.CHIP_KINDS:
+        question.update(chip_work(item.document or {}, key))
     return question
+
+
+def chip_work(document: Mapping[str, Any], key: rules.Question) -> dict[str, Any]:
+    """What a chip question puts in front of the dealer besides the table: the rack (the
+    table's chips, largest first), a colour-up's pile or a change's cash, and the target
+    time. Read from the round's document, never from the expected stack."""
+    profile = rules.profile_from_rules(document.get("rules"))
+    work: dict[str, Any] = {
+        "rack": [chip_text(chip) for chip in sorted(profile.chip_set, reverse=True)],
+        "target_seconds": int(chip_target_seconds(key.kind.value) or 0),
+        "chip_rule": profile.chip_rule,
+    }
+    section = document.get("chips") or {}
+    mine = (key.box, key.player)
+    if key.kind == rules.Kind.PAY_IN_CHIPS:
+        # A bet placed in other chips than the fewest (a "match" table pays in its colours).
+        for entry in section.get("bets") or []:
+            if (entry.get("box"), entry.get("player")) == mine:
+                work["bet"] = stack_text(entry.get("stack") or [])
+                break
+    elif key.kind == rules.Kind.COLOUR_UP:
+        for entry in section.get("colour_up") or []:
+            if (entry.get("box"), entry.get("player")) == mine:
+                work["pile"] = stack_text(entry.get("pile") or [])
+                break
+    elif key.kind == rules.Kind.CHANGE:
+        for entry in section.get("change") or []:
+            if (entry.get("box"), entry.get("player")) == mine:
+                work["cash"] = fmt(Decimal(str(entry.get("cash"))))
+                break
+    return work
 
 
 def round_decisions(*, item: AttemptItem) -> list[Decision]:

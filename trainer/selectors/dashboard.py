@@ -35,6 +35,7 @@ from core.dates import days_bounds
 from core.postgres import fetch_rows
 from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
 from trainer.selectors.graded_cache import (
+    FIGURES_KEY,
     cache_get,
     cache_set,
     graded_generation,
@@ -45,7 +46,7 @@ from trainer.selectors.graded_cache import (
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
-from trainer.tallies import BUCKET_MS, Tally, facet_key
+from trainer.tallies import BUCKET_MS, Tally, accuracy_percent, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -72,10 +73,7 @@ class Figures:
 
     @property
     def accuracy(self) -> Decimal | None:
-        """Percent of questions answered right, to one decimal; None before any grade."""
-        if not self.questions:
-            return None
-        return (Decimal(100) * self.correct / self.questions).quantize(Decimal("0.1"))
+        return accuracy_percent(self.correct, self.questions)
 
     @property
     def mistakes(self) -> int:
@@ -176,7 +174,7 @@ def grade_totals(*, trainees: Trainees, filters: StatsFilter | None = None) -> G
     if filters.trainee_id:
         ids &= {filters.trainee_id}
     key = (
-        "shoeschool:stats:grade-total:"
+        f"{FIGURES_KEY}:grade-total:"
         + hashlib.sha256(
             repr((generation, sorted(ids), replace(filters, trainee_id=None))).encode()
         ).hexdigest()
@@ -204,7 +202,7 @@ def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _Trainee
     key = facet_key(profile=filters.profile, skill=filters.skill)
     if key is None:
         rows = fetch_rows(summaries.values_list("trainee_id", *_TOTALS))
-        tallies = ((row[0], _tally(row[1:7], row[7], row[8], row[9])) for row in rows)
+        tallies = ((row[0], _tally(row[1:7], *row[7:11])) for row in rows)
     else:
         # Only the facet: reading each row's facets once (not has_key as well) is what
         # keeps a filtered page's query short.
@@ -235,6 +233,7 @@ _TOTALS = (
     "histogram",
     "categories",
     "skills",
+    "chips",
 )
 
 
@@ -250,7 +249,9 @@ def _money(value: Any) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
-def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any) -> Tally:
+def _tally(
+    scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any, chips: Any
+) -> Tally:
     questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
     return Tally(
         questions=questions,
@@ -262,6 +263,7 @@ def _tally(scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any)
         histogram=dict(_json(histogram)),
         categories=dict(_json(categories)),
         skills=dict(_json(skills)),
+        chips=dict(_json(chips)),
     )
 
 

@@ -20,6 +20,9 @@ from django.db.models import Count, Max
 from trainer.models import GradingRunSummary
 
 FIGURES_CACHE_SECONDS = 6 * 3600
+# The prefix of every figures key; its number changes with the shape of what is cached
+# (v2: tallies hold the chip questions' figures), so no process reads an older shape.
+FIGURES_KEY = "shoeschool:stats:v2"
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
 
@@ -101,7 +104,7 @@ def per_trainee(
     trainee, graded work and parameters; ``nothing`` for a trainee compute leaves out."""
     digest = hashlib.sha256(repr(params).encode()).hexdigest()[:32]
     keys = {
-        trainee_id: f"shoeschool:stats:{name}:{trainee_id}:{version}:{digest}"
+        trainee_id: f"{FIGURES_KEY}:{name}:{trainee_id}:{version}:{digest}"
         for trainee_id, version in versions.items()
     }
     # The cache only saves work: while it is unreachable (Redis restarting), the figures

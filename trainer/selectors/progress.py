@@ -6,24 +6,18 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from django.utils import timezone
 
 from trainer.models import Skill
 from trainer.selectors.runs import current_summaries
-from trainer.tallies import Tally, skill_key
+from trainer.tallies import Tally, accuracy_percent, skill_key
 
 RECENT = timedelta(days=30)
 # The accuracy a table test asks for (SHOESCHOOL_CERT_PASS_MARK's default): the target a
 # trainee practises towards on every skill.
 TARGET = Decimal("95")
-
-
-def _percent(correct: int, questions: int) -> Decimal | None:
-    if not questions:
-        return None
-    return (Decimal(100) * correct / questions).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -88,11 +82,11 @@ def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[Skil
                 skill=skill,
                 title=titles.get(skill, skill.replace("-", " ").capitalize()),
                 questions=tally.questions,
-                accuracy=_percent(tally.correct, tally.questions),
+                accuracy=accuracy_percent(tally.correct, tally.questions),
                 mean_seconds=mean,
                 recent_questions=recent[skill].questions,
-                recent_accuracy=_percent(recent[skill].correct, recent[skill].questions),
-                earlier_accuracy=_percent(earlier[skill].correct, earlier[skill].questions),
+                recent_accuracy=accuracy_percent(recent[skill].correct, recent[skill].questions),
+                earlier_accuracy=accuracy_percent(earlier[skill].correct, earlier[skill].questions),
             )
         )
     return sorted(

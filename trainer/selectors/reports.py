@@ -297,6 +297,10 @@ DECISION_COLUMNS = (
     "given_amount",
     "expected_action",
     "expected_amount",
+    # Chip questions (issue 14): the stacks, largest chip first. Last, so the columns
+    # before them keep their places for a reader of older reports.
+    "given_chips",
+    "expected_chips",
 )
 
 
@@ -352,7 +356,8 @@ def report_decisions_csv(
     if connection.vendor != "postgresql":
         return None
     inner, params = _decisions(start=start, end=end).query.sql_with_params()
-    # The query's fourteen columns: given and expected each become two cells.
+    # The query's fourteen columns: given and expected each become two cells, and their
+    # chips two more at the end.
     c = [f"d.c{n}" for n in range(1, 15)]
     cells = [
         f"{c[0]}::text",
@@ -369,6 +374,8 @@ def report_decisions_csv(
         f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
         *map(sql_csv_text, _sql_answer_parts(f"({c[12]})::jsonb")),
         *map(sql_csv_text, _sql_answer_parts(f"({c[13]})::jsonb")),
+        sql_csv_text(_sql_chips(f"({c[12]})::jsonb")),
+        sql_csv_text(_sql_chips(f"({c[13]})::jsonb")),
     ]
     line = " || ',' || ".join(["'decisions'", *cells]) + " || E'\\n'"
     sql = (
@@ -391,11 +398,21 @@ def _sql_answer_parts(answer: str) -> tuple[str, str]:
         f"CASE WHEN {answer} IS NULL THEN NULL "
         f"WHEN {answer} ? 'action' THEN "
         f"{sql_words(money, _by_value(words.ACTION_WORDS))} "
+        f"WHEN {answer} ? 'chips' THEN {sql_literal(words.EXCHANGE_WORD)} "
         f"ELSE {sql_words(said, _by_value(words.ANSWER_WORDS))} || "
         f"COALESCE(CASE ({answer} -> 'dealer_blackjack')::text {finding} END, '') END"
     )
-    amount = f"CASE WHEN {answer} ? 'action' THEN {answer} ->> 'amount' END"
+    amount = f"CASE WHEN {answer} ? 'action' OR {answer} ? 'chips' THEN {answer} ->> 'amount' END"
     return action, amount
+
+
+def _sql_chips(answer: str) -> str:
+    """`trainer.words.chips_text` in SQL: the stack's chips joined by " + ", in order."""
+    return (
+        f"array_to_string(ARRAY(SELECT jsonb_array_elements_text("
+        f"CASE WHEN jsonb_typeof({answer} -> 'chips') = 'array' THEN {answer} -> 'chips' END"
+        f")), ' + ')"
+    )
 
 
 def _by_value(words_of: Mapping[Any, str]) -> dict[str, str]:

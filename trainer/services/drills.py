@@ -16,7 +16,6 @@ from ledger.services.append import ledger_append
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import (
-    CHIP_SKILLS,
     Drill,
     DrillKind,
     DrillPurpose,
@@ -78,25 +77,8 @@ def _scenarios(items: Sequence[Scenario | str]) -> list[Scenario]:
                 f"scenario {scenario.slug!r} has been superseded by a newer revision",
                 field="scenarios",
             )
-        if "chips" in (scenario.document or {}):
-            raise TrainerError(
-                f"scenario {scenario.slug!r} asks for chips, which the table cannot take yet",
-                field="scenarios",
-            )
         out.append(scenario)
     return out
-
-
-SKILL_LABELS = dict(Skill.choices)
-
-
-def _no_chip_skills(skills: Sequence[str], *, field: str) -> None:
-    chips = [SKILL_LABELS[s] for s in skills if s in CHIP_SKILLS]
-    if chips:
-        raise TrainerError(
-            f"{chips[0]} is not dealt yet: the table has no chip rack to answer it with",
-            field=field,
-        )
 
 
 def drill_create(
@@ -252,7 +234,6 @@ def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict
     for skill, least in minimums.items():
         if skill not in Skill.values:
             raise TrainerError(f"unknown skill {str(skill)[:40]!r}", field="skill_minimums")
-        _no_chip_skills([skill], field="skill_minimums")
         out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
     count = recipe["count"]
@@ -282,7 +263,6 @@ def _recipe(
             f"unknown skill {echo(unknown[0])}; skills are {', '.join(Skill.values)}",
             field="skills",
         )
-    _no_chip_skills(skills, field="skills")
     rounds = whole_number(count, "count", 1, MAX_ROUNDS)
     boxes = whole_number(max_boxes, "max_boxes", 1, profile.boxes)
     low = profile.min_bet if min_stake is None else _amount(min_stake, "min_stake")

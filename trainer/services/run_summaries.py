@@ -49,6 +49,7 @@ def _summary(run: GradingRun, grades: Iterable[GradeFacts]) -> GradingRunSummary
         histogram=total.as_json()["h"],
         categories=dict(total.categories),
         skills=dict(total.skills),
+        chips=dict(total.chips),
         facets={key: tally.as_json() for key, tally in sorted(facets.items())},
     )
 
@@ -85,6 +86,8 @@ class GradeLike(Protocol):
     def money_diff(self) -> Decimal: ...
     @property
     def category(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
 
 
 def run_summary_build(
@@ -111,7 +114,12 @@ def run_summary_build(
                 _skills_of(item.document),
             )
         return GradeFacts(
-            grade.correct, grade.response_ms, Decimal(grade.money_diff), grade.category, *known
+            grade.correct,
+            grade.response_ms,
+            Decimal(grade.money_diff),
+            grade.category,
+            *known,
+            kind=grade.kind,
         )
 
     return _summary(run, (facts(g) for g in grades))
@@ -177,7 +185,9 @@ def _backfill(run_ids: list[int]) -> int:
     rows = list(
         Grade.objects.filter(run_id__in=run_ids)
         .order_by()
-        .values_list("run_id", "item_id", "correct", "response_ms", "money_diff", "category")
+        .values_list(
+            "run_id", "item_id", "correct", "response_ms", "money_diff", "category", "kind"
+        )
     )
     items = {
         pk: (profile, _skills_of({"skills": skills}))
@@ -186,10 +196,10 @@ def _backfill(run_ids: list[int]) -> int:
         .values_list("pk", "profile_version__profile__name", "document__skills")
     }
     facts: dict[int, list[GradeFacts]] = defaultdict(list)
-    for run_id, item_id, correct, response_ms, money_diff, category in rows:
+    for run_id, item_id, correct, response_ms, money_diff, category, kind in rows:
         profile, skills = items[item_id]
         facts[run_id].append(
-            GradeFacts(correct, response_ms, Decimal(money_diff), category, profile, skills)
+            GradeFacts(correct, response_ms, Decimal(money_diff), category, profile, skills, kind)
         )
     summaries = [_summary(run, facts[run.pk]) for run in runs]
     GradingRunSummary.objects.bulk_create(summaries, ignore_conflicts=True)

@@ -15,3 +15,9 @@ def dealer_words(text: str) -> str:
 def skills_label(skills: object) -> str:
     """`{{ flag.skills|skills_label }}`: skills by their labels, not their slugs."""
     return words.skills_label(skills)
+
+
+@register.filter
+def category_words(category: str | None) -> str:
+    """`{{ row.category|category_words }}`: why an answer was wrong, by its label."""
+    return words.category_label(category)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -45,6 +45,8 @@ CHIP_COLOURS: dict[str, str] = {
     "0.50": "grey",
 }
 CHIPS = tuple(reversed(CHIP_COLOURS))
+# Every chip a rack may hold (a count field names one of these).
+RACK_VALUES = frozenset(CHIP_COLOURS)
 # More chips than this in one stake are drawn as this many and a "+".
 STACK_MOST = 8
 
@@ -62,6 +64,143 @@ def table_chips(parameters: Mapping[str, Any]) -> tuple[str, ...]:
     high = Decimal(str(parameters.get("max_bet") or "1000"))
     found = tuple(chip for chip in CHIPS if low <= Decimal(chip) <= max(high, low))
     return found or CHIPS
+
+
+def chip_colour(value: str) -> str:
+    """A chip's colour by its value, however the value is written ("2.5", "2.50")."""
+    try:
+        amount = Decimal(str(value))
+    except ArithmeticError:
+        return "grey"
+    text = f"{amount:.0f}" if amount == amount.to_integral_value() else f"{amount:.2f}"
+    return CHIP_COLOURS.get(text, "grey")
+
+
+def drawn_chips(values: Sequence[str]) -> list[Chip]:
+    """Chips to draw, in the order given."""
+    return [Chip(str(value), chip_colour(str(value))) for value in values]
+
+
+def chip_words(values: Sequence[str]) -> str:
+    """A stack in words, as a dealer calls it: "25 + 5 + 5 + 2.50"."""
+    return " + ".join(str(value) for value in values)
+
+
+def pile_words(values: Sequence[str]) -> str:
+    """A pile by the count of each chip, largest first, as the engine's prompt writes it."""
+    counts: dict[str, int] = {}
+    for value in values:
+        counts[str(value)] = counts.get(str(value), 0) + 1
+    ordered = sorted(counts, key=Decimal, reverse=True)
+    return ", ".join(f"{counts[value]} × {value}" for value in ordered)
+
+
+# How each table pays in chips, in the placard's words (rules.ChipRule).
+CHIP_RULE_WORDS: dict[str, str] = {
+    "fewest": "Paid in the fewest chips",
+    "match": "Paid in the bet's colours, then the fewest chips",
+}
+# What the dealer does, for the target: "A dealer pays this in 8 s".
+_CHIP_VERBS: dict[str, str] = {
+    Kind.PAY_IN_CHIPS.value: "pays this",
+    Kind.COLOUR_UP.value: "colours this up",
+    Kind.CHANGE.value: "changes this",
+}
+_CHIP_BUTTONS: dict[str, str] = {
+    Kind.PAY_IN_CHIPS.value: "Pay",
+    Kind.COLOUR_UP.value: "Colour up",
+    Kind.CHANGE.value: "Change",
+}
+# Keys 1-9 take the rack's chips, largest first (no table has more than 9 chips to click).
+RACK_KEYS = "123456789"
+
+
+@dataclass(frozen=True)
+class RackChip:
+    value: str
+    colour: str
+    # Its shortcut key ("" past the ninth chip), and the count field's name without script.
+    key: str
+    field: str
+
+
+@dataclass(frozen=True)
+class ChipWork:
+    """A chip question's rack and what lies on the layout to work with."""
+
+    kind: str
+    rack: list[RackChip]
+    target: str
+    rule: str
+    submit: str
+    # Pay in chips: the action is chosen too (a payout can be answered take, push...).
+    pays: bool
+    # Pay in chips: the bet's chips as they lie (a "match" table pays in their colours).
+    bet: list[Chip]
+    bet_words: str
+    pile: list[Chip]
+    # The pile as the player leaves it: a stack of each chip, largest first.
+    pile_stacks: list[list[Chip]]
+    pile_words: str
+    pile_amount: str
+    cash: str
+
+
+def chip_work(question: Mapping[str, Any]) -> ChipWork | None:
+    """The rack and layout of a chip question (a public question); None for the others."""
+    kind = question.get("kind", "")
+    if kind not in _CHIP_VERBS:
+        return None
+    values = [str(v) for v in question.get("rack") or []]
+    pile = [str(v) for v in question.get("pile") or []]
+    seconds = question.get("target_seconds")
+    bet, _ = _placed_stack(question.get("stake") or "0", question.get("bet"))
+    return ChipWork(
+        kind=kind,
+        rack=[
+            RackChip(
+                value,
+                chip_colour(value),
+                RACK_KEYS[i] if i < len(RACK_KEYS) else "",
+                f"count-{value}",
+            )
+            for i, value in enumerate(values)
+        ],
+        target=f"A dealer {_CHIP_VERBS[kind]} in {seconds} s." if seconds else "",
+        rule=CHIP_RULE_WORDS.get(str(question.get("chip_rule")), ""),
+        submit=_CHIP_BUTTONS[kind],
+        pays=kind == Kind.PAY_IN_CHIPS.value,
+        bet=bet,
+        bet_words=chip_words([chip.value for chip in bet]),
+        pile=drawn_chips(pile),
+        pile_stacks=[
+            drawn_chips([v for v in pile if v == value])
+            for value in sorted(set(pile), key=Decimal, reverse=True)
+        ],
+        pile_words=pile_words(pile),
+        pile_amount=f"{sum((Decimal(v) for v in pile), Decimal(0)):.2f}" if pile else "",
+        cash=str(question.get("cash") or ""),
+    )
+
+
+def answer_chips(answer: Mapping[str, Any] | None) -> list[Chip]:
+    """The chips of an answer (a stack given or expected), to draw beside its words."""
+    chips = (answer or {}).get("chips")
+    return drawn_chips([str(c) for c in chips]) if isinstance(chips, list) else []
+
+
+def _placed_stack(amount: object, placed: Sequence[str] | None) -> tuple[list[Chip], bool]:
+    """A stake as its chips lie: as the player placed them when the round says so (a
+    "match" table pays in a bet's own colours), else the fewest chips."""
+    if placed:
+        try:
+            worth = sum((Decimal(str(v)) for v in placed), Decimal(0))
+            if worth == Decimal(str(amount)):
+                chips = drawn_chips(sorted(placed, key=Decimal, reverse=True))
+                return chips[:STACK_MOST], len(chips) > STACK_MOST
+        except ArithmeticError:
+            pass
+    return chip_stack(amount)
 
 
 def chip_stack(amount: object, chips: tuple[str, ...] = CHIPS) -> tuple[list[Chip], bool]:
@@ -182,6 +321,7 @@ def table_view(
     box: int | None = None,
     hand: int | None = None,
     seats: Seats | None = None,
+    placed: Mapping[tuple[int, str], Sequence[str]] | None = None,
 ) -> dict[str, Any]:
     """The dealer's cards and each box's hands and stakes, ready for `trainer/_table.html`.
 
@@ -189,8 +329,10 @@ def table_view(
     `box` and `hand` mark what the question is about (none marked when box is None).
     Views stored before the hand, box and shoe facts existed draw as plain hands.
     Players are labelled as the dealer names them (`trainer.words.seat_names` of the round's
-    document: `seats`), never by the scenario's names for them.
+    document: `seats`), never by the scenario's names for them. `placed` are bets whose
+    chips the round states, drawn as placed.
     """
+    placed = placed or {}
     seats = seats if seats is not None else seat_names(None, view)
     boxes = []
     for seat in view.get("boxes", []):
@@ -202,7 +344,11 @@ def table_view(
                 "index": index,
                 "cards": [card(c) for c in played.get("cards", [])],
                 "stakes": [
-                    (player_name(seats, number, player), amount, *chip_stack(amount))
+                    (
+                        player_name(seats, number, player),
+                        amount,
+                        *_placed_stack(amount, placed.get((number, player))),
+                    )
                     for player, amount in sorted(
                         played.get("stakes", {}).items(),
                         key=lambda stake: _seat_order(seats, number, stake[0]),
@@ -274,8 +420,16 @@ def _seat_order(seats: Seats, box: int, player: str) -> tuple[int, str]:
 
 
 def question_table(question: Mapping[str, Any], seats: Seats | None = None) -> dict[str, Any]:
-    """The table of a question being asked (a public question), marking its box and hand."""
-    return table_view(question["view"], box=question["box"], hand=question["hand"], seats=seats)
+    """The table of a question being asked (a public question), marking its box and hand;
+    a chip question's pile or cash lies on its box, and its bet as the player placed it."""
+    placed = {}
+    if question.get("bet"):
+        placed[(question["box"], question["player"])] = question["bet"]
+    drawn = table_view(
+        question["view"], box=question["box"], hand=question["hand"], seats=seats, placed=placed
+    )
+    drawn["work"] = chip_work(question)
+    return drawn
 
 
 # The engine ends a rule with the parameters and profile it rests on, "(surrender: late,

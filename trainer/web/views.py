@@ -6,21 +6,24 @@ trainees only (403 otherwise), and an attempt that is not the trainee's answers 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from config import pages
 from core.access import role_required
-from core.errors import NotFoundError, TrainerError
+from core.errors import NotFoundError, TrainerError, echo
 from trainer import rules
 from trainer.models import AttemptStatus, Mode
+from trainer.rules import MoneyAction, money_action_of
 from trainer.selectors.attempts import (
     assignments_for_trainee,
     attempt_current_question,
@@ -44,9 +47,12 @@ from trainer.services.attempts import (
 )
 from trainer.web.display import (
     CHIP_COLOURS,
+    RACK_VALUES,
     SETTLEMENT_CHOICES,
     VOCABULARY_JSON,
     Chip,
+    ChipWork,
+    answer_chips,
     answer_label,
     button_answer,
     category_label,
@@ -144,13 +150,20 @@ def _table(
         for key in map(rules.Question.from_dict, item.answer_key)
     }
     rules_shown = round_rules(item)
+    drawn = question_table(question, seats)
+    work = drawn["work"]
+    placard = rules_shown.placard
+    if work is not None and work.rule:
+        placard = f"{placard} · {work.rule}"
     context = {
         "attempt": attempt,
         "item": item,
         "question": question,
         "question_text": key_text(question, item.document),
-        "table": question_table(question, seats),
-        "placard": rules_shown.placard,
+        "table": drawn,
+        "work": work,
+        "rack_fields": _rack_fields(work, posted),
+        "placard": placard,
         "house_rules": rules_shown.house_rules,
         "profile": rules_shown,
         "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
@@ -169,14 +182,96 @@ def _table(
     return render(request, "trainer/table.html", context, status=status)
 
 
+def _rack_fields(work: ChipWork | None, posted: Mapping[str, Any] | None) -> list[Any]:
+    """A count field a chip (the rack without the script), refilled after a refused answer
+    from its counts or from the stack the script sent, which then seeds the rack again."""
+    if work is None:
+        return []
+    posted = posted or {}
+    getlist = getattr(posted, "getlist", None)
+    sent = Counter(str(chip) for chip in getlist("chips")) if getlist else Counter()
+    return [
+        (chip, posted.get(chip.field) or (str(sent[chip.value]) if sent[chip.value] else ""))
+        for chip in work.rack
+    ]
+
+
 @require_GET
 @trainee_page
 def table(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return _table(request, attempt_id)
 
 
-def _posted_answer(post: Mapping[str, Any]) -> dict[str, Any]:
-    """The form's fields in the service's answer shape (a peek button carries its finding)."""
+# A stack is at most this many chips (the answer parser's limit too).
+MOST_CHIPS = 200
+
+
+def _posted_chips(post: QueryDict) -> list[str]:
+    """The stack the rack posted: one `chips` field a chip (the script's stack), and,
+    without the script, how many of each chip (`count-25`: "2")."""
+    chips = [str(chip) for chip in post.getlist("chips")]
+    for field, text in post.items():
+        if not field.startswith("count-"):
+            continue
+        value = field.removeprefix("count-")
+        said = str(text).strip()
+        if not said:
+            continue
+        label = f"How many {value}s"
+        if said.startswith("-"):
+            raise TrainerError(f"{label}: a count cannot be negative ({echo(said)})", field=field)
+        if not said.isascii() or not said.isdigit():
+            raise TrainerError(
+                f"{label}: write a whole number of chips, like 2, not {echo(said)}", field=field
+            )
+        if value not in RACK_VALUES:
+            raise TrainerError(f"{echo(value)} is not one of this table's chips", field=field)
+        count = int(said)
+        if count > MOST_CHIPS or len(chips) + count > MOST_CHIPS:
+            raise TrainerError(
+                f"a stack holds at most {MOST_CHIPS} chips: take some off", field="chips"
+            )
+        chips += [value] * count
+    if len(chips) > MOST_CHIPS:
+        raise TrainerError(
+            f"a stack holds at most {MOST_CHIPS} chips: take some off", field="chips"
+        )
+    return chips
+
+
+def _stack_worth(chips: list[str]) -> str:
+    try:
+        return f"{sum((Decimal(chip) for chip in chips), Decimal(0)):.2f}"
+    except ArithmeticError:
+        raise TrainerError("a chip must be an amount such as 2.50", field="chips") from None
+
+
+def _posted_answer(post: QueryDict) -> dict[str, Any]:
+    """The form's fields in the service's answer shape (a peek button carries its finding).
+
+    A chip question's form says so (`rack`): a payout paid is its chips; any other action
+    (take, push, take half) is a money answer, the stack's worth its amount, with no chips.
+    """
+    if "rack" in post:
+        chips = _posted_chips(post)
+        action = post.get("action")
+        if action is not None and action != MoneyAction.PAY.value:
+            moves = money_action_of(action)
+            if moves is None or not moves.sign:
+                return {"action": action, "amount": ""}
+            # The script sends the stack's worth as the amount; the count fields, the chips.
+            worth = _stack_worth(chips) if chips else str(post.get("amount") or "")
+            if not worth:
+                raise TrainerError(
+                    f"the stack is empty: put the chips to {moves.value.replace('_', ' ')} on it",
+                    field="chips",
+                )
+            return {"action": action, "amount": worth}
+        if not chips:
+            raise TrainerError(
+                "the stack is empty: add the chips to hand over from the rack", field="chips"
+            )
+        return {"action": action, "chips": chips} if action is not None else {"chips": chips}
     if "action" in post:
         return {"action": post.get("action"), "amount": post.get("amount", "")}
     word = post.get("answer")
@@ -219,6 +314,8 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
                 answer_label(row.expected),
                 category_label(row.category),
                 rule_text(row.rule),
+                answer_chips(row.given),
+                answer_chips(row.expected),
             )
             for row in rows
         ],
@@ -258,6 +355,8 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
             key_text(grade.item.answer_key[grade.question - 1], grade.item.document, note=False),
             answer_label(grade.given),
             answer_label(grade.expected),
+            answer_chips(grade.given),
+            answer_chips(grade.expected),
         )
         for grade in outcome.grades
     ]
@@ -265,7 +364,19 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     engine_rounds = []
     if not outcome.graded and attempt.mode != Mode.EXAM:
         engine_rounds = [
-            (position, [(r, answer_label(r.given), answer_label(r.expected)) for r in rows])
+            (
+                position,
+                [
+                    (
+                        r,
+                        answer_label(r.given),
+                        answer_label(r.expected),
+                        answer_chips(r.given),
+                        answer_chips(r.expected),
+                    )
+                    for r in rows
+                ],
+            )
             for position, rows in attempt_feedback(attempt=attempt)
         ]
     context = {

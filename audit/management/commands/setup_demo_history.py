@@ -67,6 +67,7 @@ HISTORY = [
     ("Demo history: naturals", Mode.PRACTICE, 8, 0.80, ["natural-3to2", "rounding"]),
     ("Demo history: the dealer's hand", Mode.PRACTICE, 8, 0.85, ["dealer-bust", "soft-17"]),
     ("Demo history: mixed exam", Mode.EXAM, 12, 0.85, ["push", "player-bust", "natural-3to2"]),
+    ("Demo history: chip work", Mode.PRACTICE, 9, 0.6, ["pay-in-chips", "colour-up", "change"]),
 ]
 # The table whose certification has expired, and the one with a sitting ready to sign.
 EXPIRED_TABLE = "casino-double-deck"
@@ -266,9 +267,35 @@ def _clock_turned_back(by: timedelta) -> Iterator[None]:
         yield
 
 
+# A chip broken into smaller ones of the same worth: the right money in the wrong chips.
+_BROKEN = {"1000": ["500", "500"], "500": ["100"] * 5, "100": ["25"] * 4, "25": ["5"] * 5,
+           "5": ["1"] * 5}  # fmt: skip
+
+
+def _chip_slip(expected: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A dealer's chip mistake: most often the right money in smaller chips, else a chip
+    short (the wrong money)."""
+    chips = list(expected["chips"])
+    breakable = [chip for chip in chips if chip in _BROKEN]
+    if breakable and rng.random() < 0.7:
+        chip = rng.choice(breakable)
+        chips.remove(chip)
+        chips += _BROKEN[chip]
+    elif len(chips) > 1:
+        chips.pop()
+    else:
+        chips.append(chips[0])
+    answer: dict[str, Any] = {"chips": chips}
+    if "action" in expected:
+        answer["action"] = expected["action"]
+    return answer
+
+
 def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A plausible dealer's mistake for this question."""
     expected = key["expected"]
+    if "chips" in expected:
+        return _chip_slip(expected, rng)
     if "action" not in expected:
         # The other word the question accepts: hit for stand, no_offer for offer, ...
         words = rules.PROCEDURE_ANSWERS.get(key["kind"], ())

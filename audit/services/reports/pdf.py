@@ -40,10 +40,12 @@ from audit.selectors_reports import (
     report_signoffs,
 )
 from audit.services.reports.rows import (
+    CHIP_WORK_COLUMNS,
     MISPAY_COLUMNS,
     SIGNOFF_PDF_COLUMNS,
     TRAINEE_COLUMNS,
     cell,
+    chip_work_cells,
     mispay_cells,
     signoff_pdf_cells,
     summary_rows,
@@ -51,6 +53,7 @@ from audit.services.reports.rows import (
 )
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
+from trainer.selectors.chip_work import report_chip_work
 from trainer.selectors.reports import (
     MispaySummary,
     Totals,
@@ -341,7 +344,8 @@ def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
 def _sections(
     styles: _Styles, *, start: dt.date, end: dt.date, mispays: list[MispaySummary]
 ) -> list[Any]:
-    """The tables: trainees, classes, mistakes, reviews, retraining flags and sign-offs."""
+    """The tables: trainees, classes, mistakes, chip work, reviews, retraining flags and
+    sign-offs."""
     heading = styles.heading
     return [
         Paragraph("Trainees", heading),
@@ -363,6 +367,13 @@ def _sections(
         ),
         Paragraph(f"Mistakes by category ({settings.CURRENCY})", heading),
         _table(styles, MISPAY_COLUMNS, map(mispay_cells, mispays)),
+        Paragraph("Chip work (time in seconds)", heading),
+        _table(
+            styles,
+            CHIP_WORK_COLUMNS,
+            map(chip_work_cells, report_chip_work(start=start, end=end)),
+            [USABLE * 0.16] + [USABLE * 0.84 / 7] * 7,
+        ),
         Paragraph("Reviews", heading),
         _table(
             styles,

@@ -1,9 +1,10 @@
 """The compliance report's rows: its sections, their columns and cells, and the CSV.
 
 The report is one stream of rows whose first cell names its section (report, summary,
-trainees, classes, mispays, reviews, retraining, signoffs, decisions, ledger); each section
-starts with its own header row. The CSV is that stream; the PDF (audit.services.reports.pdf)
-lays the same sections out as tables, with the cells written here.
+trainees, classes, mispays, chipwork, reviews, retraining, signoffs, decisions, ledger);
+each section starts with its own header row. The CSV is that stream; the PDF
+(audit.services.reports.pdf) lays the same sections out as tables, with the cells written
+here.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line, utc_text
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
+from trainer.selectors.chip_work import ChipWork, report_chip_work
 from trainer.selectors.reports import (
     DECISION_COLUMNS,
     MispaySummary,
@@ -107,6 +109,32 @@ def summary_rows(totals: Totals) -> list[tuple[str, str]]:
         (f"overpaid ({settings.CURRENCY})", f"{totals.overpaid:.2f}"),
         (f"underpaid ({settings.CURRENCY})", f"{totals.underpaid:.2f}"),
     ]
+
+
+CHIP_WORK_COLUMNS = (
+    "question",
+    "asked",
+    "right",
+    "right_money_wrong_chips",
+    "wrong_money",
+    "late_or_not_answered",
+    "mean_seconds",
+    "target_seconds",
+)
+
+
+def chip_work_cells(row: ChipWork) -> tuple[Any, ...]:
+    return (
+        row.title,
+        row.questions,
+        row.correct,
+        row.wrong_chips,
+        row.wrong_money,
+        row.late + row.unanswered,
+        # Seconds to the tenth the pages show, not money's two places.
+        "" if row.mean_seconds is None else str(row.mean_seconds),
+        "" if row.target_seconds is None else str(row.target_seconds),
+    )
 
 
 TRAINEE_COLUMNS = (
@@ -193,8 +221,12 @@ def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     )
 
 
-def _answer_parts(text: str | None) -> tuple[str, str]:
-    return words.answer_parts(json.loads(text)) if text else ("", "")
+def _answer_cells(text: str | None) -> tuple[str, str, str]:
+    """An answer's action in words, its amount and its chips ("25 + 5 + 2.50")."""
+    if not text:
+        return "", "", ""
+    answer = json.loads(text)
+    return (*words.answer_parts(answer), words.chips_text(answer))
 
 
 def decision_row(row: tuple[Any, ...]) -> Row:
@@ -203,13 +235,16 @@ def decision_row(row: tuple[Any, ...]) -> Row:
     # (trainer.selectors.reports.report_decisions_csv): the same bytes.
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected) = row  # fmt: skip
+    given_action, given_amount, given_chips = _answer_cells(given)
+    expected_action, expected_amount, expected_chips = _answer_cells(expected)
     return [
         "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
         str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
         utc_text(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",
         words.CATEGORY_WORDS.get(category, category) if category else "",
-        f"{money_diff:.2f}", *_answer_parts(given), *_answer_parts(expected),
+        f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
+        given_chips, expected_chips,
     ]  # fmt: skip
 
 
@@ -296,6 +331,11 @@ def leading_rows(
     )
     yield from section(
         "mispays", MISPAY_COLUMNS, map(mispay_cells, report_mispays(start=start, end=end))
+    )
+    yield from section(
+        "chipwork",
+        CHIP_WORK_COLUMNS,
+        map(chip_work_cells, report_chip_work(start=start, end=end)),
     )
     yield from section("reviews", REVIEW_COLUMNS, report_reviews(start=start, end=end))
     yield from section("retraining", FLAG_COLUMNS, report_flags(start=start, end=end))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from argparse import ArgumentParser
 from pathlib import Path
@@ -68,27 +67,12 @@ class Command(BaseCommand):
         self.stdout.write(f"{name}: {summary(result)}")
 
 
-def _dealt_rounds(text: str) -> str:
-    """The library's rounds a table can deal today: a round with a chips section waits for
-    the chip rack (see trainer.models.CHIP_SKILLS). Its line is left blank, so the other
-    lines keep their numbers in any error."""
-    lines = []
-    for line in text.splitlines():
-        try:
-            entry = json.loads(line) if line.strip() else {}
-        except ValueError:
-            entry = {}  # the import names the bad line
-        scenario = entry.get("scenario") if isinstance(entry, dict) else None
-        lines.append("" if isinstance(scenario, dict) and "chips" in scenario else line)
-    return "\n".join(lines) + "\n"
-
-
 def load_library() -> str:
     """Import the shipped library (every fixtures/scenarios/*.jsonl, in name order)."""
     files = sorted(LIBRARY_DIR.glob("*.jsonl"))
     if not files:
         raise CommandError(f"no library files in {LIBRARY_DIR}")
-    texts = [(f.name, _dealt_rounds(f.read_text(encoding="utf-8"))) for f in files]
+    texts = [(f.name, f.read_text(encoding="utf-8")) for f in files]
     # One transaction for the whole library: a bad file leaves the others unimported too.
     with transaction.atomic():
         results = [import_text(text, name) for name, text in texts]

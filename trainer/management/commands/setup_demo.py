@@ -45,6 +45,12 @@ GENERATED = "Generated practice: splits, doubles and insurance"
 # The speed round is sealed too: each sitting draws SPEED_SIZE of the SPEED_POOL easy rounds.
 SPEED_POOL = 40
 SPEED_SIZE = 20
+# Chip work at every table (each under its own chip set and payout rule); the demo trainee
+# is assigned the six-deck shoe's, and may practise the others from "Practise any drill".
+CHIP_WORK = "Chip work: {table}"
+CHIP_SKILLS = ["pay-in-chips", "colour-up", "change"]
+CHIP_ROUNDS = 9
+ASSIGNED_CHIP_WORK = "casino-shoe"
 # The table tests the demo trainee is assigned (one per profile is made for every table).
 ASSIGNED_TABLE_TESTS = ("casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5")
 
@@ -99,12 +105,7 @@ class Command(BaseCommand):
         return users
 
     def drills(self, boss: AbstractBaseUser) -> list[tuple[Drill, str]]:
-        # Chip scenarios wait for the table that takes chips (issue 14): not in the demo pool.
-        active = (
-            Scenario.objects.filter(is_active=True)
-            .exclude(document__has_key="chips")
-            .order_by("slug")
-        )
+        active = Scenario.objects.filter(is_active=True).order_by("slug")
         easy = list(active.filter(difficulty__lte=2))[:SPEED_POOL]
         shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
         recipes: list[tuple[str, str, dict[str, Any]]] = [
@@ -139,6 +140,22 @@ class Command(BaseCommand):
             if drill is None:
                 drill = drill_create(title=title, user=boss, **recipe)
             out.append((drill, str(mode)))
+        for version in self.newest_versions():
+            title = CHIP_WORK.format(table=version.profile.title or version.profile.name)
+            drill = Drill.objects.filter(title=title).first()
+            if drill is None:
+                drill = drill_create(
+                    title=title,
+                    user=boss,
+                    kind="generated",
+                    profile_version=version,
+                    skills=CHIP_SKILLS,
+                    count=CHIP_ROUNDS,
+                    # Each sitting pays, colours up and changes: three rounds of each.
+                    skill_minimums=dict.fromkeys(CHIP_SKILLS, CHIP_ROUNDS // 3),
+                )
+            if version.profile.name == ASSIGNED_CHIP_WORK:
+                out.append((drill, str(Mode.PRACTICE)))
         for version in self.newest_versions():
             drill = Drill.objects.filter(certifies=version.profile, is_active=True).first()
             if drill is None:

@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from core.errors import TrainerError
-from trainer.models import DEALT_SKILL_CHOICES, DrillPurpose, RuleProfile, Skill
+from trainer.models import DrillPurpose, RuleProfile, Skill
 from trainer.services.drills import MAX_ROUNDS, MAX_TIME_BOX, MAX_TIME_LIMIT
 
 
@@ -78,7 +78,7 @@ class GeneratedDrillForm(_DrillFields):
 
     profile = ProfileChoiceField(queryset=_profiles(), label="Table", empty_label="Choose a table")
     skills = forms.MultipleChoiceField(
-        choices=DEALT_SKILL_CHOICES,
+        choices=Skill.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="None ticked: a mix.",

@@ -11,7 +11,7 @@ from typing import Any
 
 from django import forms
 
-from trainer.models import DEALT_SKILL_CHOICES
+from trainer.models import Skill
 from trainer.rules import SCENARIO_FORMAT
 from trainer.selectors.drills import library_profiles
 from trainer.web.workspace.drill_forms import ProfileChoiceField
@@ -99,9 +99,7 @@ def _words(text: str) -> list[str]:
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
     profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
-    skills = forms.MultipleChoiceField(
-        choices=DEALT_SKILL_CHOICES, widget=forms.CheckboxSelectMultiple
-    )
+    skills = forms.MultipleChoiceField(choices=Skill.choices, widget=forms.CheckboxSelectMultiple)
     difficulty = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, 6)], coerce=int, initial=2
     )
