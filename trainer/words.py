@@ -11,7 +11,7 @@ and the pages share one labeller.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -312,10 +312,15 @@ def answer_parts(answer: Mapping[str, Any] | None) -> tuple[str, str]:
     return word, ""
 
 
+def stack_words(values: Sequence[object]) -> str:
+    """A stack of chips as a dealer calls it: "25 + 5 + 5 + 2.50"."""
+    return " + ".join(map(str, values))
+
+
 def chips_text(answer: Mapping[str, Any] | None) -> str:
-    """A chip answer's stack as the CSV writes it, "25 + 5 + 5 + 2.50"; "" for any other."""
+    """A chip answer's stack in words (the CSV's chip columns); "" for any other answer."""
     chips = answer.get("chips") if answer else None
-    return " + ".join(map(str, chips)) if isinstance(chips, list) else ""
+    return stack_words(chips) if isinstance(chips, list) else ""
 
 
 def answer_label(
@@ -328,8 +333,8 @@ def answer_label(
     if not answer:
         return missing
     # A chip answer (issue 14) names its stack: "Pay 37.50 in 25 + 5 + 5 + 2.50".
-    chips = answer.get("chips")
-    stack = f" in {' + '.join(map(str, chips))}" if isinstance(chips, list) and chips else ""
+    said_chips = chips_text(answer)
+    stack = f" in {said_chips}" if said_chips else ""
     if "action" in answer:
         word, amount = answer_parts(answer)
         if money_action_of(answer["action"]) is MoneyAction.PUSH:

@@ -44,7 +44,7 @@ from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import evidence, runs, visibility
 from trainer.selectors import grades as grade_rows
 from trainer.selectors.attempts import public_question
-from trainer.selectors.chip_work import chip_work
+from trainer.selectors.chip_figures import chip_figures
 from trainer.web.display import (
     answer_label,
     kind_label,
@@ -203,7 +203,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         else None,
         "rule": rule,
         "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
-        "chip_work": chip_work(tally=figures.total),
+        "chip_work": chip_figures(tally=figures.total),
         "speed": charts.speed_svg(
             figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
         ),
@@ -266,7 +266,7 @@ def _trainee_page(
         "figures": figures_sel.figures_total(figures=figures),
         "by_category": figures_sel.errors_by_category(figures=figures),
         "by_skill": figures_sel.errors_by_skill(figures=figures),
-        "chip_work": chip_work(tally=figures.total),
+        "chip_work": chip_figures(tally=figures.total),
         "trend_svg": charts.accuracy_trend_svg(
             figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
         ),

@@ -29,7 +29,7 @@ from tests.trainer.factories import (
 )
 from trainer.models import Grade, GradingRun, GradingRunSummary, Mode
 from trainer.selectors.attempts import attempt_current_question
-from trainer.selectors.chip_work import chip_work
+from trainer.selectors.chip_figures import chip_figures
 from trainer.selectors.reports import report_decisions, report_decisions_csv
 from trainer.services.attempts import (
     attempt_question_show,
@@ -64,7 +64,7 @@ def test_chip_questions_are_tallied_by_kind_with_wrong_chips_apart_from_wrong_mo
             _grade("settle_hand", "overpay"),
         ]
     )
-    rows = {row.kind: row for row in chip_work(tally=total)}
+    rows = {row.kind: row for row in chip_figures(tally=total)}
     assert list(rows) == [PAY, COLOUR_UP]  # only the kinds asked, pay in chips first
     pay = rows[PAY]
     assert (pay.title, pay.questions, pay.correct) == ("Pay in chips", 4, 1)
@@ -86,7 +86,7 @@ def test_chip_questions_are_tallied_by_kind_with_wrong_chips_apart_from_wrong_mo
 def test_a_tally_without_chip_questions_stores_no_chip_figures():
     total, _, _ = summarize([_grade("settle_hand")])
     assert "ch" not in total.as_json()
-    assert chip_work(tally=total) == []
+    assert chip_figures(tally=total) == []
 
 
 _KINDS = st.sampled_from([PAY, COLOUR_UP, CHANGE, "settle_hand", "insurance"])
@@ -111,7 +111,7 @@ def test_chip_figures_of_two_sets_of_grades_add_up_to_those_of_both(first, secon
     added.add(one)
     added.add(other)
     assert added.chips == both.chips
-    for row in chip_work(tally=both):
+    for row in chip_figures(tally=both):
         # Every chip question is right, or exactly one kind of wrong.
         parts = row.correct + row.wrong_chips + row.wrong_money + row.late + row.unanswered
         assert parts == row.questions

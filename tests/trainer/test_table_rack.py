@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
+from tests.audit.conftest import client_for
 from tests.factories import profile_version
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -24,12 +24,6 @@ from trainer.services.drills import drill_create
 from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

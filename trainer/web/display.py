@@ -27,6 +27,7 @@ from trainer.words import (  # noqa: F401 - the labellers live below the pages, 
     kind_label,
     player_name,
     seat_names,
+    stack_words,
 )
 
 SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
@@ -79,11 +80,6 @@ def chip_colour(value: str) -> str:
 def drawn_chips(values: Sequence[str]) -> list[Chip]:
     """Chips to draw, in the order given."""
     return [Chip(str(value), chip_colour(str(value))) for value in values]
-
-
-def chip_words(values: Sequence[str]) -> str:
-    """A stack in words, as a dealer calls it: "25 + 5 + 5 + 2.50"."""
-    return " + ".join(str(value) for value in values)
 
 
 def pile_words(values: Sequence[str]) -> str:
@@ -171,7 +167,7 @@ def chip_work(question: Mapping[str, Any]) -> ChipWork | None:
         submit=_CHIP_BUTTONS[kind],
         pays=kind == Kind.PAY_IN_CHIPS.value,
         bet=bet,
-        bet_words=chip_words([chip.value for chip in bet]),
+        bet_words=stack_words([chip.value for chip in bet]),
         pile=drawn_chips(pile),
         pile_stacks=[
             drawn_chips([v for v in pile if v == value])

@@ -22,6 +22,7 @@ from config import pages
 from core.access import role_required
 from core.errors import NotFoundError, TrainerError, echo
 from trainer import rules
+from trainer.games.blackjack import MAX_CHIPS
 from trainer.models import AttemptStatus, Mode
 from trainer.rules import MoneyAction, money_action_of
 from trainer.selectors.attempts import (
@@ -202,10 +203,6 @@ def table(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return _table(request, attempt_id)
 
 
-# A stack is at most this many chips (the answer parser's limit too).
-MOST_CHIPS = 200
-
-
 def _posted_chips(post: QueryDict) -> list[str]:
     """The stack the rack posted: one `chips` field a chip (the script's stack), and,
     without the script, how many of each chip (`count-25`: "2")."""
@@ -227,15 +224,14 @@ def _posted_chips(post: QueryDict) -> list[str]:
         if value not in RACK_VALUES:
             raise TrainerError(f"{echo(value)} is not one of this table's chips", field=field)
         count = int(said)
-        if count > MOST_CHIPS or len(chips) + count > MOST_CHIPS:
+        # Checked before the list is made: a count may be any number of digits.
+        if len(chips) + count > MAX_CHIPS:
             raise TrainerError(
-                f"a stack holds at most {MOST_CHIPS} chips: take some off", field="chips"
+                f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips"
             )
         chips += [value] * count
-    if len(chips) > MOST_CHIPS:
-        raise TrainerError(
-            f"a stack holds at most {MOST_CHIPS} chips: take some off", field="chips"
-        )
+    if len(chips) > MAX_CHIPS:
+        raise TrainerError(f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips")
     return chips
 
 

@@ -40,12 +40,12 @@ from audit.selectors_reports import (
     report_signoffs,
 )
 from audit.services.reports.rows import (
-    CHIP_WORK_COLUMNS,
+    CHIP_FIGURES_COLUMNS,
     MISPAY_COLUMNS,
     SIGNOFF_PDF_COLUMNS,
     TRAINEE_COLUMNS,
     cell,
-    chip_work_cells,
+    chip_figures_cells,
     mispay_cells,
     signoff_pdf_cells,
     summary_rows,
@@ -53,7 +53,7 @@ from audit.services.reports.rows import (
 )
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
-from trainer.selectors.chip_work import report_chip_work
+from trainer.selectors.chip_figures import report_chip_figures
 from trainer.selectors.reports import (
     MispaySummary,
     Totals,
@@ -370,8 +370,8 @@ def _sections(
         Paragraph("Chip work (time in seconds)", heading),
         _table(
             styles,
-            CHIP_WORK_COLUMNS,
-            map(chip_work_cells, report_chip_work(start=start, end=end)),
+            CHIP_FIGURES_COLUMNS,
+            map(chip_figures_cells, report_chip_figures(start=start, end=end)),
             [USABLE * 0.16] + [USABLE * 0.84 / 7] * 7,
         ),
         Paragraph("Reviews", heading),

@@ -30,7 +30,7 @@ from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line, utc_text
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
-from trainer.selectors.chip_work import ChipWork, report_chip_work
+from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
 from trainer.selectors.reports import (
     DECISION_COLUMNS,
     MispaySummary,
@@ -111,7 +111,7 @@ def summary_rows(totals: Totals) -> list[tuple[str, str]]:
     ]
 
 
-CHIP_WORK_COLUMNS = (
+CHIP_FIGURES_COLUMNS = (
     "question",
     "asked",
     "right",
@@ -123,7 +123,7 @@ CHIP_WORK_COLUMNS = (
 )
 
 
-def chip_work_cells(row: ChipWork) -> tuple[Any, ...]:
+def chip_figures_cells(row: ChipFigures) -> tuple[Any, ...]:
     return (
         row.title,
         row.questions,
@@ -334,8 +334,8 @@ def leading_rows(
     )
     yield from section(
         "chipwork",
-        CHIP_WORK_COLUMNS,
-        map(chip_work_cells, report_chip_work(start=start, end=end)),
+        CHIP_FIGURES_COLUMNS,
+        map(chip_figures_cells, report_chip_figures(start=start, end=end)),
     )
     yield from section("reviews", REVIEW_COLUMNS, report_reviews(start=start, end=end))
     yield from section("retraining", FLAG_COLUMNS, report_flags(start=start, end=end))

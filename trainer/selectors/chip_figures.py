@@ -2,9 +2,10 @@
 
 A chip question answered with the right money in the wrong chips is a mistake of its own
 ("right money, wrong chips"), apart from a wrong amount; and a chip question is timed
-against the target a dealer on the floor is held to (trainer.timing). The figures come
-from the tallies the dashboards already add up (trainer.tallies, CHIP_FIELDS by kind), so
-they cost no query of their own.
+against the target a dealer on the floor is held to (trainer.timing). On the pit's pages
+the figures come from the tallies the dashboards already add up (trainer.tallies,
+CHIP_FIELDS by kind), at no query of their own; the compliance report counts its period's
+grades in one query.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ assert set(_ORDER) == {kind.value for kind in CHIP_KINDS}
 
 
 @dataclass(frozen=True)
-class ChipWork:
+class ChipFigures:
     """One kind of chip question: how often asked, how it went, and how fast."""
 
     kind: str
@@ -55,12 +56,12 @@ class ChipWork:
         return self.mean_seconds > self.target_seconds
 
 
-def chip_work(*, tally: Tally) -> list[ChipWork]:
+def chip_figures(*, tally: Tally) -> list[ChipFigures]:
     """The chip questions among a tally's grades, kind by kind (only the kinds asked)."""
-    return chip_work_of(chips=tally.chips)
+    return chip_figures_of(chips=tally.chips)
 
 
-def report_chip_work(*, start: dt.date, end: dt.date) -> list[ChipWork]:
+def report_chip_figures(*, start: dt.date, end: dt.date) -> list[ChipFigures]:
     """The chip work of a report's period, kind by kind, counted from its graded questions
     (the current run of each attempt) in the database: one query."""
     counts = {
@@ -87,11 +88,11 @@ def report_chip_work(*, start: dt.date, end: dt.date) -> list[ChipWork]:
         )
         .order_by()
     }
-    return chip_work_of(chips=counts)
+    return chip_figures_of(chips=counts)
 
 
-def chip_work_of(*, chips: Mapping[str, list[int]]) -> list[ChipWork]:
-    """As chip_work, from chip figures by kind (a tally's or a summary's ``chips``)."""
+def chip_figures_of(*, chips: Mapping[str, list[int]]) -> list[ChipFigures]:
+    """As chip_figures, from chip figures by kind (a tally's or a summary's ``chips``)."""
     rows = []
     for kind in _ORDER:
         found = chips.get(kind)
@@ -106,7 +107,7 @@ def chip_work_of(*, chips: Mapping[str, list[int]]) -> list[ChipWork]:
             else None
         )
         rows.append(
-            ChipWork(
+            ChipFigures(
                 kind=kind,
                 title=kind_label(kind),
                 questions=questions,
