@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
+from unittest import mock
 
 import pytest
 from django.urls import reverse
@@ -54,11 +55,12 @@ def pay(n: int) -> str:
 
 
 def pool_scenarios(size: int = POOL) -> list[Scenario]:
-    scenarios = []
+    scenarios: list[Scenario] = []
     for n in range(size):
         document: dict[str, Any] = natural_document(f"pool-natural-{n}")
         document["boxes"][0]["stakes"][0]["amount"] = stake(n)
-        scenarios.append(ScenarioFactory(slug=f"pool-natural-{n}", document=document))
+        made = ScenarioFactory(slug=f"pool-natural-{n}", document=document)
+        scenarios.append(cast(Scenario, made))
     return scenarios
 
 
@@ -436,4 +438,22 @@ def test_a_pool_made_before_the_rule_cannot_be_sat(api, trainee, pit_boss):
     )
     assert response.status_code == 409
     assert response.json()["code"] == "pool_too_small"
+    assert not Attempt.objects.exists()
+
+
+def test_a_sitting_whose_rounds_another_start_just_dealt_is_refused_and_nothing_written(
+    trainee, assignment, pool
+):
+    # Between the draw and the insert, another sitting of the pool (another assignment of
+    # it) dealt the same rounds: the check under the trainee's row lock refuses this one.
+    every = set(pool.drill_scenarios.values_list("scenario_id", flat=True))
+    with (
+        mock.patch(
+            "trainer.services.attempts.pool_rounds_dealt", side_effect=[set(), every]
+        ) as looked,
+        pytest.raises(ConflictError) as caught,
+    ):
+        attempt_start(trainee=trainee, drill=pool, mode=Mode.EXAM, assignment=assignment)
+    assert looked.call_count == 2
+    assert caught.value.code == "already_started"
     assert not Attempt.objects.exists()

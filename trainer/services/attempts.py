@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -189,6 +190,8 @@ def attempt_start(
     timed = mode == Mode.SPEED or sealed
     try:
         with transaction.atomic():
+            if drill.kind == DrillKind.FIXED and sealed:
+                _pool_turn(trainee, drill, [scenario for _, _, _, scenario, _ in dealt])
             attempt = Attempt.objects.create(
                 trainee_id=trainee.pk,
                 drill=drill,
@@ -234,6 +237,17 @@ def attempt_start(
             ) from None
         return winner
     return attempt
+
+
+def _pool_turn(trainee: AbstractBaseUser, drill: Drill, drawn: list[Scenario | None]) -> None:
+    """Two sittings of one pool started at once (two assignments of it) take turns on the
+    trainee's row; the later one is refused if the earlier dealt any of its rounds."""
+    list(get_user_model().objects.select_for_update().filter(pk=trainee.pk).values_list("pk"))
+    ids = {scenario.pk for scenario in drawn if scenario is not None}
+    if ids & pool_rounds_dealt(trainee_id=trainee.pk, drill=drill):
+        raise ConflictError(
+            "another sitting of this exam was just started: try again", code="already_started"
+        )
 
 
 def _own(attempt: Attempt, user: AbstractBaseUser) -> None:
