@@ -4,8 +4,9 @@ submit it for grading.
 Who may start what: a trainee may start any drill assigned to them (directly or through
 one of their classes) in the assignment's mode, and practise any active practice drill
 without an assignment. Exams are sealed: an exam drill is never practised, and each
-sitting deals its own rounds (fresh from the blueprint, or drawn from a larger pool) from
-a seed recorded on the attempt. Sittings follow their assignment's rules: at most
+sitting deals its own rounds (fresh from the blueprint, or drawn from a pool five times the
+sitting, never a round the trainee was dealt before: trainer.selectors.pools) from a seed
+recorded on the attempt. Sittings follow their assignment's rules: at most
 ``max_sittings``, ``cooldown_hours`` between them, none after the due date. Starting again
 while an attempt of the same drill, mode and assignment is in progress resumes it; two
 concurrent starts make one attempt (a database constraint decides, not a check).
