@@ -320,7 +320,8 @@ class Drill(models.Model):
     skills = models.JSONField(default=list, blank=True)
     # The least number of rounds of each skill a sitting deals: {"surrender": 3, ...}.
     skill_minimums = models.JSONField(default=dict, blank=True)
-    # Rounds per attempt. A fixed exam draws this many from a larger pool, per sitting.
+    # Rounds per attempt. A fixed exam draws this many per sitting from a pool five times
+    # larger (trainer.selectors.pools).
     count = models.PositiveIntegerField(default=10, validators=[MinValueValidator(1)])
     min_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)
     max_stake = models.DecimalField(max_digits=12, decimal_places=2, null=True, blank=True)

@@ -58,6 +58,15 @@ def review_create(
     _require_actor(user=reviewer, trainee=trainee)
     if grade.correct:
         raise ConflictError("this answer was right: only mistakes are reviewed", field="grade")
+    if str(grade.question) not in (grade.item.questions_shown or {}):
+        # The trainee reads every review of theirs (My record): one of a question never put
+        # to them would publish a round they were never dealt at the table.
+        raise ConflictError(
+            "this question was never put to the trainee: only answers to questions shown "
+            "are reviewed",
+            field="grade",
+            code="not_shown",
+        )
     if not runs.grade_is_current(grade=grade):
         raise ConflictError(
             "this grade belongs to a grading run a regrade has replaced", field="grade"

@@ -17,6 +17,7 @@ from audit.web.views import standing_badge
 from config import pages
 from core.access import role_required
 from trainer.models import ErrorCategory
+from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.progress import TARGET, skill_progress
 from trainer.web.display import answer_label
 
@@ -31,19 +32,7 @@ def my_record(request: HttpRequest) -> HttpResponse:
         trainee_ids=[me.pk], rule=rule, flags={me.pk: flags}
     )
     tables = audit_selectors.standings_at_every_table(states=overview.states.get(me.pk, []))
-    categories = dict(ErrorCategory.choices)
-    reviews: list[dict[str, Any]] = [
-        {
-            "review": review,
-            "attempt": review.grade.run.attempt,
-            "round": review.grade.item.position,
-            "question": review.grade.question,
-            "category": categories.get(review.grade.category, ""),
-            "given": answer_label(review.grade.given),
-            "expected": answer_label(review.grade.expected),
-        }
-        for review in audit_selectors.reviews_for_trainee(trainee_id=me.pk)
-    ]
+    reviews = _reviews_to_read(me)
     refreshers = audit_selectors.refresher_results(trainee_id=me.pk)
     context = {
         "reviews": reviews,
@@ -58,3 +47,36 @@ def my_record(request: HttpRequest) -> HttpResponse:
         "valid_months": rule.valid_months,
     }
     return render(request, "audit/record/mine.html", context)
+
+
+def _reviews_to_read(me: AbstractBaseUser) -> list[dict[str, Any]]:
+    """The pit's comments as the trainee may read them. Never one on a question that was
+    not put to them (the services refuse such a review; one recorded before is left out),
+    and while a fixed exam pool is sealed (trainer.selectors.pools) neither the comment,
+    which may name the answer, nor the right answer nor the kind of mistake: only that a
+    review waits."""
+    categories = dict(ErrorCategory.choices)
+    pools: dict[int, PoolState] = {}
+    out: list[dict[str, Any]] = []
+    for review in audit_selectors.reviews_for_trainee(trainee_id=me.pk):
+        grade = review.grade
+        if str(grade.question) not in (grade.item.questions_shown or {}):
+            continue
+        attempt = grade.run.attempt
+        if attempt.drill_id not in pools:
+            pools[attempt.drill_id] = pool_state(drill=attempt.drill)
+        pool = pools[attempt.drill_id]
+        out.append(
+            {
+                "review": review,
+                "attempt": attempt,
+                "round": grade.item.position,
+                "question": grade.question,
+                "sealed": pool.sealed,
+                "until": pool.until,
+                "category": "" if pool.sealed else categories.get(grade.category, ""),
+                "given": answer_label(grade.given),
+                "expected": "" if pool.sealed else answer_label(grade.expected),
+            }
+        )
+    return out

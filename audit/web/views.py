@@ -567,8 +567,11 @@ def _grade_page(
     view = decision.shown if decision and decision.shown else (asked.view if asked else {})
     seats = seat_names(grade.item.document)
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
+    # A question never put to the trainee is not reviewed (the trainee reads reviews).
+    shown = str(grade.question) in (grade.item.questions_shown or {})
     can_act = (
         not grade.correct
+        and shown
         and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
         and runs.grade_is_current(grade=grade)
     )
@@ -587,6 +590,7 @@ def _grade_page(
         "rule": rule_text(grade.rule),
         "history": history,
         "can_act": can_act,
+        "shown": shown,
         "form": form or ReviewForm(),
     }
     return render(request, "audit/pit/grade.html", context, status=status)

@@ -111,6 +111,10 @@ def make_attempt(
             document=document,
             answer_key=KEY,
             completed_at=when,
+            # An answered question was shown first (a review needs it shown).
+            questions_shown=(
+                {str(QUESTION["n"]): when.isoformat()} if answer.response_ms is not None else {}
+            ),
         )
         items.append(item)
         decision = None

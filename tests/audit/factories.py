@@ -146,6 +146,12 @@ def graded_attempt(
         ],
         shown_at=submitted_at,
         completed_at=submitted_at,
+        # An answered question was shown first (a review needs it shown).
+        questions_shown={
+            str(n): submitted_at.isoformat()
+            for n, spec in enumerate(grades, start=1)
+            if spec.answered
+        },
     )
     decisions: dict[int, Decision] = {}
     for n, spec in enumerate(grades, start=1):

@@ -407,7 +407,12 @@ def test_the_dashboard_shows_a_newly_graded_run_at_once(pit, trainee, pit_boss):
 
 
 def test_the_trainee_page_lists_mistakes_with_their_review_status(history, trainee, pit_boss):
-    reviewed = Grade.objects.filter(run__attempt__trainee=trainee, correct=False).first()
+    # A mistake answered (so shown): only questions shown are reviewed.
+    reviewed = (
+        Grade.objects.filter(run__attempt__trainee=trainee, correct=False)
+        .exclude(decision=None)
+        .first()
+    )
     review_create(grade=reviewed, reviewer=pit_boss, comment="seen")
     response = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk]))
     html = response.content.decode()
@@ -796,7 +801,9 @@ def test_reviewing_from_the_drill_down_and_correcting(history, trainee, pit_boss
 
 
 def test_a_review_of_another_mistakes_review_is_refused(history, trainee, pit_boss):
-    grades = Grade.objects.filter(run__attempt__trainee=trainee, correct=False)
+    grades = Grade.objects.filter(run__attempt__trainee=trainee, correct=False).exclude(
+        decision=None
+    )
     first = review_create(grade=grades[0], reviewer=pit_boss, comment="x")
     response = client_for(pit_boss).post(
         reverse("pit:grade_review", args=[grades[1].pk]), {"comment": "y", "corrects": first.pk}

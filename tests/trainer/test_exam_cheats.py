@@ -98,7 +98,7 @@ def test_even_with_an_exam_assignment_the_exam_cannot_be_practised(exam_assignme
 
 
 def test_a_sealed_fixed_pool_draws_each_sitting_in_its_own_order(trainee, pit_boss):
-    docs = [natural_document(f"n{i}") for i in range(12)]
+    docs = [natural_document(f"n{i}") for i in range(25)]  # five times the sitting
     pool = DrillFactory(documents=docs, purpose=DrillPurpose.EXAM, count=5)
     assignment = assignment_create(
         drill=pool, mode=Mode.EXAM, trainee=trainee, assigned_by=pit_boss, cooldown_hours=0

@@ -65,7 +65,8 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     [speed] = by_mode["speed"]
     assert speed.time_box_seconds == 300
     assert speed.purpose == "exam"
-    assert speed.drill_scenarios.count() > speed.count
+    # A pool five times the sitting (trainer.selectors.pools): no round dealt twice to one trainee.
+    assert speed.drill_scenarios.count() >= 5 * speed.count
     chips, generated, fixed = sorted(by_mode["practice"], key=lambda d: d.title)
     assert chips.title == "Chip work: Six-deck shoe"
     assert fixed.kind == "fixed"
@@ -110,3 +111,26 @@ def test_it_refuses_outside_development(db):
     with override_settings(ENVIRONMENT="production"), pytest.raises(CommandError):
         call_command("setup_demo", stdout=io.StringIO())
     assert not Drill.objects.exists()
+
+
+def test_the_speed_round_is_a_pool_five_times_its_sitting_even_after_an_older_set_up(demo):
+    from trainer.management.commands.setup_demo import SPEED
+    from trainer.models import DrillScenario, Mode
+    from trainer.services.attempts import attempt_start
+
+    # An older set-up's speed round: 20 a sitting from a pool of 40 (issue #23).
+    Drill.objects.filter(title=SPEED).update(is_active=False)
+    old = Drill.objects.create(title=SPEED, kind="fixed", purpose="exam", count=20)
+    easy = Scenario.objects.filter(is_active=True, difficulty__lte=2).order_by("slug")[:40]
+    DrillScenario.objects.bulk_create(
+        DrillScenario(drill=old, scenario=s, position=n) for n, s in enumerate(easy, start=1)
+    )
+    run()
+    old.refresh_from_db()
+    assert not old.is_active
+    speed = Drill.objects.get(title=SPEED, is_active=True)
+    assert (speed.count, speed.drill_scenarios.count()) == (20, 100)
+    trainee = get_user_model().objects.get(username="trainee")
+    assignment = Assignment.objects.get(drill=speed, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=speed, mode=Mode.SPEED, assignment=assignment)
+    assert attempt.items.count() == 20

@@ -375,10 +375,18 @@ class FeedbackOutput(serializers.Serializer[Any]):
     kind = serializers.CharField()
     prompt = serializers.CharField()
     given = serializers.DictField(allow_null=True)
-    expected = serializers.DictField()
+    expected = serializers.DictField(
+        allow_null=True,
+        help_text="null while a fixed exam pool is sealed (until every assignment of it "
+        "has closed).",
+    )
     right = serializers.BooleanField()
-    money_diff = money_field(help_text="Positive: the player got too much.")
-    category = serializers.CharField(allow_null=True)
+    money_diff = money_field(
+        allow_null=True, help_text="Positive: the player got too much. null while sealed."
+    )
+    category = serializers.CharField(
+        allow_null=True, help_text="While sealed: only late or unanswered, else null."
+    )
     rule = serializers.CharField()
 
 
@@ -398,9 +406,16 @@ class GradeOutput(serializers.Serializer[Any]):
     kind = serializers.CharField()
     correct = serializers.BooleanField()
     given = serializers.DictField(allow_null=True, help_text="null: the question was missed.")
-    expected = serializers.DictField()
-    money_diff = money_field(help_text="Positive: the player got too much.")
-    category = serializers.CharField(allow_blank=True)
+    expected = serializers.DictField(
+        allow_null=True,
+        help_text="null while the results are sealed (a fixed exam pool still open).",
+    )
+    money_diff = money_field(
+        allow_null=True, help_text="Positive: the player got too much. null while sealed."
+    )
+    category = serializers.CharField(
+        allow_blank=True, help_text="While sealed: only late or unanswered, else empty."
+    )
     rule = serializers.CharField(allow_blank=True)
     response_ms = serializers.IntegerField(allow_null=True)
 
@@ -424,8 +439,18 @@ class ResultsOutput(serializers.Serializer[Any]):
     graded_at = serializers.DateTimeField(allow_null=True)
     questions = serializers.IntegerField(allow_null=True)
     correct = serializers.IntegerField(allow_null=True)
-    overpaid = money_field(allow_null=True)
-    underpaid = money_field(allow_null=True)
+    overpaid = money_field(allow_null=True, help_text="null before grading and while sealed.")
+    underpaid = money_field(allow_null=True, help_text="null before grading and while sealed.")
+    sealed = serializers.BooleanField(
+        help_text="A fixed exam pool that can still be sat: the grades carry no expected "
+        "answer, money difference or kind of mistake (right or wrong, the rule and your "
+        "answer only) until every assignment of the exam is cancelled or past its due date."
+    )
+    sealed_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="While sealed: the last due date that holds the seal; null when an "
+        "assignment without a due date holds it (or when not sealed).",
+    )
     not_reached = serializers.IntegerField(
         help_text="Questions never shown (rounds not reached): counted, never listed."
     )

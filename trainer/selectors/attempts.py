@@ -5,7 +5,10 @@ Nothing returned here for a trainee carries an expected answer or a rule before 
 trainee may see it: a question is public once asked; its expected answer only in practice
 feedback after the round, or in the grades of a graded run, and only ever for questions
 that were shown. A question never reached keeps its key: an abandoned exam does not
-publish the rounds it did not deal to the table.
+publish the rounds it did not deal to the table. A fixed exam pool's expected answers
+(and the money difference and kind of mistake, which would give them away) stay sealed
+until the pool closes for everyone (trainer.selectors.pools): its results and feedback say
+right or wrong, the rule and the trainee's own answer.
 
 A little over 400 lines: the rule above (what is public, when) is kept in one module so
 that every read a trainee can reach is checked against it in one place.
@@ -45,6 +48,7 @@ from trainer.models import (
 )
 from trainer.rules.chips import chip_text, stack_text
 from trainer.rules.money import CENT, fmt
+from trainer.selectors.pools import PoolState, pool_state
 from trainer.timing import chip_target_seconds
 from trainer.words import question_text, seat_names
 
@@ -244,11 +248,21 @@ class FeedbackRow:
     # The question as a dealer reads it (trainer.words); `prompt` is the engine's, for the API.
     text: str
     given: Mapping[str, Any] | None
-    expected: Mapping[str, Any]
+    # None while a pool exam's answers are sealed (and then money_diff too).
+    expected: Mapping[str, Any] | None
     right: bool
-    money_diff: Decimal
+    money_diff: Decimal | None
     category: str | None
     rule: str
+
+
+# What a sealed result still says of a wrong answer: facts of the answer itself, never of
+# the expected one (an overpay or "right money, wrong chips" would point at it).
+SEALED_CATEGORIES = frozenset({ErrorCategory.LATE.value, ErrorCategory.UNANSWERED.value})
+
+
+def _sealed_category(category: str | None) -> str | None:
+    return category if category in SEALED_CATEGORIES else None
 
 
 def _feedback_allowed(attempt: Attempt, item: AttemptItem) -> bool:
@@ -276,13 +290,16 @@ def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
             + ("the round is answered" if attempt.mode == Mode.PRACTICE else "the attempt ends"),
             code="no_feedback",
         )
-    return _feedback_rows(game_named(attempt.drill.game), item, item.decisions.all())
+    game = game_named(attempt.drill.game)
+    sealed = pool_state(drill=attempt.drill).sealed
+    return _feedback_rows(game, item, item.decisions.all(), sealed=sealed)
 
 
 def _feedback_rows(
-    game: Game, item: AttemptItem, decisions: Iterable[Decision]
+    game: Game, item: AttemptItem, decisions: Iterable[Decision], *, sealed: bool = False
 ) -> list[FeedbackRow]:
-    """The verdicts on the round's questions that were shown; the others stay sealed."""
+    """The verdicts on the round's questions that were shown; the others stay sealed, and
+    with ``sealed`` (a pool still open) every expected answer too."""
     given = {d.question: d.answer for d in decisions}
     late = {d.question for d in decisions if d.late}
     rows = []
@@ -291,6 +308,7 @@ def _feedback_rows(
         answer = given.get(key.n)
         # A question left unanswered is scored as grading scores it: the game's unanswered.
         verdict = game.compare(key.to_dict(), answer) if answer is not None else game.unanswered()
+        category = ErrorCategory.LATE if key.n in late else verdict.category
         rows.append(
             FeedbackRow(
                 n=key.n,
@@ -298,10 +316,10 @@ def _feedback_rows(
                 prompt=key.prompt,
                 text=question_text(key, seats, note=False),
                 given=answer,
-                expected=key.expected,
+                expected=None if sealed else key.expected,
                 right=verdict.right and key.n not in late,
-                money_diff=verdict.money_diff.quantize(CENT),
-                category=ErrorCategory.LATE if key.n in late else verdict.category,
+                money_diff=None if sealed else verdict.money_diff.quantize(CENT),
+                category=_sealed_category(category) if sealed else category,
                 rule=key.rule,
             )
         )
@@ -316,8 +334,12 @@ def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]
             code="no_feedback",
         )
     game = game_named(attempt.drill.game)
+    sealed = pool_state(drill=attempt.drill).sealed
     items = attempt.items.order_by("position").prefetch_related("decisions")
-    rounds = [(item.position, _feedback_rows(game, item, item.decisions.all())) for item in items]
+    rounds = [
+        (item.position, _feedback_rows(game, item, item.decisions.all(), sealed=sealed))
+        for item in items
+    ]
     return [(position, rows) for position, rows in rounds if rows]
 
 
@@ -352,6 +374,13 @@ class AttemptResults:
     skills: list[SkillResult] = field(default_factory=list)
     # Questions of the attempt never put to the trainee: counted in the score, not shown.
     not_reached: int = 0
+    # A pool exam still open: the grades carry no expected answer, money difference or
+    # kind of mistake (but late and unanswered); `pool.until` says till when.
+    pool: PoolState = field(default_factory=PoolState)
+
+    @property
+    def sealed(self) -> bool:
+        return self.pool.sealed
 
     @property
     def graded(self) -> bool:
@@ -367,20 +396,28 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
     if attempt.trainee_id != user.pk:
         raise NotFoundError("no such attempt", field="attempt")
     run = attempt.grading_runs.filter(status=RunStatus.GRADED).order_by("-number").first()
+    pool = pool_state(drill=attempt.drill)
     if run is None:
-        return AttemptResults(attempt=attempt, run=None)
+        return AttemptResults(attempt=attempt, run=None, pool=pool)
     every = list(
         run.grades.select_related("item")
         .order_by("item__position", "question")
         .defer("item__document")
     )
     shown = [g for g in every if str(g.question) in (g.item.questions_shown or {})]
+    if pool.sealed:
+        for grade in shown:
+            # These rows were read for this answer alone and are never saved.
+            grade.expected = None
+            grade.money_diff = None  # type: ignore[assignment]
+            grade.category = _sealed_category(grade.category) or ""
     return AttemptResults(
         attempt=attempt,
         run=run,
         grades=shown,
         skills=_by_skill(every, attempt),
         not_reached=len(every) - len(shown),
+        pool=pool,
     )
 
 

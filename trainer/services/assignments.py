@@ -20,6 +20,7 @@ from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, TrainingClass
 from trainer.selectors import visibility
+from trainer.selectors.pools import pool_reopen_check
 
 DEFAULT_EXAM_COOLDOWN_HOURS = 24
 MAX_SITTINGS = 100
@@ -128,6 +129,7 @@ def assignment_create(
     ):
         raise ForbiddenError(f"you do not teach {training_class}")
     due_at = _due(due_at)
+    pool_reopen_check(drill=drill, due_at=due_at)  # a pool whose answers were shown stays shut
     with transaction.atomic():
         assignment = Assignment.objects.create(
             drill=drill,
@@ -174,6 +176,7 @@ def assignment_reassign(
     if due_at is not _UNCHANGED:
         assert due_at is None or isinstance(due_at, datetime)
         changes["due_at"] = _due(due_at)
+        pool_reopen_check(drill=assignment.drill, due_at=changes["due_at"])  # type: ignore[arg-type]
     if not changes:
         raise TrainerError("give a new sitting allowance or a new due date", field="max_sittings")
     with transaction.atomic():

@@ -4,8 +4,9 @@ submit it for grading.
 Who may start what: a trainee may start any drill assigned to them (directly or through
 one of their classes) in the assignment's mode, and practise any active practice drill
 without an assignment. Exams are sealed: an exam drill is never practised, and each
-sitting deals its own rounds (fresh from the blueprint, or drawn from a larger pool) from
-a seed recorded on the attempt. Sittings follow their assignment's rules: at most
+sitting deals its own rounds (fresh from the blueprint, or drawn from a pool five times the
+sitting, never a round the trainee was dealt before: trainer.selectors.pools) from a seed
+recorded on the attempt. Sittings follow their assignment's rules: at most
 ``max_sittings``, ``cooldown_hours`` between them, none after the due date. Starting again
 while an attempt of the same drill, mode and assignment is in progress resumes it; two
 concurrent starts make one attempt (a database constraint decides, not a check).
@@ -16,12 +17,12 @@ deadline and its sitting rules, which one module keeps in step.
 
 from __future__ import annotations
 
-import random
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -52,6 +53,7 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
+from trainer.selectors.pools import pool_draw, pool_rounds_dealt, pool_size_problem
 from trainer.services.grading.request import grading_request
 
 
@@ -62,23 +64,33 @@ def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> As
 Dealt = tuple[dict[str, Any], RuleProfileVersion, Scenario | None]
 
 
-def _rounds(drill: Drill, seed: int | None) -> list[Dealt]:
+def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> list[Dealt]:
     if drill.kind == DrillKind.GENERATED:
         if drill.profile_version is None:
             raise TrainerError(f"drill {drill.pk} has no rule profile to generate from")
         documents = generate_documents(drill=drill, seed=seed if seed is not None else 0)
         version = drill.profile_version
         return [(doc, version, None) for doc in documents]
-    links = drill.drill_scenarios.select_related("scenario__profile_version").order_by("position")
+    links = list(
+        drill.drill_scenarios.select_related("scenario__profile_version").order_by("position")
+    )
     rounds: list[Dealt] = [
         (link.scenario.document, link.scenario.profile_version, link.scenario) for link in links
     ]
     if not rounds:
         raise TrainerError(f"drill '{drill.title}' has no scenarios yet", field="drill")
     if drill.purpose == DrillPurpose.EXAM and seed is not None:
-        # A sealed pool: each sitting draws its own rounds, in its own order.
-        draw = random.Random(seed)  # noqa: S311 - the seed is secret until recorded
-        return draw.sample(rounds, min(drill.count, len(rounds)))
+        # A sealed pool: each sitting draws its own rounds, in its own order, never one
+        # this trainee was dealt before (trainer.selectors.pools).
+        by_id = {link.scenario_id: one for link, one in zip(links, rounds, strict=True)}
+        problem = pool_size_problem(title=drill.title, pool=len(by_id), count=drill.count)
+        if problem is not None:  # a pool made before the rule: refused until rebuilt
+            raise ConflictError(
+                f"this exam cannot be sat: {problem}. Ask your pit boss.", code="pool_too_small"
+            )
+        dealt = pool_rounds_dealt(trainee_id=trainee_id, drill=drill) if trainee_id else set()
+        drawn = pool_draw(pool=list(by_id), dealt=dealt, count=drill.count, seed=seed)
+        return [by_id[scenario_id] for scenario_id in drawn]
     return rounds
 
 
@@ -167,7 +179,8 @@ def attempt_start(
         seed = secrets.randbelow(2**62)
     game = game_named(drill.game)
     dealt = []
-    for position, (document, version, scenario) in enumerate(_rounds(drill, seed), start=1):
+    rounds = _rounds(drill, seed, trainee.pk)
+    for position, (document, version, scenario) in enumerate(rounds, start=1):
         try:
             key = game.answer_key(document)
         except DocumentError as exc:
@@ -178,6 +191,8 @@ def attempt_start(
     timed = mode == Mode.SPEED or sealed
     try:
         with transaction.atomic():
+            if drill.kind == DrillKind.FIXED and sealed:
+                _pool_turn(trainee, drill, [scenario for _, _, _, scenario, _ in dealt])
             attempt = Attempt.objects.create(
                 trainee_id=trainee.pk,
                 drill=drill,
@@ -223,6 +238,17 @@ def attempt_start(
             ) from None
         return winner
     return attempt
+
+
+def _pool_turn(trainee: AbstractBaseUser, drill: Drill, drawn: list[Scenario | None]) -> None:
+    """Two sittings of one pool started at once (two assignments of it) take turns on the
+    trainee's row; the later one is refused if the earlier dealt any of its rounds."""
+    list(get_user_model().objects.select_for_update().filter(pk=trainee.pk).values_list("pk"))
+    ids = {scenario.pk for scenario in drawn if scenario is not None}
+    if ids & pool_rounds_dealt(trainee_id=trainee.pk, drill=drill):
+        raise ConflictError(
+            "another sitting of this exam was just started: try again", code="already_started"
+        )
 
 
 def _own(attempt: Attempt, user: AbstractBaseUser) -> None:

@@ -30,6 +30,7 @@ from trainer.selectors.blueprints import (
     blueprint_shortfalls,
     table_test_skills,
 )
+from trainer.selectors.pools import pool_size_problem
 
 # Assigning moved to trainer.services.assignments; the name stays importable from here.
 from trainer.services.assignments import (
@@ -103,10 +104,11 @@ def drill_create(
 ) -> Drill:
     """A new drill: an ordered set of library scenarios (fixed) or a recipe (generated).
 
-    An exam (``purpose="exam"``) is sealed: a fixed exam is a pool larger than one
-    sitting (``count`` rounds are drawn per sitting), a generated one deals fresh rounds
-    per sitting. An exam that ``certifies`` a profile is its table test and must cover
-    every skill that table needs (trainer.selectors.blueprints).
+    An exam (``purpose="exam"``) is sealed: a fixed exam is a pool of at least
+    ``POOL_FACTOR`` (5) times the ``count`` rounds drawn per sitting, all different
+    scenarios (trainer.selectors.pools); a generated one deals fresh rounds per sitting.
+    An exam that ``certifies`` a profile is its table test and must cover every skill
+    that table needs (trainer.selectors.blueprints).
 
     TrainerError names the field at fault; nothing is written unless all of it is right.
     """
@@ -149,12 +151,7 @@ def drill_create(
         size = len(chosen)
         if purpose == DrillPurpose.EXAM:
             size = whole_number(count, "count", 1, MAX_ROUNDS)
-            if size >= len(chosen):
-                raise TrainerError(
-                    f"a fixed exam draws each sitting from a larger pool: {len(chosen)} "
-                    f"scenarios cannot give sittings of {size} different draws",
-                    field="count",
-                )
+            _pool_check(title, chosen, size)
         with transaction.atomic():
             drill = Drill.objects.create(count=size, **fields)
             DrillScenario.objects.bulk_create(
@@ -178,6 +175,22 @@ def drill_create(
         drill.save()
         _record_created(drill, user, scenarios=[])
     return drill
+
+
+def _pool_check(title: str, chosen: Sequence[Scenario], count: int) -> None:
+    """A fixed exam is a pool of different scenarios, POOL_FACTOR times its sitting
+    (trainer.selectors.pools says why)."""
+    seen: set[int] = set()
+    for scenario in chosen:
+        if scenario.pk in seen:
+            raise TrainerError(
+                f"scenario {scenario.slug!r} is in the pool twice: a pool's rounds must differ",
+                field="scenarios",
+            )
+        seen.add(scenario.pk)
+    problem = pool_size_problem(title=title, pool=len(seen), count=count)
+    if problem is not None:
+        raise TrainerError(problem, field="scenarios", code="pool_too_small")
 
 
 def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int]) -> None:

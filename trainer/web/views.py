@@ -301,6 +301,8 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
     rows = round_feedback(attempt=attempt, position=position)
     context = {
         "attempt": attempt,
+        # A pool exam still open: no row carries its expected answer (see results).
+        "sealed": any(row.expected is None for row in rows),
         "position": position,
         "rounds": attempt.items.count(),
         "rows": [
@@ -345,6 +347,8 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     if attempt.status == AttemptStatus.IN_PROGRESS:
         return redirect("train:table", attempt_id=attempt.pk)
     outcome = attempt_results(attempt=attempt, user=_me(request))
+    # A pool exam still open (outcome.sealed): the grades carry no expected answer; the
+    # page shows the rule instead.
     grades = [
         (
             grade,
@@ -353,6 +357,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
             answer_label(grade.expected),
             answer_chips(grade.given),
             answer_chips(grade.expected),
+            rule_text(grade.rule),
         )
         for grade in outcome.grades
     ]
@@ -369,6 +374,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
                         answer_label(r.expected),
                         answer_chips(r.given),
                         answer_chips(r.expected),
+                        rule_text(r.rule),
                     )
                     for r in rows
                 ],

@@ -17,7 +17,13 @@ from django.utils import timezone
 from core.roles import Role
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
-from trainer.services.drills import assignment_create, drill_create, table_test_create
+from trainer.selectors.pools import POOL_FACTOR, is_pool
+from trainer.services.drills import (
+    assignment_create,
+    drill_create,
+    drill_retire,
+    table_test_create,
+)
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
@@ -42,9 +48,11 @@ PRACTICE_SLUGS = [
 PRACTICE = "Practice: the everyday situations"
 SPEED = "Speed round: five minutes of easy rounds"
 GENERATED = "Generated practice: splits, doubles and insurance"
-# The speed round is sealed too: each sitting draws SPEED_SIZE of the SPEED_POOL easy rounds.
-SPEED_POOL = 40
+# The speed round is sealed too: each sitting draws SPEED_SIZE of the SPEED_POOL easy rounds,
+# a pool POOL_FACTOR (5) times the sitting (trainer.selectors.pools): five sittings without a
+# round dealt twice, and a classmate's sitting shares a fifth of yours.
 SPEED_SIZE = 20
+SPEED_POOL = POOL_FACTOR * SPEED_SIZE
 # Chip work at every table (each under its own chip set and payout rule); the demo trainee
 # is assigned the six-deck shoe's, and may practise the others from "Practise any drill".
 CHIP_WORK = "Chip work: {table}"
@@ -136,7 +144,11 @@ class Command(BaseCommand):
         ]
         out = []
         for title, mode, recipe in recipes:
-            drill = Drill.objects.filter(title=title).first()
+            drill = Drill.objects.filter(title=title, is_active=True).first()
+            if drill is not None and is_pool(drill) and drill.drill_scenarios.count() < SPEED_POOL:
+                # A speed round of an older set-up (a pool of 40): retired, made again.
+                drill_retire(drill=drill, user=boss, reason="its pool is too small to be sealed")
+                drill = None
             if drill is None:
                 drill = drill_create(title=title, user=boss, **recipe)
             out.append((drill, str(mode)))
