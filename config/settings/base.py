@@ -10,8 +10,11 @@ from csp.constants import NONCE, NONE, SELF
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
 from .storage import file_storage
 
-# The development key is public on purpose: production refuses to start without its own.
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-used-in-production")
+# The development keys are public on purpose: production refuses to start with either
+# (config/settings/production.py).
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"
+DEVELOPMENT_LEDGER_ANCHOR_KEY = "dev-only-ledger-anchor-key-never-used-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=ENVIRONMENT == "development")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
@@ -257,7 +260,7 @@ SHOESCHOOL_LEDGER_ANCHOR_FILE = Path(
     env.str("SHOESCHOOL_LEDGER_ANCHOR_FILE", default=str(DATA_DIR / "ledger-anchors.jsonl"))
 )
 SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
-    "SHOESCHOOL_LEDGER_ANCHOR_KEY", default="dev-only-ledger-anchor-key-never-used-in-production"
+    "SHOESCHOOL_LEDGER_ANCHOR_KEY", default=DEVELOPMENT_LEDGER_ANCHOR_KEY
 )
 # The certification rule a pit boss signs against (audit.certification.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.
