@@ -19,6 +19,9 @@ DEBUG = env.bool("DEBUG", default=ENVIRONMENT == "development")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
 INSTALLED_APPS = [
+    # First: its runserver (the development server kept on this computer) comes before
+    # whitenoise's and Django's.
+    "core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -34,7 +37,6 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",
     "csp",
-    "core",
     "ledger",
     "trainer",
     "audit",
