@@ -82,7 +82,7 @@ def _expired(request: HttpRequest, now: int) -> str | None:
     if idle <= minutes * 60:
         return None
     if Role.TRAINEE in roles_of(request.user):
-        limit = open_attempt_time_limit(trainee_id=request.user.pk)
+        limit = open_attempt_time_limit(trainee_id=request.user.pk or 0)
         if limit is not None and idle <= limit + RESOLUTION * 2:
             return None
     return f"You were signed out after {minutes} minutes without activity. Sign in again."

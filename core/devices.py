@@ -19,7 +19,6 @@ import secrets
 import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
 
 from django.conf import settings
 from django.core import signing
@@ -76,9 +75,9 @@ def device_of_cookie(raw: str | None) -> Device | None:
 
 def device_of(request: HttpRequest) -> Device | None:
     """The request's device, if its cookie is one this site signed and still valid."""
-    cached: Any = getattr(request, "_shoeschool_device", False)
+    cached: Device | bool | None = getattr(request, "_shoeschool_device", False)
     if cached is not False:
-        return cached  # type: ignore[no-any-return]
+        return cached if isinstance(cached, Device) else None
     device = device_of_cookie(request.COOKIES.get(COOKIE))
     request._shoeschool_device = device  # type: ignore[attr-defined]
     return device

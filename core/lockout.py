@@ -142,10 +142,11 @@ def client_address(request: HttpRequest) -> str | None:
 def counted_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
     """The username a try is counted under (AXES_USERNAME_CALLABLE): as typed, in NFKC and
     ignoring case, so that "ADMIN", "Admin" and its full-width letters are one count, not three."""
+    field = str(getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"))
     if credentials is not None:
-        raw = credentials.get(settings.AXES_USERNAME_FORM_FIELD)
+        raw = credentials.get(field)
     else:
-        raw = getattr(request, "POST", {}).get(settings.AXES_USERNAME_FORM_FIELD)
+        raw = getattr(request, "POST", {}).get(field)
     if raw is None:
         return None
     return unicodedata.normalize("NFKC", str(raw)).casefold()

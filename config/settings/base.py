@@ -12,7 +12,7 @@ from .storage import file_storage
 
 # The development keys are public on purpose: production refuses to start with either
 # (config/settings/production.py).
-DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"  # noqa: S105
 DEVELOPMENT_LEDGER_ANCHOR_KEY = "dev-only-ledger-anchor-key-never-used-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=ENVIRONMENT == "development")

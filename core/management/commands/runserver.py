@@ -28,7 +28,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-class Command(NoStaticRunserver):  # type: ignore[misc,valid-type]
+class Command(NoStaticRunserver):
     def run(self, **options: Any) -> None:
         development = settings.DEBUG or settings.ENVIRONMENT != "production"
         if development and not is_loopback(str(self.addr)):
