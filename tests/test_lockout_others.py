@@ -5,6 +5,9 @@ from; from everywhere else they only slow it down, by a delay that grows with ea
 is capped; a browser where the person signed in before is neither locked nor slowed by
 others; many made-up usernames from one address lock nobody else on it."""
 
+import http.client
+import re
+import urllib.parse
 from datetime import timedelta
 
 import pytest
@@ -209,3 +212,57 @@ def test_the_api_is_locked_only_from_the_guessing_address(trainee):
     assert basic("tina", PASSWORD).get("/api/attempts/", REMOTE_ADDR=ATTACKER).status_code == 429
     let_time_pass(settings.SHOESCHOOL_LOGIN_DELAY_MAX_SECONDS)
     assert basic("tina", PASSWORD).get("/api/attempts/", REMOTE_ADDR=HOME).status_code == 200
+
+
+class Browser:
+    """A plain HTTP client to the live server that connects *from* a given loopback address,
+    keeping its cookies, as a second machine on the network would."""
+
+    def __init__(self, live_server_url: str, source: str) -> None:
+        parsed = urllib.parse.urlsplit(live_server_url)
+        self.host, self.port, self.source = parsed.hostname, parsed.port, source
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
+        connection = http.client.HTTPConnection(
+            self.host, self.port, source_address=(self.source, 0), timeout=30
+        )
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if body is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+        text = response.read().decode()
+        connection.close()
+        return response.status, text
+
+    def sign_in(self, username: str, password: str) -> int:
+        _, page = self.request("GET", LOGIN)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token, page[:500]
+        form = urllib.parse.urlencode(
+            {"username": username, "password": password, "csrfmiddlewaretoken": token.group(1)}
+        )
+        status, _ = self.request("POST", LOGIN, form)
+        return status
+
+
+def test_over_the_network_an_attacker_on_another_address_cannot_lock_the_admin_out(
+    live_server, admin_user
+):
+    admin = Browser(live_server.url, HOME)
+    assert admin.sign_in("root", PASSWORD) == 302
+    admin.request("POST", "/accounts/logout/")
+    attacker = Browser(live_server.url, ATTACKER)
+    statuses = [attacker.sign_in("root", WRONG) for _ in range(20)]
+    limit = settings.AXES_FAILURE_LIMIT
+    assert statuses == [200] * (limit - 1) + [429] * (20 - limit + 1)
+    assert attacker.sign_in("root", PASSWORD) == 429
+    # The guesses were recorded against the attacker's address, and the admin, from the
+    # browser they used before, signs in at once.
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {ATTACKER}
+    assert admin.sign_in("root", PASSWORD) == 302
