@@ -41,6 +41,8 @@ def clean_env(**extra: str) -> dict[str, str]:
             "SECRET_KEY",
             "ALLOWED_HOSTS",
             "SHOESCHOOL_LEDGER_ANCHOR_KEY",
+            # Set by the test run; the deployment check refuses it, as it should.
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
         }
         and not k.startswith("PYTEST")
     }
@@ -163,7 +165,8 @@ def test_serve_network_serves_production_over_https_without_demo_accounts(tmp_pa
         assert stat.S_IMODE((tmp_path / "secret-key").stat().st_mode) == 0o600
         assert secret not in (tmp_path / "serve.log").read_text()
     finally:
-        os.killpg(process.pid, signal.SIGINT)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGINT)
         try:
             process.wait(timeout=60)
         finally:
