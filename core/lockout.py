@@ -80,9 +80,9 @@ def lockout_message(request: Any = None) -> str:
         )
     minutes = max(1, math.ceil(refusal.seconds / 60))
     return (
-        f"Too many wrong passwords. Signing in to this account from this computer's network "
-        f"is paused for {minutes} minutes. Wait, then try again; if you need in sooner, ask "
-        "your pit boss or an administrator to have it unlocked."
+        "Too many wrong passwords. Signing in to this account from this computer or its "
+        f"network is paused for {minutes} minutes. Wait, then try again; if you need in "
+        "sooner, ask your pit boss or an administrator to have it unlocked."
     )
 
 
@@ -147,9 +147,11 @@ def counted_username(request: Any, credentials: dict[str, Any] | None = None) ->
         raw = credentials.get(field)
     else:
         raw = getattr(request, "POST", {}).get(field)
-    if raw is None:
-        return None
-    return unicodedata.normalize("NFKC", str(raw)).casefold()
+    return None if raw is None else fold(str(raw))
+
+
+def fold(username: str) -> str:
+    return unicodedata.normalize("NFKC", username).casefold()
 
 
 def lockout_parameters(request: Any, credentials: dict[str, Any] | None = None) -> list[Any]:
@@ -246,7 +248,7 @@ class DeviceAwareHandler(AxesDatabaseHandler):
         if not username or _known_for(request, credentials):
             return 0
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and user.get_username() == username:
+        if user is not None and user.is_authenticated and fold(user.get_username()) == username:
             # Re-entering one's own password while signed in (the sign-off, a password
             # change): only the lock applies, so others' guesses do not stop the signer.
             return 0

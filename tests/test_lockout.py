@@ -95,8 +95,10 @@ def test_basic_auth_failures_count_and_a_locked_user_is_refused_with_the_wait(tr
     body = response.json()
     assert body["code"] == "throttled"
     assert "Too many wrong passwords" in body["error"]
+    # The cool-off counts from the last wrong password: what is left of it, a few seconds
+    # gone on a busy machine.
     minutes = settings.SHOESCHOOL_LOGIN_COOLOFF_MINUTES
-    assert int(response["Retry-After"]) == minutes * 60
+    assert minutes * 60 - 60 < int(response["Retry-After"]) <= minutes * 60
 
 
 def test_basic_auth_guesses_lock_the_login_page_too(client, trainee):

@@ -142,3 +142,26 @@ def test_the_page_tells_a_locked_out_signer_why(pit, exam, trainee, pit_boss):
     assert "Too many wrong passwords" in html
     assert "Nothing was signed." in html
     assert not Certification.objects.exists()
+
+
+def test_a_signer_whose_username_has_capitals_is_not_slowed_by_others_either(
+    exam, trainee, pit_boss, shoe
+):
+    pit_boss.username = "Boss"
+    pit_boss.save()
+    for number in range(settings.AXES_FAILURE_LIMIT * 3):
+        Client(REMOTE_ADDR=f"10.0.2.{number + 1}").post(
+            "/accounts/login/", {"username": "BOSS", "password": "guess"}
+        )
+    request = signing_request("127.0.0.1")
+    request.user = pit_boss
+    signed = certification_sign(
+        trainee=trainee,
+        profile=shoe,
+        attempt=exam,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="ok",
+        request=request,
+    )
+    assert signed.signed_by == pit_boss
