@@ -220,7 +220,7 @@ class Browser:
 
     def __init__(self, live_server_url: str, source: str) -> None:
         parsed = urllib.parse.urlsplit(live_server_url)
-        self.host, self.port, self.source = parsed.hostname, parsed.port, source
+        self.host, self.port, self.source = parsed.hostname or "localhost", parsed.port, source
         self.cookies: dict[str, str] = {}
 
     def request(self, method: str, path: str, body: str | None = None) -> tuple[int, str]:
