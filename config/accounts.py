@@ -16,17 +16,20 @@ import hashlib
 import logging
 from typing import Any
 
+from django import forms
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, SetPasswordForm
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse_lazy
 
-from config.lockout import client_address, lockout_claim, lockout_message
+from config.sessions import session_start
+from core.devices import device_remember
+from core.lockout import client_address, lockout_claim, lockout_message
 
 security_log = logging.getLogger("shoeschool.security")
 
@@ -35,6 +38,34 @@ def _plain_labels(form: SetPasswordForm) -> None:
     form.fields["new_password2"].label = "New password again"
     if "old_password" in form.fields:
         form.fields["old_password"].label = "Current password"
+
+
+class SignInForm(AuthenticationForm):
+    """Django's login form, and whether this is a shared device (a tablet others use)."""
+
+    shared_device = forms.BooleanField(required=False, label="This is a shared device")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page. On a shared device the session ends sooner and the browser
+    does not remember the person; elsewhere the browser is remembered as one where they
+    signed in, which others' wrong passwords then neither lock nor slow (core.devices)."""
+
+    form_class = SignInForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        context["shared_idle_minutes"] = settings.SHOESCHOOL_SESSION_SHARED_IDLE_MINUTES
+        return context
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        shared = bool(form.cleaned_data.get("shared_device"))
+        session_start(self.request, shared=shared)
+        device_remember(
+            self.request, response, username=form.get_user().get_username(), remember=not shared
+        )
+        return response
 
 
 class NewPasswordForm(SetPasswordForm):
@@ -62,7 +93,8 @@ class LockoutCheckedPasswordChangeForm(PasswordChangeForm):
             if lockout_claim(self.request):
                 security_log.warning("password change refused: user %s is locked out", self.user.pk)
                 raise ValidationError(
-                    f"{lockout_message()} Your password was not changed.", code="locked_out"
+                    f"{lockout_message(self.request)} Your password was not changed.",
+                    code="locked_out",
                 )
             security_log.warning("wrong current password on password change, user %s", self.user.pk)
             raise ValidationError(

@@ -13,7 +13,7 @@ urlpatterns = [
     # its link leads to the product's page, which counts wrong ones (config.accounts).
     path("admin/password_change/", RedirectView.as_view(pattern_name="password_change")),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Django's own password views (config.accounts keeps them inside the lockout).
     path(

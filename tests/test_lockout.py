@@ -1,11 +1,14 @@
-"""Password guessing: the login page and the API's basic authentication lock an account, and
-an address, after too many wrong passwords (django-axes), and say so."""
+"""Password guessing: the login page and the API's basic authentication lock a username from
+one address after too many wrong passwords (django-axes), and say so. What others cannot do
+with it (lock someone out from elsewhere) is in tests/test_lockout_others.py."""
 
 import base64
+from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.factories import PASSWORD
@@ -54,49 +57,21 @@ def test_the_locked_page_says_why_and_how_long_in_the_sites_own_page(client, tra
     assert 'href="/accounts/login/"' in html
 
 
-def test_a_locked_account_is_locked_from_another_address_too(trainee):
-    for number in range(settings.AXES_FAILURE_LIMIT):
-        guess(Client(REMOTE_ADDR=f"10.0.0.{number + 1}"), "tina")
-    response = guess(Client(REMOTE_ADDR="10.9.9.9"), "tina", PASSWORD)
-    assert response.status_code == 429
-
-
-def test_guessing_at_one_account_leaves_the_others_alone(client, trainee, other_trainee):
-    for _ in range(settings.AXES_FAILURE_LIMIT):
-        guess(Client(REMOTE_ADDR="10.0.0.1"), "tina")
-    assert guess(Client(REMOTE_ADDR="10.0.0.2"), "otto", PASSWORD).status_code == 302
-
-
-def test_an_address_spraying_many_accounts_is_locked_out(trainee):
-    limit = settings.SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT
-    sprayer = Client(REMOTE_ADDR="10.6.6.6")
-    for number in range(limit):
-        guess(sprayer, f"user{number}")
-    assert guess(sprayer, "tina", PASSWORD).status_code == 429
-    # The account itself was never guessed at: from elsewhere it still logs in.
-    assert guess(Client(REMOTE_ADDR="10.0.0.7"), "tina", PASSWORD).status_code == 302
-
-
-def test_a_training_room_sharing_an_address_survives_a_few_typos(trainee, other_trainee):
-    room = "10.1.1.1"
-    for number in range(settings.AXES_FAILURE_LIMIT * 2):
-        guess(Client(REMOTE_ADDR=room), f"typo{number}")
-    assert guess(Client(REMOTE_ADDR=room), "otto", PASSWORD).status_code == 302
-
-
 def test_a_proxys_forwarded_address_is_used_when_a_proxy_is_configured(trainee, settings):
     settings.SHOESCHOOL_PROXY_COUNT = 1
     proxy = {"REMOTE_ADDR": "10.0.0.254"}
-    sprayer = Client(**proxy, HTTP_X_FORWARDED_FOR="203.0.113.5")
-    for number in range(settings.SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT):
-        guess(sprayer, f"spray{number}")
-    assert guess(sprayer, "tina", PASSWORD).status_code == 429
+    guesser = Client(**proxy, HTTP_X_FORWARDED_FOR="203.0.113.5")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        guess(guesser, "tina")
+    assert guess(guesser, "tina", PASSWORD).status_code == 429
+    from axes.models import AccessAttempt
+
+    # Past the delay the username's own count asks of everyone, only the pair is locked.
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(seconds=61))
     # Another client behind the same proxy is not the guesser, even claiming its address:
     # the proxy appends the address it saw, and that one is used.
     client = Client(**proxy, HTTP_X_FORWARDED_FOR="203.0.113.5, 198.51.100.7")
     assert guess(client, "tina", PASSWORD).status_code == 302
-    from axes.models import AccessAttempt
-
     addresses = set(AccessAttempt.objects.values_list("ip_address", flat=True))
     assert addresses == {"203.0.113.5"}
 
@@ -120,8 +95,10 @@ def test_basic_auth_failures_count_and_a_locked_user_is_refused_with_the_wait(tr
     body = response.json()
     assert body["code"] == "throttled"
     assert "Too many wrong passwords" in body["error"]
+    # The cool-off counts from the last wrong password: what is left of it, a few seconds
+    # gone on a busy machine.
     minutes = settings.SHOESCHOOL_LOGIN_COOLOFF_MINUTES
-    assert int(response["Retry-After"]) == minutes * 60
+    assert minutes * 60 - 60 < int(response["Retry-After"]) <= minutes * 60
 
 
 def test_basic_auth_guesses_lock_the_login_page_too(client, trainee):

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -61,6 +63,47 @@ def test_production_refuses_a_short_ledger_anchor_key():
     result = run_manage("check", **{**PRODUCTION, "SHOESCHOOL_LEDGER_ANCHOR_KEY": "short"})
     assert result.returncode != 0
     assert "SHOESCHOOL_LEDGER_ANCHOR_KEY must be at least 32 characters" in result.stderr
+
+
+# Issue #23, finding 8: production started with the published development keys and a host
+# list of '*'.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"
+DEVELOPMENT_LEDGER_ANCHOR_KEY = "dev-only-ledger-anchor-key-never-used-in-production"
+
+
+def test_the_published_development_keys_are_the_ones_the_settings_default_to(settings):
+    assert settings.SECRET_KEY == DEVELOPMENT_SECRET_KEY
+    assert settings.SHOESCHOOL_LEDGER_ANCHOR_KEY == DEVELOPMENT_LEDGER_ANCHOR_KEY
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        (
+            {"SECRET_KEY": DEVELOPMENT_SECRET_KEY},
+            "SECRET_KEY is the published development key",
+        ),
+        (
+            {"SHOESCHOOL_LEDGER_ANCHOR_KEY": DEVELOPMENT_LEDGER_ANCHOR_KEY},
+            "SHOESCHOOL_LEDGER_ANCHOR_KEY is the published development key",
+        ),
+        (
+            {"SHOESCHOOL_LEDGER_ANCHOR_KEY": PRODUCTION["SECRET_KEY"]},
+            "SHOESCHOOL_LEDGER_ANCHOR_KEY must differ from SECRET_KEY",
+        ),
+        ({"ALLOWED_HOSTS": "*"}, "ALLOWED_HOSTS must name the site's host names, not '*'"),
+        (
+            {"ALLOWED_HOSTS": "dealers.example.com,*"},
+            "ALLOWED_HOSTS must name the site's host names, not '*'",
+        ),
+        ({"SECRET_KEY": "short-but-not-published"}, "SECRET_KEY must be at least 50 characters"),
+    ],
+)
+def test_production_refuses_published_shared_or_open_settings(override, message):
+    result = run_manage("check", **{**PRODUCTION, **override})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert message in result.stderr
 
 
 def test_production_passes_the_deployment_checklist():

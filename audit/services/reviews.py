@@ -16,8 +16,8 @@ from django.utils import timezone
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
-from config.lockout import lockout_claim, lockout_message
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
@@ -165,7 +165,7 @@ def _check_signature(*, signer: User, password: str, request: HttpRequest) -> st
         if lockout_claim(request):
             security_log.warning("sign-off refused: user %s is locked out", signer.pk)
             raise TrainerError(
-                f"{lockout_message()} Nothing was signed.",
+                f"{lockout_message(request)} Nothing was signed.",
                 status=429,
                 field="password",
                 code="locked_out",

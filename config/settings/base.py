@@ -10,12 +10,18 @@ from csp.constants import NONCE, NONE, SELF
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
 from .storage import file_storage
 
-# The development key is public on purpose: production refuses to start without its own.
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-never-used-in-production")
+# The development keys are public on purpose: production refuses to start with either
+# (config/settings/production.py).
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-never-used-in-production"  # noqa: S105
+DEVELOPMENT_LEDGER_ANCHOR_KEY = "dev-only-ledger-anchor-key-never-used-in-production"
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
 DEBUG = env.bool("DEBUG", default=ENVIRONMENT == "development")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 
 INSTALLED_APPS = [
+    # First: its runserver (the development server kept on this computer) comes before
+    # whitenoise's and Django's.
+    "core",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -31,7 +37,6 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",
     "csp",
-    "core",
     "ledger",
     "trainer",
     "audit",
@@ -47,6 +52,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Signs out a session idle too long, or past a shift (config.sessions).
+    "config.sessions.IdleSignOutMiddleware",
     "config.errors.ProductErrorPagesMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as axes asks: it turns a locked-out login into the lockout page.
@@ -138,19 +145,24 @@ AUTHENTICATION_BACKENDS = [
     # Django's ModelBackend, the user's roles read in the same query (core.auth).
     "core.auth.RolesModelBackend",
 ]
-# Password guessing (config.lockout; docs/security.md): an account locks after this many
-# wrong passwords, an address (a whole training room's network) after the second figure;
-# either lock lifts this many minutes after the last wrong password.
+# Password guessing (core.lockout, core.devices; docs/security.md): this many wrong
+# passwords for one username from one address (or from one browser known for it) lock that
+# username there for the cool-off, counted from the last of them; past the same number
+# for a username from everywhere, or past the address figure from one address for any
+# usernames, each further try waits a delay doubling from 1 s up to the maximum.
 AXES_FAILURE_LIMIT = env.int("SHOESCHOOL_LOGIN_FAILURE_LIMIT", default=5)
 SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT = env.int(
     "SHOESCHOOL_LOGIN_ADDRESS_FAILURE_LIMIT", default=25
 )
+SHOESCHOOL_LOGIN_DELAY_MAX_SECONDS = env.int("SHOESCHOOL_LOGIN_DELAY_MAX_SECONDS", default=60)
 SHOESCHOOL_LOGIN_COOLOFF_MINUTES = env.int("SHOESCHOOL_LOGIN_COOLOFF_MINUTES", default=15)
 AXES_COOLOFF_TIME = timedelta(minutes=SHOESCHOOL_LOGIN_COOLOFF_MINUTES)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_HANDLER = "config.lockout.AccountAndAddressHandler"
-AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+# The username and the address combined (or the known browser): core.lockout.
+AXES_LOCKOUT_PARAMETERS = "core.lockout.lockout_parameters"
+AXES_USERNAME_CALLABLE = "core.lockout.counted_username"
+AXES_HANDLER = "core.lockout.DeviceAwareHandler"
+AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "core.lockout.client_address"
 # How many reverse proxies stand in front of the site, each appending to X-Forwarded-For;
 # 0 counts failures against the socket's address.
 SHOESCHOOL_PROXY_COUNT = env.int("SHOESCHOOL_PROXY_COUNT", default=0)
@@ -158,7 +170,8 @@ SHOESCHOOL_PROXY_COUNT = env.int("SHOESCHOOL_PROXY_COUNT", default=0)
 # accounts from the same address, so a trainee could guess at a pit boss's password
 # between logins of their own.
 AXES_RESET_ON_SUCCESS = False
-# A refused attempt during a lockout does not restart it: the wait shown stays true.
+# A refused attempt during a lockout or a delay does not count nor restart it: the wait
+# shown stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
 
@@ -212,6 +225,20 @@ EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Shoe School <shoeschool@localhost>")
 SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
+# Sessions (config.sessions; docs/security.md): the cookie ends with the browser; a session
+# unused this many minutes is signed out (trainees; pit bosses, compliance officers and
+# administrators; a sign-in marked "This is a shared device", if shorter), and any
+# session ends this many hours after its sign-in.
+SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+SHOESCHOOL_SESSION_IDLE_MINUTES = env.int("SHOESCHOOL_SESSION_IDLE_MINUTES", default=30)
+SHOESCHOOL_SESSION_STAFF_IDLE_MINUTES = env.int("SHOESCHOOL_SESSION_STAFF_IDLE_MINUTES", default=15)
+SHOESCHOOL_SESSION_SHARED_IDLE_MINUTES = env.int(
+    "SHOESCHOOL_SESSION_SHARED_IDLE_MINUTES", default=10
+)
+SHOESCHOOL_SESSION_MAX_HOURS = env.int("SHOESCHOOL_SESSION_MAX_HOURS", default=12)
+# The server forgets a session's record this long after its last change.
+SESSION_COOKIE_AGE = SHOESCHOOL_SESSION_MAX_HOURS * 3600
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -235,7 +262,7 @@ SHOESCHOOL_LEDGER_ANCHOR_FILE = Path(
     env.str("SHOESCHOOL_LEDGER_ANCHOR_FILE", default=str(DATA_DIR / "ledger-anchors.jsonl"))
 )
 SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
-    "SHOESCHOOL_LEDGER_ANCHOR_KEY", default="dev-only-ledger-anchor-key-never-used-in-production"
+    "SHOESCHOOL_LEDGER_ANCHOR_KEY", default=DEVELOPMENT_LEDGER_ANCHOR_KEY
 )
 # The certification rule a pit boss signs against (audit.certification.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.

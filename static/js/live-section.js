@@ -14,7 +14,11 @@
 
   function ask() {
     asked += 1;
-    fetch(window.location.href, { credentials: "same-origin", headers: { Accept: "text/html" } })
+    // A background check, not activity: it does not keep an idle session alive.
+    fetch(window.location.href, {
+      credentials: "same-origin",
+      headers: { Accept: "text/html", "X-Shoe-School-Poll": "1" },
+    })
       .then(function (response) {
         return response.ok ? response.text() : null;
       })

@@ -31,7 +31,8 @@
     asked += 1;
     fetch(status.dataset.poll, {
       credentials: "same-origin",
-      headers: { Accept: "application/json" },
+      // A background check, not activity: it does not keep an idle session alive.
+      headers: { Accept: "application/json", "X-Shoe-School-Poll": "1" },
     })
       .then(function (response) {
         return response.ok ? response.json() : null;

@@ -62,19 +62,47 @@ def test_wrong_sign_off_passwords_under_the_limit_still_let_the_signer_sign(
     assert sign(trainee, exam, pit_boss, shoe, PASSWORD).signed_by == pit_boss
 
 
-def test_sign_off_guesses_lock_the_signers_login_too(exam, trainee, pit_boss, shoe):
+def test_sign_off_guesses_lock_the_signers_login_from_there_too(exam, trainee, pit_boss, shoe):
     for _ in range(settings.AXES_FAILURE_LIMIT):
         with pytest.raises(TrainerError):
             sign(trainee, exam, pit_boss, shoe, "guess", address="10.0.0.8")
-    login = Client().post("/accounts/login/", {"username": "boss", "password": PASSWORD})
+    login = Client(REMOTE_ADDR="10.0.0.8").post(
+        "/accounts/login/", {"username": "boss", "password": PASSWORD}
+    )
     assert login.status_code == 429
 
 
-def test_login_guesses_lock_the_sign_off_too(exam, trainee, pit_boss, shoe):
+def test_login_guesses_lock_the_sign_off_from_there_too(exam, trainee, pit_boss, shoe):
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        Client().post("/accounts/login/", {"username": "boss", "password": "guess"})
+        Client(REMOTE_ADDR="10.0.0.9").post(
+            "/accounts/login/", {"username": "boss", "password": "guess"}
+        )
     with pytest.raises(TrainerError, match="Too many wrong passwords"):
         sign(trainee, exam, pit_boss, shoe, PASSWORD, address="10.0.0.9")
+
+
+def test_guesses_at_the_signer_from_elsewhere_do_not_stop_the_signature(
+    exam, trainee, pit_boss, shoe
+):
+    # Issue #23, finding 4: a trainee guessing at the pit boss's password from another
+    # address (many, even) neither locks nor slows the pit boss's sign-off: the signer is
+    # signed in, re-entering their own password, and keeps only their own limit.
+    for number in range(settings.AXES_FAILURE_LIMIT * 3):
+        Client(REMOTE_ADDR=f"10.0.1.{number + 1}").post(
+            "/accounts/login/", {"username": "boss", "password": "guess"}
+        )
+    request = signing_request("127.0.0.1")
+    request.user = pit_boss
+    signed = certification_sign(
+        trainee=trainee,
+        profile=shoe,
+        attempt=exam,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="ok",
+        request=request,
+    )
+    assert signed.signed_by == pit_boss
 
 
 def test_a_locked_out_signer_cannot_withdraw_either(exam, trainee, pit_boss, shoe):
@@ -114,3 +142,26 @@ def test_the_page_tells_a_locked_out_signer_why(pit, exam, trainee, pit_boss):
     assert "Too many wrong passwords" in html
     assert "Nothing was signed." in html
     assert not Certification.objects.exists()
+
+
+def test_a_signer_whose_username_has_capitals_is_not_slowed_by_others_either(
+    exam, trainee, pit_boss, shoe
+):
+    pit_boss.username = "Boss"
+    pit_boss.save()
+    for number in range(settings.AXES_FAILURE_LIMIT * 3):
+        Client(REMOTE_ADDR=f"10.0.2.{number + 1}").post(
+            "/accounts/login/", {"username": "BOSS", "password": "guess"}
+        )
+    request = signing_request("127.0.0.1")
+    request.user = pit_boss
+    signed = certification_sign(
+        trainee=trainee,
+        profile=shoe,
+        attempt=exam,
+        signer=pit_boss,
+        password=PASSWORD,
+        statement="ok",
+        request=request,
+    )
+    assert signed.signed_by == pit_boss

@@ -9,7 +9,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BasicAuthentication
 from rest_framework.request import Request
 
-from config.lockout import cooloff_minutes, is_locked_out, lockout_message
+from core.lockout import is_locked_out, lockout_message, wait_seconds
 
 
 class LockoutBasicAuthentication(BasicAuthentication):
@@ -41,7 +41,7 @@ class LockoutBasicAuthentication(BasicAuthentication):
         except exceptions.AuthenticationFailed:
             if is_locked_out(plain):
                 raise exceptions.Throttled(
-                    wait=cooloff_minutes() * 60, detail=lockout_message()
+                    wait=wait_seconds(plain), detail=lockout_message(plain)
                 ) from None
             raise
 

@@ -525,3 +525,13 @@ def round_rules(item: AttemptItem) -> RuleProfileVersion:
         parameters={**version.parameters, **changes},
         source=version.source,
     )
+
+
+def open_attempt_time_limit(*, trainee_id: int) -> int | None:
+    """The longest time to answer one question (seconds) among the trainee's attempts in
+    progress, or None without one: an idle session is not ended while a question may
+    still be being thought over (config.sessions)."""
+    limits = Attempt.objects.filter(
+        trainee_id=trainee_id, status=AttemptStatus.IN_PROGRESS
+    ).values_list("drill__time_limit_seconds", flat=True)
+    return max(limits, default=None)
