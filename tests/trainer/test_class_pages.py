@@ -81,7 +81,7 @@ def test_adding_an_existing_trainee(pit_boss, morning, other_trainee):
 
 @pytest.mark.parametrize(
     ("username", "message"),
-    [("nobody", "no trainee has this username"), ("tina", "is already on Morning")],
+    [("nobody", "no trainee you can add has this username"), ("tina", "is already on Morning")],
 )
 def test_a_refused_add_is_shown_at_the_username(pit_boss, morning, username, message):
     url = reverse("teach:class_trainee_add", args=[morning.pk])
