@@ -135,7 +135,8 @@ def test_only_trainees_go_on_a_roster(pit_boss, morning, role):
     other = UserFactory(roles=[role])
     # The one neutral answer, whatever the account is (issue #23: a pit boss must not learn
     # which usernames are staff's).
-    with pytest.raises(NotFoundError, match=r"^no trainee you can add has this username$") as caught:
+    neutral = r"^no trainee you can add has this username$"
+    with pytest.raises(NotFoundError, match=neutral) as caught:
         services.class_trainee_add(actor=pit_boss, training_class=morning, trainee=other)
     assert caught.value.field == "username"
     assert other.username not in caught.value.message
