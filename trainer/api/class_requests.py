@@ -127,7 +127,10 @@ class IsAdministrator(BasePermission):
 
 
 class ClassTransferView(ManagerView):
-    permission_classes = (*ManagerView.permission_classes, IsAdministrator)
+    permission_classes = (  # type: ignore[assignment]
+        *ManagerView.permission_classes,
+        IsAdministrator,
+    )
 
     @extend_schema(
         request=TransferInput,

@@ -65,7 +65,10 @@ def class_join_request_create(
     try:
         with transaction.atomic():
             request = ClassJoinRequest.objects.create(
-                training_class=training_class, trainee=trainee, requested_by=actor, note=note
+                training_class=training_class,
+                trainee_id=trainee.pk,
+                requested_by_id=actor.pk,
+                note=note,
             )
             ledger_append(
                 event=Event.CLASS_JOIN_REQUESTED,
