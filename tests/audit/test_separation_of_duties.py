@@ -275,3 +275,14 @@ def test_the_admin_offers_none_of_these_actions(model, admin_user):
     assert not [
         name for name in (model_admin.get_actions(request) or {}) if name != "delete_selected"
     ]
+
+
+def test_ones_own_pit_page_offers_no_action_and_says_who_acts(duo, duo_work):
+    client = client_for(duo)
+    page = client.get(reverse("pit:trainee", args=[duo.pk])).content.decode()
+    assert "This is your own training" in page
+    for action in ("pit:trainee_flag", "pit:trainee_certify", "pit:trainee_refresher"):
+        assert reverse(action, args=[duo.pk]) not in page
+    assert reverse("pit:flag_lift", args=[duo_work["flag"].pk]) not in page
+    grade = client.get(reverse("pit:grade", args=[duo_work["mistake"].pk])).content.decode()
+    assert reverse("pit:grade_review", args=[duo_work["mistake"].pk]) not in grade
