@@ -169,3 +169,13 @@ def test_the_migration_gives_existing_drills_their_author_and_table_tests_none(
     migration.owners_from_authors(apps, None)
     owners = dict(Drill.objects.values_list("pk", "owner"))
     assert owners == {drill.pk: pit_boss.pk, exam.pk: None, orphan.pk: None}
+
+
+def test_the_drills_page_offers_retire_only_to_whom_may(pit_boss, other_boss, admin_user):
+    drill = authored(pit_boss)
+    retire = reverse("teach:drill-retire", kwargs={"drill_id": drill.pk})
+    for user, offered in ((pit_boss, True), (other_boss, False), (admin_user, True)):
+        client = APIClient()
+        client.force_login(user)
+        page = client.get(reverse("teach:drills")).content.decode()
+        assert (retire in page) is offered, user.username
