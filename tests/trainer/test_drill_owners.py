@@ -179,3 +179,11 @@ def test_the_drills_page_offers_retire_only_to_whom_may(pit_boss, other_boss, ad
         client.force_login(user)
         page = client.get(reverse("teach:drills")).content.decode()
         assert (retire in page) is offered, user.username
+
+
+def test_the_api_says_whose_a_drill_is(pit_boss):
+    drill = authored(pit_boss)
+    exam = table_test_create(profile_version=shoe_version(), user=pit_boss)
+    client = api(pit_boss)
+    assert client.get(f"/api/drills/{drill.pk}/").json()["owner"] == pit_boss.username
+    assert client.get(f"/api/drills/{exam.pk}/").json()["owner"] is None
