@@ -26,7 +26,7 @@ from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_reques
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
-from trainer.models import Assignment, Grade, Mode, RuleProfile
+from trainer.models import Assignment, ClassJoinRequest, Drill, Grade, Mode, RuleProfile
 from trainer.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 
 pytestmark = pytest.mark.django_db
@@ -264,7 +264,10 @@ def test_the_api_refuses_assigning_reassigning_or_cancelling_for_oneself(pit, du
 # The admin: none of these actions.
 
 
-@pytest.mark.parametrize("model", [Review, RetrainingFlag, Certification, Refresher, Assignment])
+@pytest.mark.parametrize(
+    "model",
+    [Review, RetrainingFlag, Certification, Refresher, Assignment, ClassJoinRequest, Drill],
+)
 def test_the_admin_offers_none_of_these_actions(model, admin_user):
     model_admin = admin.site._registry[model]
     request = RequestFactory().get("/admin/")
