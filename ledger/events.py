@@ -35,6 +35,10 @@ class Event:
     CLASS_TRAINEE_REMOVED = "class.trainee_removed"  # a trainee was taken off a roster
     CLASS_INSTRUCTOR_ADDED = "class.instructor_added"  # an admin made a pit boss an instructor
     CLASS_INSTRUCTOR_REMOVED = "class.instructor_removed"  # an admin removed an instructor
+    CLASS_JOIN_REQUESTED = "class.join_requested"  # a pit boss asked for another class's trainee
+    CLASS_JOIN_ACCEPTED = "class.join_accepted"  # their instructor agreed: the trainee joined
+    CLASS_JOIN_DECLINED = "class.join_declined"  # their instructor refused: nothing changed
+    CLASS_TRAINEE_TRANSFERRED = "class.trainee_transferred"  # an admin moved a trainee's class
     TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
     INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
     ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)

@@ -51,6 +51,15 @@ class TrainingClassAdmin(ReadOnlyAdmin):
     search_fields = ["name"]
 
 
+@admin.register(models.ClassJoinRequest)
+class ClassJoinRequestAdmin(ReadOnlyAdmin):
+    """Shown only: a join request is made and answered in the workspace and the API, whose
+    services check who may (the trainee's instructor) and write the ledger."""
+
+    list_display = ["training_class", "trainee", "requested_by", "requested_at", "status"]
+    list_filter = ["status"]
+
+
 @admin.register(models.Scenario)
 class ScenarioAdmin(ReadOnlyAdmin):
     """Shown only: a scenario is authored and revised in the workspace (/teach/scenarios/),

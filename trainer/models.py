@@ -211,6 +211,50 @@ class TrainingClass(models.Model):
         return self.name
 
 
+class JoinRequestStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for an answer"
+    ACCEPTED = "accepted", "Accepted"
+    DECLINED = "declined", "Declined"
+
+
+class ClassJoinRequest(models.Model):
+    """A pit boss asks for a trainee who is on another instructor's class: the trainee
+    joins ``training_class`` only once an instructor of every class they are on (that the
+    requester does not teach) accepts (trainer.services.classes.requests)."""
+
+    training_class = models.ForeignKey(
+        TrainingClass, on_delete=models.CASCADE, related_name="join_requests"
+    )
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    note = models.CharField(max_length=500, blank=True)
+    status = models.CharField(
+        max_length=16, choices=JoinRequestStatus.choices, default=JoinRequestStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["training_class", "trainee"],
+                condition=models.Q(status="pending"),
+                name="one_pending_join_request",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"join request {self.pk} ({self.status})"
+
+
 class Skill(models.TextChoices):
     """What a scenario exercises; drills and dashboards group by these."""
 
@@ -342,6 +386,11 @@ class Drill(models.Model):
     is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Who may retire it besides an administrator: its author; None for a table test (the
+    # department's, so administrators only) and for a drill whose author is not recorded.
+    owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.models import Refresher, RetrainingFlag
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
@@ -91,8 +91,7 @@ def refresher_assign(
 ) -> Refresher:
     """Generate a practice drill on the flag's skills (or ``skills``, or the trainee's
     weakest) and assign it to the trainee, due in ``due_in_days`` days; all or nothing."""
-    if not visibility.viewer_may_act_for(user=user, trainee=trainee):
-        raise ForbiddenError("only a pit boss of the trainee's class, or an admin, may do this")
+    visibility.act_for_required(user=user, trainee=trainee)
     if type(due_in_days) is not int or not 1 <= due_in_days <= 90:
         raise TrainerError("due_in_days must be a whole number from 1 to 90", field="due_in_days")
     if flag is not None:

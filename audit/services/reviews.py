@@ -44,8 +44,7 @@ def _text(value: str, *, field: str) -> str:
 
 
 def _require_actor(*, user: User, trainee: User) -> None:
-    if not visibility.viewer_may_act_for(user=user, trainee=trainee):
-        raise ForbiddenError("only a pit boss of the trainee's class, or an admin, may do this")
+    visibility.act_for_required(user=user, trainee=trainee)
 
 
 def review_create(
@@ -186,11 +185,9 @@ def _require_signer(*, signer: User, trainee: User) -> Role:
     """The role a signer signs in: a pit boss of the trainee's class or an administrator,
     never the trainee themselves."""
     held = roles_of(signer)
-    if signer.pk == trainee.pk:
-        raise ForbiddenError(
-            "nobody signs their own certification: another pit boss of the class or an "
-            "administrator must sign it"
-        )
+    visibility.not_for_oneself(
+        user=signer, trainee_id=trainee.pk, doing="signs their own certification"
+    )
     if not visibility.viewer_may_act_for(user=signer, trainee=trainee):
         if Role.COMPLIANCE in held:
             raise ForbiddenError(

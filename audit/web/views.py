@@ -252,7 +252,9 @@ def _trainee_page(
     mistakes = mistakes[:MISTAKES_PER_PAGE]
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
     attempts = evidence.exam_attempts_for(trainee=trainee)
-    can_act = visibility.viewer_may_act_for(user=request.user, trainee=trainee)
+    # Nobody acts on their own training (separation of duties): their own page has no forms.
+    own = request.user.pk == trainee.pk
+    can_act = not own and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
     rule = _rule()
     flags = audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, [])
     overview = audit_selectors.certification_overview(
@@ -296,8 +298,10 @@ def _trainee_page(
         "any_fast": any(s.check.fast and s.check.signable for s in sittings),
         "rule": rule,
         "can_act": can_act,
-        # Whoever sits a table test never signs for it, even as a pit boss of the class.
-        "can_sign": can_act and request.user.pk != trainee.pk,
+        "can_sign": can_act,
+        # Whoever is trained here never decides for themselves, even as a pit boss of the
+        # class: the page says who does.
+        "own_record": own and visibility.viewer_may_act_for(user=request.user, trainee=trainee),
         "record_url": reverse("pit:trainee_record", args=[trainee.pk]),
     }
     context["by_category_svg"] = charts.error_mix_svg(context["by_category"])
@@ -572,6 +576,7 @@ def _grade_page(
     can_act = (
         not grade.correct
         and shown
+        and request.user.pk != trainee.pk
         and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
         and runs.grade_is_current(grade=grade)
     )

@@ -175,6 +175,15 @@ def test_the_pit_bosss_pages(live_server, page, artifacts, pit, trainee, pit_bos
     audit.visit("pit-drill-down", f"{base}/pit/grades/{mistake.pk}/")
     audit.visit("pit-dashboard-filtered", f"{base}/pit/?submitted_after=2020-01-01")
     audit.visit("workspace", f"{base}/teach/")
+    # A request for tina from another class: the classes page lists it with its answers;
+    # the class page has the join request's form (issue #23).
+    from trainer.services.classes import class_join_request_create
+
+    class_join_request_create(
+        actor=pit["other_boss"], training_class=pit["theirs"], trainee=trainee, note="Nights"
+    )
+    audit.visit("classes-with-requests", f"{base}/teach/classes/")
+    audit.visit("class", f"{base}/teach/classes/{pit['mine'].pk}/")
     audit.done()
     assert Attempt.objects.count() == 2
 

@@ -556,7 +556,9 @@ def test_a_pit_boss_who_sat_the_test_gets_no_sign_off_form(pit, pit_boss):
     pit["mine"].trainees.add(pit_boss)
     page = client_for(pit_boss).get(reverse("pit:trainee", args=[pit_boss.pk])).content.decode()
     assert 'id="sign-off"' not in page
-    assert "another pit boss of the class or an administrator signs your certification" in page
+    # Nor any other form for themselves (issue #23): the note says who acts.
+    assert 'id="flag_reason"' not in page
+    assert "another pit boss of the class or an administrator reviews it" in page
 
 
 def test_withdrawing_from_the_page(pit, trainee, pit_boss):

@@ -25,6 +25,7 @@ from tests.factories import PASSWORD
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Grade, RuleProfile
 from trainer.services.assignments import assignment_create
+from trainer.services.classes import class_join_request_create
 from trainer.services.scenarios import scenario_import
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")
@@ -61,7 +62,9 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:drill-new-library": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:drill-new-generated": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:drill-table-test": ("post", _row(302, 403, 403, 400, 400, 403, 400)),
-    "teach:drill-retire": ("post", _row(302, 403, 403, 302, 409, 403, 409)),
+    # Only its owner or an administrator retires a drill; this exam's author is not
+    # recorded, so only an administrator (issue #23).
+    "teach:drill-retire": ("post", _row(302, 403, 403, 403, 403, 403, 302)),
     "teach:scenarios": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-new": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-edit": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
@@ -156,6 +159,18 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:assignment_reassign": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "teach:assignment_cancel": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
     "teach:class_board": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    # A trainee of another instructor's class: other-boss has asked for tina; the boss (her
+    # instructor) answers, and by the admin's turn it is answered (404). The asker cannot
+    # answer their own request. Transfers: administrators only (an empty form: 400).
+    "teach:class_join_request": ("post", _row(302, 403, 403, 400, 404, 403, 400)),
+    "teach:join_request_accept": ("post", _row(302, 403, 403, 302, 404, 403, 404)),
+    "teach:join_request_decline": ("post", _row(302, 403, 403, 302, 404, 403, 404)),
+    "teach:class_transfer": ("post", _row(302, 403, 403, 403, 403, 403, 400)),
+    "api:join-requests": ("get", _row(403, 403, 403, 200, 200, 403, 200)),
+    "api:join-request-accept": ("post", _row(403, 403, 403, 200, 404, 403, 404)),
+    "api:join-request-decline": ("post", _row(403, 403, 403, 200, 404, 403, 404)),
+    "api:class-join-requests": ("post", _row(403, 403, 403, 415, 404, 403, 415)),
+    "api:class-transfers": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
 }
 
 
@@ -205,6 +220,9 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
         training_class=pit["mine"],
         assigned_by=pit_boss,
     )
+    join = class_join_request_create(
+        actor=pit["other_boss"], training_class=pit["theirs"], trainee=trainee
+    )
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
     )
@@ -233,6 +251,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "drill_id": exam.drill_id,
             "scenario_id": authored.pk,
             "assignment_id": assignment.pk,
+            "request_id": join.pk,
         },
     }
 

@@ -13,8 +13,9 @@ from tests.test_query_counts import assert_database_query_count
 
 pytestmark = pytest.mark.django_db
 
-# The session and user, the user's roles, the classes with their counts.
-CLASS_LIST_QUERIES = 3
+# The session and user, the user's roles, the classes with their counts, the join requests
+# waiting for their answer.
+CLASS_LIST_QUERIES = 4
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -28,8 +29,8 @@ def test_the_class_list_at_two_sizes(pit_boss, size):
 
 
 # The session and user, the roles, the class, its roster (with last activity), its
-# instructors.
-CLASS_PAGE_QUERIES = 5
+# instructors, its join requests still waiting.
+CLASS_PAGE_QUERIES = 6
 
 
 @pytest.mark.parametrize("size", [1, 8])
@@ -40,3 +41,24 @@ def test_the_class_page_at_two_sizes(pit_boss, size):
     client = client_for(pit_boss)
     with assert_database_query_count(CLASS_PAGE_QUERIES):
         assert client.get(reverse("teach:class", args=[training_class.pk])).status_code == 200
+
+
+# With join requests waiting: the requests, the trainees' classes, those classes'
+# instructors, however many wait.
+WAITING_QUERIES = CLASS_LIST_QUERIES + 2
+
+
+@pytest.mark.parametrize("size", [1, 5])
+def test_the_class_list_with_join_requests_waiting(pit_boss, size):
+    from trainer.services.classes import class_join_request_create
+
+    asker = UserFactory(username="asker", roles=["pit_boss"])
+    theirs = TrainingClassFactory(name="Theirs", instructors=[asker])
+    trainees = [UserFactory(username=f"w{k}", roles=["trainee"]) for k in range(size)]
+    TrainingClassFactory(name="Mine", trainees=trainees, instructors=[pit_boss])
+    for trainee in trainees:
+        class_join_request_create(actor=asker, training_class=theirs, trainee=trainee)
+    client = client_for(pit_boss)
+    with assert_database_query_count(WAITING_QUERIES):
+        page = client.get(reverse("teach:classes"))
+    assert page.content.decode().count("data-join-request=") == size

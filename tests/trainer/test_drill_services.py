@@ -155,7 +155,14 @@ def test_only_pit_bosses_and_admins_make_drills(trainee, shoe_version):
         generated(trainee, shoe_version)
 
 
+def taught(pit_boss, trainee):
+    """Put the trainee on a class the pit boss teaches: a pit boss acts only for those."""
+    TrainingClass.objects.create(name="Taught").trainees.add(trainee)
+    TrainingClass.objects.get(name="Taught").instructors.add(pit_boss)
+
+
 def test_a_pit_boss_assigns_a_drill_to_a_trainee(pit_boss, trainee, shoe_version):
+    taught(pit_boss, trainee)
     drill = generated(pit_boss, shoe_version, purpose="exam")
     due = timezone.now() + timedelta(days=7)
     assignment = assignment_create(
@@ -211,6 +218,7 @@ def test_a_pit_boss_assigns_only_to_classes_they_teach(pit_boss, admin_user, sho
 
 
 def test_a_bad_mode_or_a_naive_due_date_is_refused(pit_boss, trainee, shoe_version):
+    taught(pit_boss, trainee)
     drill = generated(pit_boss, shoe_version, purpose="exam")
     with pytest.raises(TrainerError) as caught:
         assignment_create(drill=drill, mode="blitz", trainee=trainee, assigned_by=pit_boss)

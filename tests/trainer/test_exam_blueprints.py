@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from core.errors import TrainerError
+from tests.audit.factories import TrainingClassFactory
 from trainer.generator import generate_documents, round_skills
 from trainer.models import DrillPurpose, RuleProfile, RuleProfileVersion
 from trainer.selectors.blueprints import (
@@ -149,6 +150,8 @@ def test_an_exam_assignment_needs_a_sealed_exam_drill(pit_boss, trainee):
 
 
 def test_an_exam_assignment_waits_a_day_between_sittings_by_default(pit_boss, trainee):
+    # A pit boss assigns only trainees of a class they teach (issue #23).
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     drill = table_test_create(profile_version=version("casino-shoe"), user=pit_boss)
     assignment = assignment_create(
         drill=drill, mode="exam", trainee=trainee, assigned_by=pit_boss, max_sittings=2

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.errors import ConflictError, ForbiddenError
+from tests.audit.factories import TrainingClassFactory
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import (
     Attempt,
@@ -56,6 +57,8 @@ def table_test(pit_boss):
 
 @pytest.fixture
 def exam_assignment(table_test, trainee, pit_boss):
+    # A pit boss assigns only trainees of a class they teach (issue #23).
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     return assignment_create(
         drill=table_test, mode=Mode.EXAM, trainee=trainee, assigned_by=pit_boss, max_sittings=3
     )
@@ -100,6 +103,7 @@ def test_even_with_an_exam_assignment_the_exam_cannot_be_practised(exam_assignme
 def test_a_sealed_fixed_pool_draws_each_sitting_in_its_own_order(trainee, pit_boss):
     docs = [natural_document(f"n{i}") for i in range(25)]  # five times the sitting
     pool = DrillFactory(documents=docs, purpose=DrillPurpose.EXAM, count=5)
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     assignment = assignment_create(
         drill=pool, mode=Mode.EXAM, trainee=trainee, assigned_by=pit_boss, cooldown_hours=0
     )

@@ -164,7 +164,8 @@ def test_the_table_test_button_makes_the_certification_exam(pit_boss):
 
 
 def test_retiring_goes_through_the_service_and_the_ledger(pit_boss):
-    drill = DrillFactory(title="Old")
+    # Its author retires it (issue #23: only the owner or an administrator may).
+    drill = DrillFactory(title="Old", created_by=pit_boss, owner=pit_boss)
     client = client_for(pit_boss)
     assert (
         client.post(reverse("teach:drill-retire", kwargs={"drill_id": drill.pk})).status_code == 302

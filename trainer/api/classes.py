@@ -36,7 +36,10 @@ _ERRORS = {
     ),
     404: OpenApiResponse(ErrorOutput, description="No such class among yours (or trainee on it)."),
     409: OpenApiResponse(
-        ErrorOutput, description="Already so: the name is taken, or the trainee is on the class."
+        ErrorOutput,
+        description="Already so: the name is taken, or the trainee is on the class; or the "
+        "trainee is on another instructor's class (`on_another_class`: ask with a join "
+        "request, or an administrator transfers them).",
     ),
     413: OpenApiResponse(ErrorOutput, description="The body is over the upload limit."),
     415: OpenApiResponse(ErrorOutput, description="The body is not application/json."),

@@ -79,6 +79,13 @@ class DrillManagerOutput(serializers.Serializer[Any]):
         source="profile_version.version", allow_null=True, default=None
     )
     certifies = serializers.CharField(source="certifies.name", allow_null=True, default=None)
+    owner = serializers.CharField(
+        source="owner.username",
+        allow_null=True,
+        default=None,
+        help_text="Who may retire it besides an administrator: its author's username; null "
+        "for a table test (the department's) or a drill whose author is not recorded.",
+    )
     skills = serializers.ListField(child=serializers.CharField())
     count = serializers.IntegerField()
     min_stake = money_field(allow_null=True)

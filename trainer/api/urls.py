@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from trainer.api import classes, manager_views, teach, views
+from trainer.api import class_requests, classes, manager_views, teach, views
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -67,6 +67,31 @@ urlpatterns = [
     # Classes and rosters: pit bosses and administrators.
     path("classes/", classes.ClassListView.as_view(), name="classes"),
     path("classes/roster/", classes.RosterImportView.as_view(), name="roster-import"),
+    path(
+        "classes/join-requests/",
+        class_requests.JoinRequestsWaitingView.as_view(),
+        name="join-requests",
+    ),
+    path(
+        "classes/join-requests/<int:request_id>/accept/",
+        class_requests.JoinRequestAnswerView.as_view(accept=True),
+        name="join-request-accept",
+    ),
+    path(
+        "classes/join-requests/<int:request_id>/decline/",
+        class_requests.JoinRequestAnswerView.as_view(accept=False),
+        name="join-request-decline",
+    ),
+    path(
+        "classes/<int:class_id>/join-requests/",
+        class_requests.ClassJoinRequestsView.as_view(),
+        name="class-join-requests",
+    ),
+    path(
+        "classes/<int:class_id>/transfers/",
+        class_requests.ClassTransferView.as_view(),
+        name="class-transfers",
+    ),
     path("classes/<int:class_id>/", classes.ClassDetailView.as_view(), name="class"),
     path(
         "classes/<int:class_id>/trainees/",

@@ -18,7 +18,7 @@ def drills_for_managers(*, active: bool | None = None) -> QuerySet[Drill]:
     """Every drill with what its list shows: its profile, its scenarios' profiles and how
     many assignments use it, in a fixed number of queries however many drills there are."""
     drills = (
-        Drill.objects.select_related("profile_version__profile", "certifies")
+        Drill.objects.select_related("profile_version__profile", "certifies", "owner")
         .annotate(assignment_count=Count("assignments", distinct=True))
         .prefetch_related(
             Prefetch(

@@ -1,5 +1,6 @@
 """Who sees whose work: the trainees and classes a viewer may see, and who may act for a
-trainee (`viewer_may_act_for`, the permission rule the pit's services check)."""
+trainee (`viewer_may_act_for`, and `act_for_required`, the check every service that acts on
+a person makes: never for oneself, only for a trainee of a class one teaches)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 
-from core.errors import NotFoundError
+from core.errors import ForbiddenError, NotFoundError
 from core.roles import Role, roles_of
 from trainer.models import Grade, TrainingClass
 
@@ -57,6 +58,37 @@ def viewer_may_act_for(*, user: AbstractBaseUser | AnonymousUser, trainee: User)
         Role.PIT_BOSS in held
         and TrainingClass.objects.filter(instructors=user.pk, trainees=trainee).exists()
     )
+
+
+def not_for_oneself(
+    *,
+    user: AbstractBaseUser | AnonymousUser,
+    trainee_id: int | None,
+    doing: str = "acts on their own training",
+) -> None:
+    """Separation of duties: nobody flags, lifts, reviews, assigns, reassigns, cancels,
+    signs or withdraws for themselves, whatever roles they hold (a trainee who is also a
+    pit boss, or an administrator on a class). ForbiddenError if ``trainee_id`` is theirs."""
+    if trainee_id is not None and user.pk is not None and user.pk == trainee_id:
+        raise ForbiddenError(
+            f"nobody {doing}: another pit boss of the class or an administrator must do it"
+        )
+
+
+def act_for_required(*, user: AbstractBaseUser | AnonymousUser, trainee: User) -> None:
+    """The check of every service that acts on one trainee (flag, lift, review, assign,
+    sign, withdraw): never for oneself, and only an administrator or a pit boss who teaches
+    one of the trainee's classes. ForbiddenError saying which."""
+    not_for_oneself(user=user, trainee_id=trainee.pk)
+    if not viewer_may_act_for(user=user, trainee=trainee):
+        raise ForbiddenError(
+            "only a pit boss of the trainee's class, or an administrator, may do this"
+        )
+
+
+def class_includes(*, training_class_id: int, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """Whether this user is a trainee on the class (an action on the class concerns them)."""
+    return TrainingClass.objects.filter(pk=training_class_id, trainees=user.pk).exists()
 
 
 def grade_get_for_viewer(*, grade_id: int, user: AbstractBaseUser | AnonymousUser) -> Grade:

@@ -39,21 +39,31 @@ def manager_required(user: AbstractBaseUser) -> None:
         raise ForbiddenError("only a pit boss or an administrator may do this")
 
 
+def _not_on_the_class(*, user: AbstractBaseUser, training_class_id: int) -> None:
+    """Separation of duties for a class's assignment: a pit boss who is also a trainee on
+    the class would be assigning (or easing) their own exam."""
+    if visibility.class_includes(training_class_id=training_class_id, user=user):
+        raise ForbiddenError(
+            "you are a trainee on this class: another of its pit bosses or an administrator "
+            "must assign, change or cancel its drills"
+        )
+
+
 def _may_manage_assignment(*, user: AbstractBaseUser, assignment: Assignment) -> None:
-    """An admin manages every assignment; a pit boss those of the classes they teach and
-    those of trainees in them."""
+    """An admin or the class's instructors manage a class's assignment; an admin or a pit
+    boss of one of the trainee's classes a trainee's. Never one that concerns oneself."""
     manager_required(user)
-    if has_role(user, Role.ADMIN):
-        return
     if assignment.training_class_id is not None:
+        _not_on_the_class(user=user, training_class_id=assignment.training_class_id)
+        if has_role(user, Role.ADMIN):
+            return
         if not TrainingClass.objects.filter(
             pk=assignment.training_class_id, instructors=user.pk
         ).exists():
-            raise ForbiddenError("you do not teach this class")
+            raise ForbiddenError("only this class's pit bosses or an administrator may do this")
         return
     trainee = get_user_model().objects.get(assignments=assignment.pk)
-    if not visibility.viewer_may_act_for(user=user, trainee=trainee):
-        raise ForbiddenError("this trainee is not in a class you teach")
+    visibility.act_for_required(user=user, trainee=trainee)
 
 
 def _due(due_at: datetime | None) -> datetime | None:
@@ -89,8 +99,8 @@ def assignment_create(
     """A drill given to one trainee or to a class (exactly one) in a mode.
 
     ``assigned_by`` is the acting user: doors pass ``request.user``, nothing else. Only a
-    pit boss or an administrator assigns; a pit boss assigns to classes they teach (the
-    pages and the API offer a pit boss only the trainees of their classes). The assignee
+    pit boss or an administrator assigns; a pit boss to classes they teach and to trainees
+    of those classes; nobody to themselves or to a class they are a trainee on. The assignee
     must hold the trainee role. An exam is sat under rules: at most ``max_sittings``
     sittings (no limit when None), ``cooldown_hours`` between them (24 by default for an
     exam, none otherwise).
@@ -122,12 +132,15 @@ def assignment_create(
             "only a trainee can be assigned a drill: this account is not a trainee's",
             field="trainee",
         )
-    if (
-        training_class is not None
-        and not has_role(assigned_by, Role.ADMIN)
-        and not training_class.instructors.filter(pk=assigned_by.pk).exists()
-    ):
-        raise ForbiddenError(f"you do not teach {training_class}")
+    if trainee is not None:
+        visibility.act_for_required(user=assigned_by, trainee=trainee)  # type: ignore[arg-type]
+    if training_class is not None:
+        _not_on_the_class(user=assigned_by, training_class_id=training_class.pk)
+        if (
+            not has_role(assigned_by, Role.ADMIN)
+            and not training_class.instructors.filter(pk=assigned_by.pk).exists()
+        ):
+            raise ForbiddenError(f"you do not teach {training_class}")
     due_at = _due(due_at)
     pool_reopen_check(drill=drill, due_at=due_at)  # a pool whose answers were shown stays shut
     with transaction.atomic():

@@ -8,14 +8,18 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from core.amounts import decimal_amount
-from core.errors import ConflictError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
+from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import (
+    Assignment,
     Drill,
     DrillKind,
     DrillPurpose,
@@ -24,6 +28,7 @@ from trainer.models import (
     RuleProfileVersion,
     Scenario,
     Skill,
+    TrainingClass,
 )
 from trainer.selectors.blueprints import (
     TABLE_TEST_MIN_ROUNDS,
@@ -137,6 +142,8 @@ def drill_create(
         "time_box_seconds": time_box,
         "pass_mark": mark,
         "created_by_id": user.pk,
+        # A table test is the department's (administrators retire it); else its author's.
+        "owner_id": None if certifies is not None else user.pk,
         "purpose": purpose,
         "certifies": certifies,
     }
@@ -221,12 +228,33 @@ def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int
 
 def drill_retire(*, drill: Drill, user: AbstractBaseUser, reason: str = "") -> Drill:
     """Take a drill out of use: nobody can be assigned it or start it again; its attempts,
-    grades and the certifications resting on them stay as they are."""
+    grades and the certifications resting on them stay as they are.
+
+    Only its owner (its author; a table test is the department's) or an administrator
+    retires it, and never while an open assignment of a class the retirer does not teach
+    (or of a trainee outside their classes) uses it: that class could no longer sit it."""
     manager_required(user)
+    if not has_role(user, Role.ADMIN) and (drill.owner_id is None or drill.owner_id != user.pk):
+        if drill.certifies_id is not None:
+            whose = "a table test is the department's: only an administrator retires it"
+        elif drill.owner_id is None:
+            whose = "its author is not recorded: only an administrator retires it"
+        else:
+            whose = "only its author or an administrator retires it"
+        raise ForbiddenError(f"you may not retire '{drill.title}': {whose}")
     with transaction.atomic():
         locked = Drill.objects.select_for_update().get(pk=drill.pk)
         if not locked.is_active:
             raise ConflictError(f"drill '{locked.title}' is already retired", field="drill")
+        users = _open_elsewhere(drill=locked, user=user)
+        if users:
+            raise ConflictError(
+                f"'{locked.title}' cannot be retired: it is assigned, open, to "
+                f"{', '.join(users)}, who could then no longer sit it; their instructors "
+                "cancel those assignments first",
+                field="drill",
+                code="in_use",
+            )
         locked.is_active = False
         locked.save(update_fields=["is_active"])
         ledger_append(
@@ -238,6 +266,32 @@ def drill_retire(*, drill: Drill, user: AbstractBaseUser, reason: str = "") -> D
         )
     drill.is_active = False
     return drill
+
+
+def _open_elsewhere(*, drill: Drill, user: AbstractBaseUser) -> list[str]:
+    """Who holds an open assignment of this drill (not cancelled, not past its due date)
+    outside the classes ``user`` teaches: the classes by name, trainees as "a trainee of
+    <class>" or "a trainee on no class"."""
+    now = timezone.now()
+    taught = TrainingClass.objects.filter(instructors=user.pk)
+    open_ = Assignment.objects.filter(drill=drill, cancelled_at__isnull=True).filter(
+        Q(due_at__isnull=True) | Q(due_at__gt=now)
+    )
+    names = set(
+        open_.filter(training_class__isnull=False)
+        .exclude(training_class__in=taught)
+        .values_list("training_class__name", flat=True)
+    )
+    for assignment in (
+        open_.filter(trainee__isnull=False)
+        .exclude(trainee__classes_attended__in=taught)
+        .select_related("trainee")
+    ):
+        theirs = TrainingClass.objects.filter(trainees=assignment.trainee_id).values_list(
+            "name", flat=True
+        )
+        names.update(theirs or ["a trainee on no class"])
+    return sorted(names)
 
 
 def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict[str, int]:

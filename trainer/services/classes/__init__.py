@@ -3,7 +3,9 @@ administrators (all of them):
 
 - `membership`: creating and renaming a class, its trainees and instructors, who may;
 - `invitations`: a new trainee account and the e-mailed link to choose a password;
-- `roster`: a roster file, applied whole or not at all.
+- `roster`: a roster file, applied whole or not at all;
+- `requests`: a trainee of another instructor's class, by a join request that instructor
+  accepts, or an administrator's transfer.
 
 The pages and the API call them through this package's names.
 """
@@ -22,6 +24,12 @@ from trainer.services.classes.membership import (
     training_class_create,
     training_class_rename,
 )
+from trainer.services.classes.requests import (
+    class_join_request_accept,
+    class_join_request_create,
+    class_join_request_decline,
+    class_trainee_transfer,
+)
 from trainer.services.classes.roster import (
     ROSTER_COLUMNS,
     ROSTER_MAX_ROWS,
@@ -39,8 +47,12 @@ __all__ = [
     "RosterReport",
     "class_instructor_add",
     "class_instructor_remove",
+    "class_join_request_accept",
+    "class_join_request_create",
+    "class_join_request_decline",
     "class_trainee_add",
     "class_trainee_remove",
+    "class_trainee_transfer",
     "invitation_link",
     "roster_import",
     "roster_rows_from_csv",

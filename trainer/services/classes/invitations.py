@@ -4,6 +4,7 @@ e-mail with a link to choose one (Django's password-reset token), sent on commit
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, User
 
 PERSON_NAME_MAX = 150
+
+security_log = logging.getLogger("shoeschool.security")
 
 
 @dataclass(frozen=True)
@@ -84,13 +87,28 @@ def person_cleaned(person: Person) -> Person:
     )
 
 
+# The one answer for an address an account already has, whatever that account is (staff
+# or trainee, any role, any class): it says neither whose nor which role, and the address
+# is not repeated (docs/security.md, *Roster and invitation answers*).
+ADDRESS_NOT_USABLE = (
+    "no invitation can go to this address: check it with the trainee; someone who already "
+    "has an account is added by their username"
+)
+
+
+def username_taken(username: str) -> str:
+    """The answer for a username an account already has, whatever that account is."""
+    return f"the username {echo(username)} is taken: choose another for a new trainee"
+
+
 def _taken_problems(person: Person) -> list[tuple[str, str]]:
     users = get_user_model().objects
     problems = []
     if users.filter(username__iexact=person.username).exists():
-        problems.append(("username", f"the username {echo(person.username)} is taken"))
+        problems.append(("username", username_taken(person.username)))
     if users.filter(email__iexact=person.email).exists():
-        problems.append(("email", f"{echo(person.email)} is already another account's address"))
+        security_log.warning("invitation refused: an address already in use was given")
+        problems.append(("email", ADDRESS_NOT_USABLE))
     return problems
 
 

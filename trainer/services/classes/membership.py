@@ -2,7 +2,10 @@
 instructors (administrators only), and the rule of who may change a class.
 
 Who may: an administrator, any class; a pit boss, the classes they teach (a class they
-create is theirs); nobody else. Every change is a ledger entry in its transaction.
+create is theirs); nobody else. A pit boss adds only trainees on no other instructor's
+class (`addable_trainee_required`); the others come by a join request their instructor
+accepts or an administrator's transfer (`requests`). Every change is a ledger entry in its
+transaction.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import TrainingClass
+from trainer.selectors.classes import NOT_ADDABLE, classes_of_others
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -120,16 +124,41 @@ def _roster_changed(
         )
 
 
+ON_ANOTHER_CLASS = (
+    "{name} is on another instructor's class: ask their instructor for them (a join "
+    "request they accept) or ask an administrator to transfer them"
+)
+
+
+def addable_trainee_required(*, actor: AbstractBaseUser, trainee: AbstractBaseUser) -> None:
+    """A trainee a pit boss may put on a class they teach: a trainee account (else the one
+    neutral answer, whatever the account is), never themselves, and on no class another
+    instructor teaches (that takes their instructor's consent or an administrator's
+    transfer). An administrator may add anyone who is a trainee but themselves."""
+    if Role.TRAINEE not in roles_of(trainee):
+        raise NotFoundError(NOT_ADDABLE, field="username")
+    if trainee.pk == actor.pk:
+        raise ForbiddenError(
+            "nobody puts themselves on a class they run: an administrator or another pit "
+            "boss does it"
+        )
+    if has_role(actor, Role.ADMIN):
+        return
+    if classes_of_others(trainee=trainee, user=actor).exists():
+        raise ConflictError(
+            ON_ANOTHER_CLASS.format(name=echo(trainee.get_username())),
+            field="username",
+            code="on_another_class",
+        )
+
+
 def class_trainee_add(
     *, actor: AbstractBaseUser, training_class: TrainingClass, trainee: AbstractBaseUser
 ) -> None:
-    """Put a trainee on the class's roster. Only trainees may be on one."""
+    """Put a trainee on the class's roster: only a trainee, and for a pit boss only one on
+    no other instructor's class (class boundaries: docs/security.md)."""
     may_manage_class(actor, training_class)
-    if Role.TRAINEE not in roles_of(trainee):
-        raise TrainerError(
-            f"{echo(trainee.get_username())} is not a trainee: only trainees go on a roster",
-            field="username",
-        )
+    addable_trainee_required(actor=actor, trainee=trainee)
     if training_class.trainees.filter(pk=trainee.pk).exists():
         raise ConflictError(
             f"{echo(trainee.get_username())} is already on {training_class.name}",

@@ -19,12 +19,19 @@ from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import TrainingClass
 from trainer.services.classes.invitations import (
+    ADDRESS_NOT_USABLE,
     Person,
     invite_person,
     person_cleaned,
     person_problems,
+    username_taken,
 )
-from trainer.services.classes.membership import NAME_MAX, class_trainee_add, may_manage
+from trainer.services.classes.membership import (
+    NAME_MAX,
+    addable_trainee_required,
+    class_trainee_add,
+    may_manage,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, User
@@ -133,14 +140,18 @@ def roster_import(
         existing = users.filter(username__iexact=person.username).first() if key else None
         if existing is not None:
             if Role.TRAINEE not in roles_of(existing):
-                problems.append(
-                    ("username", f"{echo(person.username)} is an account that is not a trainee's")
-                )
+                # The same words as a new trainee's taken username: nothing about whose.
+                problems.append(("username", username_taken(person.username)))
             elif (
                 training_class is not None
                 and training_class.trainees.filter(pk=existing.pk).exists()
             ):
                 report.already.append(existing.username)
+            else:
+                try:
+                    addable_trainee_required(actor=actor, trainee=existing)
+                except TrainerError as refusal:
+                    problems.append(("username", refusal.message))
         else:
             problems.extend(person_problems(person))
             email = person.email.lower()
@@ -149,9 +160,7 @@ def roster_import(
                     ("email", f"{echo(person.email)} is on line {seen_emails[email]} too")
                 )
             elif email and users.filter(email__iexact=email).exists():
-                problems.append(
-                    ("email", f"{echo(person.email)} is already another account's address")
-                )
+                problems.append(("email", ADDRESS_NOT_USABLE))
             if email:
                 seen_emails.setdefault(email, line)
         if key:

@@ -18,14 +18,17 @@ from config import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.postgres import csv_formula_safe
+from core.roles import Role, has_role
 from trainer.models import TrainingClass
 from trainer.selectors import classes as selectors
 from trainer.services import classes as services
 from trainer.web.workspace.forms import (
     ClassForm,
     InviteForm,
+    JoinRequestForm,
     RosterForm,
     TraineeAddForm,
+    TransferForm,
     error_at_field,
 )
 
@@ -46,7 +49,9 @@ def link_base(request: HttpRequest) -> str:
 @manager
 def class_list(request: HttpRequest) -> HttpResponse:
     classes = list(selectors.classes_managed_by(user=request.user))
-    return render(request, "trainer/workspace/classes.html", {"classes": classes})
+    waiting = selectors.join_requests_waiting_for(user=request.user)
+    context = {"classes": classes, "waiting": waiting}
+    return render(request, "trainer/workspace/classes.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -74,9 +79,15 @@ def _class_page(
     add_form: TraineeAddForm | None = None,
     invite_form: InviteForm | None = None,
     rename_form: ClassForm | None = None,
+    join_form: JoinRequestForm | None = None,
+    transfer_form: TransferForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     context = {
+        "join_form": join_form or JoinRequestForm(),
+        "transfer_form": transfer_form or TransferForm(),
+        "may_transfer": has_role(request.user, Role.ADMIN),
+        "requests_sent": list(selectors.join_requests_sent_for(training_class=training_class)),
         "training_class": training_class,
         "roster": list(selectors.class_roster(training_class=training_class)),
         "instructors": list(selectors.class_instructors(training_class=training_class)),

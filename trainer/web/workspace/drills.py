@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config import pages
 from core.access import role_required
 from core.errors import TrainerError
+from core.roles import Role, has_role
 from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario, Skill
 from trainer.selectors import drills as sel
 from trainer.services.drills import drill_create, drill_retire, table_test_create
@@ -62,12 +63,15 @@ def drill_list(request: HttpRequest) -> HttpResponse:
 def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
     """The drills and the tables' certification exams; a refused action shows it again."""
     drills = list(sel.drills_for_managers())
+    admin = has_role(request.user, Role.ADMIN)
     rows = [
         {
             "drill": d,
             "kind": DrillKind(d.kind).label,
             "purpose": DrillPurpose(d.purpose).label,
             "profiles": sel.drill_profile_titles(d),
+            # Its owner or an administrator retires it (the service says why not to others).
+            "may_retire": admin or (d.owner_id is not None and d.owner_id == request.user.pk),
         }
         for d in drills
     ]

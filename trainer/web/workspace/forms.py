@@ -36,6 +36,36 @@ class InviteForm(forms.Form):
     )
 
 
+class JoinRequestForm(forms.Form):
+    """Ask for a trainee who is on another instructor's class (ids of its own)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "join_%s")
+        super().__init__(*args, **kwargs)
+
+    username = forms.CharField(label="Username of the trainee", max_length=150)
+    note = forms.CharField(
+        label="Note for their instructor",
+        max_length=500,
+        required=False,
+        help_text="Why you ask: their instructor reads it before answering.",
+    )
+
+
+class TransferForm(forms.Form):
+    """An administrator moves a trainee to this class (ids of its own)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "transfer_%s")
+        super().__init__(*args, **kwargs)
+
+    username = forms.CharField(
+        label="Username of the trainee",
+        max_length=150,
+        help_text="They leave every other class and join this one.",
+    )
+
+
 # A class list is a few kilobytes; a megabyte is far past any real one.
 ROSTER_MAX_BYTES = 1_000_000
 

@@ -2,7 +2,14 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
-from trainer.web.workspace import assignments, classes, drills, scenarios, views
+from trainer.web.workspace import (
+    assignments,
+    class_requests,
+    classes,
+    drills,
+    scenarios,
+    views,
+)
 
 app_name = "teach"
 
@@ -12,4 +19,5 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", include(scenarios.urlpatterns)),
     *assignments.urlpatterns,
     *classes.urlpatterns,
+    *class_requests.urlpatterns,
 ]
