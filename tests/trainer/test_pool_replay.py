@@ -296,6 +296,7 @@ def test_the_pit_boss_sees_the_expected_answers_while_the_trainee_does_not(
 def test_a_speed_sitting_of_a_pool_gives_no_expected_answer_in_its_feedback(
     client, trainee, pool, pit_boss
 ):
+    TrainingClassFactory(trainees=[trainee]).instructors.add(pit_boss)
     speed = assignment_create(
         drill=pool, mode=Mode.SPEED, trainee=trainee, assigned_by=pit_boss, cooldown_hours=0
     )
@@ -425,6 +426,7 @@ def test_the_admin_cannot_make_or_change_a_drill(admin_user, pool):
 def test_a_pool_made_before_the_rule_cannot_be_sat(api, trainee, pit_boss):
     docs = [natural_document(f"old-{n}") for n in range(21)]
     old = DrillFactory(documents=docs, purpose=DrillPurpose.EXAM, count=20)
+    TrainingClassFactory(trainees=[trainee]).instructors.add(pit_boss)
     given = assignment_create(
         drill=old, mode=Mode.EXAM, trainee=trainee, assigned_by=pit_boss, cooldown_hours=0
     )
