@@ -151,6 +151,9 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_HANDLER = "config.lockout.AccountAndAddressHandler"
 AXES_LOCKOUT_CALLABLE = "config.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "config.lockout.client_address"
+# Wrong passwords count against the username as signing in compares it (core.usernames):
+# "Admin", "ADMIN" and "ADMIN" in full-width letters are one account's failures.
+AXES_USERNAME_CALLABLE = "core.usernames.lockout_username"
 # How many reverse proxies stand in front of the site, each appending to X-Forwarded-For;
 # 0 counts failures against the socket's address.
 SHOESCHOOL_PROXY_COUNT = env.int("SHOESCHOOL_PROXY_COUNT", default=0)

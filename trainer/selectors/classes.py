@@ -9,6 +9,7 @@ from django.db.models import Count, Max, QuerySet
 
 from core.errors import NotFoundError
 from core.roles import Role, has_role
+from core.usernames import users_with_username
 from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
@@ -52,12 +53,10 @@ def class_instructors(*, training_class: TrainingClass) -> QuerySet[User]:
 
 
 def trainee_by_username(*, username: str) -> User:
-    """A trainee account by its username (any case); NotFoundError naming the field."""
-    found = (
-        get_user_model()
-        .objects.filter(username__iexact=(username or "").strip(), groups__name=Role.TRAINEE.value)
-        .first()
-    )
+    """A trainee account by its username, ignoring case and width as signing in does
+    (core.usernames); NotFoundError naming the field."""
+    trainees = get_user_model().objects.filter(groups__name=Role.TRAINEE.value)
+    found = users_with_username(username, trainees).first()
     if found is None:
         raise NotFoundError("no trainee has this username", field="username")
     return found

@@ -23,6 +23,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from core.roles import Role
+from core.usernames import username_normal, username_taken
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import TrainingClass
@@ -77,7 +78,7 @@ def person_problems(person: Person) -> list[tuple[str, str]]:
 
 def person_cleaned(person: Person) -> Person:
     return Person(
-        username=(person.username or "").strip(),
+        username=username_normal(person.username),
         email=(person.email or "").strip(),
         first_name=(person.first_name or "").strip(),
         last_name=(person.last_name or "").strip(),
@@ -87,7 +88,7 @@ def person_cleaned(person: Person) -> Person:
 def _taken_problems(person: Person) -> list[tuple[str, str]]:
     users = get_user_model().objects
     problems = []
-    if users.filter(username__iexact=person.username).exists():
+    if username_taken(person.username):
         problems.append(("username", f"the username {echo(person.username)} is taken"))
     if users.filter(email__iexact=person.email).exists():
         problems.append(("email", f"{echo(person.email)} is already another account's address"))
