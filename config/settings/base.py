@@ -164,6 +164,8 @@ AXES_RESET_ON_SUCCESS = False
 # A refused attempt during a lockout does not restart it: the wait shown stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
+# A refused CSRF token: the product's expired-form page, or JSON under /api/.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 # Password reset (config.accounts; docs/security.md): a reset link lasts this long; one
 # e-mail address gets at most this many reset e-mails, and one client address may ask at
