@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
-from core.errors import TrainerError
+from core.errors import TrainerError, echo
 
 DEFAULT_GAME = "blackjack"
 
@@ -98,7 +98,7 @@ def game_named(name: str | None) -> Game:
         return _GAMES[name or DEFAULT_GAME]
     except KeyError:
         raise DocumentError(
-            f"no game called {str(name)[:30]!r}", field="game", reason="unknown_game"
+            f"no game called {echo(str(name))}", field="game", reason="unknown_game"
         ) from None
 
 
