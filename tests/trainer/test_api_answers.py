@@ -119,7 +119,7 @@ BAD_INPUT = [
     # A field the question does not take is refused naming it, not ignored (issue #23).
     pytest.param(
         {"answer": {"answer": "stand"}},
-        "answer.answer",
+        "answer",
         "takes action, amount",
         id="procedure word",
     ),
