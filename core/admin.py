@@ -48,15 +48,15 @@ class _UsernameIgnoringCase:
         return username
 
 
-class UserCreationForm(_UsernameIgnoringCase, auth_forms.AdminUserCreationForm):  # type: ignore[type-arg]
+class UserCreationForm(_UsernameIgnoringCase, auth_forms.AdminUserCreationForm):
     pass
 
 
-class UserChangeForm(_UsernameIgnoringCase, auth_forms.UserChangeForm):  # type: ignore[type-arg]
+class UserChangeForm(_UsernameIgnoringCase, auth_forms.UserChangeForm):
     pass
 
 
-class UserAdmin(auth_admin.UserAdmin):  # type: ignore[type-arg]
+class UserAdmin(auth_admin.UserAdmin):
     form = UserChangeForm
     add_form = UserCreationForm
 

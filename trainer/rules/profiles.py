@@ -306,9 +306,9 @@ def profile_from_rules(rules: object, path: str = "rules") -> Profile:
         raise ScenarioError(path, "wrong_type", message)
     for field_name in rules:
         if field_name not in ("profile", "overrides"):
-            name = str(field_name)
-            message = f"{path} has an unknown field {quoted(name)}; expected profile and overrides"
-            raise ScenarioError(f"{path}.{clipped(name)}", "unknown_field", message)
+            extra = str(field_name)
+            message = f"{path} has an unknown field {quoted(extra)}; expected profile and overrides"
+            raise ScenarioError(f"{path}.{clipped(extra)}", "unknown_field", message)
     name = rules.get("profile")
     base = PROFILES.get(name) if isinstance(name, str) else None
     if base is None:
