@@ -17,6 +17,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from audit.certification import profile_label
+from core.errors import CHOICE_ERRORS
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import grades
 
@@ -125,7 +126,11 @@ class DashboardFilter(django_filters.FilterSet):
         widget=QuickSelect,
     )
     skill = django_filters.ChoiceFilter(
-        choices=Skill.choices, empty_label="Any skill", label="Skill", widget=QuickSelect
+        error_messages=CHOICE_ERRORS,
+        choices=Skill.choices,
+        empty_label="Any skill",
+        label="Skill",
+        widget=QuickSelect,
     )
     trainee = TraineeFilter(
         queryset=None, empty_label="Every trainee", label="Trainee", widget=QuickSelect
@@ -190,7 +195,10 @@ class FlagForm(_OwnIds, forms.Form):
 
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX)
     skills = forms.MultipleChoiceField(
-        choices=Skill.choices, required=False, widget=forms.SelectMultiple(attrs={"size": 6})
+        error_messages=CHOICE_ERRORS,
+        choices=Skill.choices,
+        required=False,
+        widget=forms.SelectMultiple(attrs={"size": 6}),
     )
 
 

@@ -59,4 +59,8 @@ urlpatterns = [
     path("", include("trainer.urls")),
 ]
 # A refusal is logged as one line with who and why, then shown as templates/403.html.
+# Under /api/ each of these answers the API's JSON error instead of a page (config.errors).
+handler400 = "config.errors.bad_request"
 handler403 = "config.errors.permission_denied"
+handler404 = "config.errors.page_not_found"
+handler500 = "config.errors.server_error"

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,6 +23,8 @@ from django.conf import settings
 from django.core import signing
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.crypto import salted_hmac
+
+from core.usernames import username_key
 
 COOKIE = "shoeschool_device"
 SALT = "shoeschool.device"
@@ -51,8 +52,7 @@ class Device:
 def name_digest(username: str) -> str:
     """A keyed digest of a username, as the cookie holds it (in NFKC, ignoring case, as the
     lockout counts it)."""
-    folded = unicodedata.normalize("NFKC", username).casefold()
-    return salted_hmac(SALT, folded).hexdigest()[:24]
+    return salted_hmac(SALT, username_key(username)).hexdigest()[:24]
 
 
 def device_of_cookie(raw: str | None) -> Device | None:

@@ -6,6 +6,11 @@ from typing import Any
 ECHO_LIMIT = 30
 
 
+# Django's choice fields repeat the value given ("Select a valid choice. X is not one of the
+# available choices."), whatever its length: the pages' forms use this message instead.
+CHOICE_ERRORS = {"invalid_choice": "Select a valid choice: the one sent is not offered."}
+
+
 def echo(value: object, limit: int = ECHO_LIMIT) -> str:
     """``value`` quoted for an error message, cut to ``limit`` characters with an ellipsis.
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ipaddress
 import math
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -38,6 +37,7 @@ from django.shortcuts import render
 from django.utils import timezone
 
 from core.devices import device_of
+from core.usernames import username_key
 
 LOCKED = "locked"
 SLOWED = "slowed"
@@ -139,21 +139,6 @@ def client_address(request: HttpRequest) -> str | None:
         return remote
 
 
-def counted_username(request: Any, credentials: dict[str, Any] | None = None) -> str | None:
-    """The username a try is counted under (AXES_USERNAME_CALLABLE): as typed, in NFKC and
-    ignoring case, so that "ADMIN", "Admin" and its full-width letters are one count, not three."""
-    field = str(getattr(settings, "AXES_USERNAME_FORM_FIELD", "username"))
-    if credentials is not None:
-        raw = credentials.get(field)
-    else:
-        raw = getattr(request, "POST", {}).get(field)
-    return None if raw is None else fold(str(raw))
-
-
-def fold(username: str) -> str:
-    return unicodedata.normalize("NFKC", username).casefold()
-
-
 def lockout_parameters(request: Any, credentials: dict[str, Any] | None = None) -> list[Any]:
     """Axes' lockout parameters for this try (AXES_LOCKOUT_PARAMETERS): the username
     combined with the browser if it is known for that username, else with the address.
@@ -248,7 +233,11 @@ class DeviceAwareHandler(AxesDatabaseHandler):
         if not username or _known_for(request, credentials):
             return 0
         user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated and fold(user.get_username()) == username:
+        if (
+            user is not None
+            and user.is_authenticated
+            and username_key(user.get_username()) == username
+        ):
             # Re-entering one's own password while signed in (the sign-off, a password
             # change): only the lock applies, so others' guesses do not stop the signer.
             return 0

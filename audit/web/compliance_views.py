@@ -25,7 +25,7 @@ from audit.services.reports.lifecycle import (
 from audit.services.reports.rows import FORMATS
 from config import pages
 from core.access import role_required
-from core.errors import TrainerError
+from core.errors import CHOICE_ERRORS, TrainerError
 from ledger.services.verify import LedgerVerification, ledger_verify
 
 P = ParamSpec("P")
@@ -39,6 +39,7 @@ class ReportRequestForm(forms.Form):
     start = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label="To", widget=forms.DateInput(attrs={"type": "date"}))
     fmt = forms.ChoiceField(
+        error_messages=CHOICE_ERRORS,
         label="Format",
         choices=[(fmt, fmt.upper()) for fmt in FORMATS],
         initial="pdf",

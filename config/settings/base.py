@@ -159,7 +159,9 @@ SHOESCHOOL_LOGIN_COOLOFF_MINUTES = env.int("SHOESCHOOL_LOGIN_COOLOFF_MINUTES", d
 AXES_COOLOFF_TIME = timedelta(minutes=SHOESCHOOL_LOGIN_COOLOFF_MINUTES)
 # The username and the address combined (or the known browser): core.lockout.
 AXES_LOCKOUT_PARAMETERS = "core.lockout.lockout_parameters"
-AXES_USERNAME_CALLABLE = "core.lockout.counted_username"
+# Wrong passwords count against the username as signing in compares it (core.usernames):
+# "Admin", "ADMIN" and "ADMIN" in full-width letters are one account's failures.
+AXES_USERNAME_CALLABLE = "core.usernames.lockout_username"
 AXES_HANDLER = "core.lockout.DeviceAwareHandler"
 AXES_LOCKOUT_CALLABLE = "core.lockout.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "core.lockout.client_address"
@@ -174,6 +176,8 @@ AXES_RESET_ON_SUCCESS = False
 # shown stays true.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_HTTP_RESPONSE_CODE = 429
+# A refused CSRF token: the product's expired-form page, or JSON under /api/.
+CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
 # Password reset (config.accounts; docs/security.md): a reset link lasts this long; one
 # e-mail address gets at most this many reset e-mails, and one client address may ask at
@@ -323,6 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The answer object is closed: an unknown field is refused (docs/api.md).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "trainer.api.serializers.closed_answer_schema",
+    ],
 }
 
 LOGGING = {

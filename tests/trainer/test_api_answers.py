@@ -116,7 +116,13 @@ BAD_INPUT = [
     pytest.param({"answer": {"action": "pay", "amount": "0"}}, "amount", "more than 0", id="0"),
     pytest.param({"answer": {"action": "give", "amount": "5"}}, "action", "action", id="give"),
     pytest.param({"answer": {"amount": "37.50"}}, "action", "action", id="missing action"),
-    pytest.param({"answer": {"answer": "stand"}}, "action", "action", id="procedure word"),
+    # A field the question does not take is refused naming it, not ignored (issue #23).
+    pytest.param(
+        {"answer": {"answer": "stand"}},
+        "answer",
+        "takes action, amount",
+        id="procedure word",
+    ),
     pytest.param({"answer": "pay 37.50"}, "answer", "JSON object", id="answer a string"),
     pytest.param({"answer": None}, "answer", "null", id="null answer"),
     pytest.param({"drop": "answer"}, "answer", "required", id="missing answer"),

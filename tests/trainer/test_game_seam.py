@@ -46,7 +46,9 @@ class DealerDraws:
     ) -> dict[str, Any]:
         return dict(document)
 
-    def parse_answer(self, kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    def parse_answer(
+        self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
+    ) -> dict[str, Any]:
         if answer.get("answer") not in ("hit", "stand"):
             raise TrainerError("answer must be hit or stand", field="answer")
         return {"answer": answer["answer"]}

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
+from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -15,7 +16,9 @@ from core.errors import TrainerError
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
-    """The error response for ``exc``, or None to let a real bug surface as a 500."""
+    """The error response for ``exc``, or None to let a real bug surface as a 500 (which
+    config.errors.server_error answers in JSON too)."""
+    _json_for_errors(context)
     if isinstance(exc, TrainerError):
         return Response(_body(exc.message, exc.field, exc.code), status=exc.status)
     if isinstance(exc, exceptions.ValidationError):
@@ -43,6 +46,14 @@ def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Respons
     return response
 
 
+def _json_for_errors(context: Mapping[str, Any]) -> None:
+    """An error is JSON whatever the view renders when it succeeds (the schema's YAML)."""
+    request = context.get("request")
+    if request is not None:
+        request.accepted_renderer = JSONRenderer()
+        request.accepted_media_type = JSONRenderer.media_type
+
+
 def _body(message: str, field: str | None, code: str) -> dict[str, Any]:
     # "field" is always present so clients can read it without checking; null = no one field.
     return {"error": message, "field": field, "code": code}
@@ -67,6 +78,12 @@ def _first_error(detail: Any, codes: Any, path: str = "") -> tuple[str | None, s
     if field and not message.startswith(field):
         message = f"{field}: {message}"
     return field, message, str(codes) if isinstance(codes, str) else "invalid"
+
+
+def error_response(message: str, code: str, status: int) -> JsonResponse:
+    """An error in the API's shape for a response made outside DRF (config.errors: Django's
+    own 400, 403, 404 and 500 and a CSRF refusal under /api/)."""
+    return JsonResponse(_body(message, None, code), status=status)
 
 
 @csrf_exempt

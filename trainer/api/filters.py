@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django_filters import rest_framework as filters
 from django_filters.fields import IsoDateTimeField
 
+from core.errors import echo
 from trainer.api.serializers import choice_message
 
 
@@ -28,7 +29,7 @@ class StrictFilterSet(filters.FilterSet):
             if start is not None and end is not None and start > end:
                 self.form.add_error(
                     low,
-                    f"{low} ({self.data[low]}) is after {high} ({self.data[high]}): "
+                    f"{low} ({echo(self.data[low])}) is after {high} ({echo(self.data[high])}): "
                     "the range is the wrong way round and would match nothing",
                 )
                 valid = False

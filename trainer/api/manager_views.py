@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import TrainerError
+from core.errors import TrainerError, echo
 from trainer.api import manager_serializers as m
 from trainer.api.filters import StrictFilterSet, choice_filter
 from trainer.api.permissions import IsManager
@@ -99,7 +99,7 @@ class DrillListView(ManagerView, generics.ListAPIView[Drill]):
             profile = RuleProfile.objects.filter(name=name).first()
             version = profile.current_version if profile is not None else None
             if version is None:
-                raise TrainerError(f"no rule profile {name!r}", field="profile")
+                raise TrainerError(f"no rule profile {echo(name)}", field="profile")
         ids = data.pop("scenarios")
         chosen = sel.scenarios_by_ids(ids)
         if len(chosen) != len(ids):

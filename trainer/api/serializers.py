@@ -118,6 +118,15 @@ class AnswerBodySchema(serializers.Serializer[Any]):
     dealer_blackjack = serializers.BooleanField(
         required=False, help_text="Peek questions answered `peek`: does the dealer hold a natural?"
     )
+    total = serializers.IntegerField(
+        required=False,
+        min_value=2,
+        max_value=31,
+        help_text="dealer_play, optional: the dealer's total as you count it; graded when given.",
+    )
+    soft = serializers.BooleanField(
+        required=False, help_text="dealer_play, optional: whether that total is soft."
+    )
     chips = serializers.ListField(
         child=serializers.RegexField(AMOUNT_PATTERN),
         required=False,
@@ -128,9 +137,23 @@ class AnswerBodySchema(serializers.Serializer[Any]):
     )
 
 
+# Every field an answer may hold, whatever the question; which of them a question takes is
+# the service's call (trainer.games.blackjack.answer_fields), by the same rule.
+ANSWER_FIELDS = tuple(AnswerBodySchema().fields)
+
+
+def closed_answer_schema(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: the answer object takes no other field."""
+    schemas = result.get("components", {}).get("schemas", {})
+    if "AnswerBodySchema" in schemas:
+        schemas["AnswerBodySchema"]["additionalProperties"] = False
+    return result
+
+
 @extend_schema_field(AnswerBodySchema)
 class AnswerField(serializers.DictField):
-    """A JSON object; its contents are checked by the service against the question asked."""
+    """A JSON object; its contents are checked by the service against the question asked.
+    A field no answer takes is refused here, whatever the question (it says nothing of it)."""
 
     default_error_messages = {
         "not_a_dict": 'must be a JSON object, e.g. {{"action": "pay", "amount": "10"}}'
@@ -138,6 +161,12 @@ class AnswerField(serializers.DictField):
 
     def to_internal_value(self, data: Any) -> dict[Any, Any]:
         value: dict[Any, Any] = super().to_internal_value(data)
+        unknown = [str(key) for key in value if key not in ANSWER_FIELDS]
+        if unknown:
+            raise serializers.ValidationError(
+                {clip(unknown[0]): [f"unknown field; an answer takes {', '.join(ANSWER_FIELDS)}"]},
+                code="unknown_field",
+            )
         # Shape, like the rest of this serializer: money never arrives as a JSON number
         # (not even a push's 0), whatever the question is.
         if "amount" in value and not isinstance(value["amount"], str):

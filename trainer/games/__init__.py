@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
-from core.errors import TrainerError
+from core.errors import TrainerError, echo
 
 DEFAULT_GAME = "blackjack"
 
@@ -65,9 +65,13 @@ class Game(Protocol):
         and parameters): what a regrade deals again."""
         ...
 
-    def parse_answer(self, kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
+    def parse_answer(
+        self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
+    ) -> dict[str, Any]:
         """A trainee's answer to a question of ``kind`` in the shape ``compare`` reads;
-        core.errors.TrainerError naming the field at fault otherwise."""
+        core.errors.TrainerError naming the field at fault otherwise. Strict: a field the
+        question does not take is refused, never ignored. ``document`` is the round as it
+        was dealt, for what the table holds (a blackjack table's rack of chips)."""
         ...
 
     def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
@@ -98,7 +102,7 @@ def game_named(name: str | None) -> Game:
         return _GAMES[name or DEFAULT_GAME]
     except KeyError:
         raise DocumentError(
-            f"no game called {str(name)[:30]!r}", field="game", reason="unknown_game"
+            f"no game called {echo(str(name))}", field="game", reason="unknown_game"
         ) from None
 
 

@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.amounts import decimal_amount
-from core.errors import TrainerError
+from core.errors import TrainerError, clip, echo
 from trainer import rules
 from trainer.games import DocumentError, game_register
 from trainer.rules.chips import chip_text
@@ -36,8 +36,10 @@ class Blackjack:
         except rules.ScenarioError as err:
             raise DocumentError(err.message, field=err.field, reason=err.reason) from err
 
-    def parse_answer(self, kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
-        return parse_answer(kind, answer)
+    def parse_answer(
+        self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return parse_answer(kind, answer, document=document)
 
     def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> rules.Verdict:
         return rules.compare(question, answer)
@@ -84,12 +86,43 @@ def parse_amount(value: object) -> Decimal:
     return amount.quantize(CENT)
 
 
-def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
-    """The answer in the shape the grader compares, or a TrainerError naming the fault."""
+def answer_fields(kind: str) -> tuple[str, ...]:
+    """The fields an answer to a question of ``kind`` may hold; anything else is refused."""
+    if kind == rules.Kind.PAY_IN_CHIPS:
+        return ("action", "amount", "chips")
+    if kind in rules.CHIP_KINDS:
+        return ("chips", "amount")
+    if kind in rules.MONEY_KINDS:
+        return ("action", "amount")
+    if kind == rules.Kind.PEEK:
+        return ("answer", "dealer_blackjack")
+    if kind == rules.Kind.DEALER_PLAY:
+        # The dealer's total and whether it is soft, checked when stated (rules.compare).
+        return ("answer", "total", "soft")
+    return ("answer",)
+
+
+def parse_answer(
+    kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The answer in the shape the grader compares, or a TrainerError naming the fault.
+
+    Strict: a field this kind of question does not take is refused (never ignored), and
+    a chip must be one of the table's rack, read from the round's ``document`` as the
+    question shows it (``trainer.selectors.attempts.chip_work``)."""
     if not isinstance(answer, Mapping):
         raise TrainerError("answer must be an object", field="answer")
+    allowed = answer_fields(kind)
+    unknown = [str(key) for key in answer if key not in allowed]
+    if unknown:
+        raise TrainerError(
+            f"this question does not take {echo(unknown[0])} in its answer; "
+            f"it takes {', '.join(allowed)}",
+            field=f"answer.{clip(unknown[0])}",
+            code="unknown_field",
+        )
     if kind in rules.CHIP_KINDS:
-        chip_answer = _parse_chips(kind, answer)
+        chip_answer = _parse_chips(kind, answer, document)
         if chip_answer is not None:
             return chip_answer
     if kind in rules.MONEY_KINDS:
@@ -105,12 +138,12 @@ def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
         if "amount" not in answer:
             raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
         return {"action": action.value, "amount": str(parse_amount(answer["amount"]))}
-    allowed = rules.PROCEDURE_ANSWERS.get(kind)
-    if allowed is None:
-        raise TrainerError(f"question kind {kind!r} cannot be answered here", field="question")
+    words = rules.PROCEDURE_ANSWERS.get(kind)
+    if words is None:
+        raise TrainerError(f"question kind {echo(kind)} cannot be answered here", field="question")
     word = answer.get("answer")
-    if not isinstance(word, str) or word not in allowed:
-        raise TrainerError(f"answer must be one of {', '.join(allowed)}", field="answer")
+    if not isinstance(word, str) or word not in words:
+        raise TrainerError(f"answer must be one of {', '.join(words)}", field="answer")
     parsed: dict[str, Any] = {"answer": str(word)}
     if kind == rules.Kind.PEEK and word == rules.ProcedureAnswer.PEEK:
         natural = answer.get("dealer_blackjack")
@@ -120,21 +153,57 @@ def parse_answer(kind: str, answer: Mapping[str, Any]) -> dict[str, Any]:
                 field="dealer_blackjack",
             )
         parsed["dealer_blackjack"] = natural
+    elif "dealer_blackjack" in answer:
+        raise TrainerError(
+            "dealer_blackjack goes with peek only: a dealer who does not peek finds nothing",
+            field="dealer_blackjack",
+        )
+    if "total" in answer:
+        total = answer["total"]
+        if isinstance(total, bool) or not isinstance(total, int) or not 2 <= total <= 31:
+            raise TrainerError(
+                "total must be the dealer's total as a whole number from 2 to 31", field="total"
+            )
+        parsed["total"] = total
+    if "soft" in answer:
+        if not isinstance(answer["soft"], bool):
+            raise TrainerError("soft must be true or false", field="soft")
+        parsed["soft"] = answer["soft"]
     return parsed
 
 
 MAX_CHIPS = 200
 
 
-def _parse_chips(kind: str, answer: Mapping[str, Any]) -> dict[str, Any] | None:
+def table_rack(document: Mapping[str, Any] | None) -> tuple[Decimal, ...] | None:
+    """The chips of the round's table (its rule profile's chip set), largest first; None
+    when the round's rules cannot be read (the engine refused them when it was dealt)."""
+    if document is None:
+        return None
+    try:
+        profile = rules.profile_from_rules(document.get("rules"))
+    except rules.ScenarioError:
+        return None
+    return tuple(sorted(profile.chip_set, reverse=True))
+
+
+def _parse_chips(
+    kind: str, answer: Mapping[str, Any], document: Mapping[str, Any] | None
+) -> dict[str, Any] | None:
     """A chip answer as the grader compares it: the chips (largest first) and what they
     are worth; None for a payout question answered without paying (take, push ...)."""
     if kind == rules.Kind.PAY_IN_CHIPS:
         action = rules.money_action_of(answer.get("action"))
         # An amount without chips (a table that only takes amounts) is a money answer:
         # graded "right money, wrong chips" when the amount is right.
-        if action is not rules.MoneyAction.PAY or "chips" not in answer:
+        if "chips" not in answer:
             return None
+        if action is not rules.MoneyAction.PAY:
+            raise TrainerError(
+                "chips are handed over to pay; take, push and take half are answered with an "
+                "amount and no chips",
+                field="chips",
+            )
     chips = answer.get("chips")
     if not isinstance(chips, list) or not chips:
         message = 'chips must be a list of the chips given, like ["25", "5"]'
@@ -142,10 +211,28 @@ def _parse_chips(kind: str, answer: Mapping[str, Any]) -> dict[str, Any] | None:
     if len(chips) > MAX_CHIPS:
         raise TrainerError(f"at most {MAX_CHIPS} chips can be given", field="chips")
     try:
-        values = sorted((parse_amount(chip) for chip in chips), reverse=True)
+        given = [(chip, parse_amount(chip)) for chip in chips]
     except TrainerError as exc:
         raise TrainerError(f"a chip's {exc}", field="chips") from exc
-    out: dict[str, Any] = {"amount": str(sum(values, Decimal(0)).quantize(CENT))}
+    rack = table_rack(document)
+    for chip, value in given:
+        if rack is not None and value not in rack:
+            raise TrainerError(
+                f"{echo(str(chip).strip())} is not a chip of this table's rack "
+                f"({', '.join(chip_text(c) for c in rack)})",
+                field="chips",
+                code="not_on_rack",
+            )
+    values = sorted((value for _, value in given), reverse=True)
+    worth = sum(values, Decimal(0)).quantize(CENT)
+    if "amount" in answer:
+        said = parse_amount(answer["amount"])
+        if said != worth:
+            raise TrainerError(
+                f"the chips are worth {worth} but amount says {said}: send the chips alone",
+                field="amount",
+            )
+    out: dict[str, Any] = {"amount": str(worth)}
     if kind == rules.Kind.PAY_IN_CHIPS:
         out = {"action": rules.MoneyAction.PAY.value, **out}
     out["chips"] = [chip_text(value) for value in values]

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from .chips import ChipError, ChipRule, Stack, change, chip_text, colour_up, fewest_chips, pay
-from .errors import ScenarioError, json_type_name
+from .errors import ScenarioError, clipped, json_type_name, quoted
 from .money import fmt, quick_amount
 
 if TYPE_CHECKING:
@@ -88,9 +88,8 @@ def _object(value: object, path: str, fields: tuple[str, ...]) -> Mapping[str, A
         raise _wrong_type(path, f"an object with {', '.join(fields)}", value)
     for key in value:
         if key not in fields:
-            shown = str(key)[:40]
-            message = f"unknown field {shown!r} in {path}; expected {', '.join(fields)}"
-            raise ScenarioError(f"{path}.{shown}", "unknown_field", message)
+            message = f"unknown field {quoted(str(key))} in {path}; expected {', '.join(fields)}"
+            raise ScenarioError(f"{path}.{clipped(str(key))}", "unknown_field", message)
     for key in fields:
         if key not in value:
             raise ScenarioError(f"{path}.{key}", "missing_field", f"{path}.{key} is missing")
@@ -106,7 +105,7 @@ def _seat(
         message = f"{path}.box: box {shown} is not in play in this scenario"
         raise ScenarioError(f"{path}.box", "not_in_play", message)
     if not isinstance(player, str) or player not in stakes[box]:
-        shown = repr(player[:40]) if isinstance(player, str) else json_type_name(player)
+        shown = quoted(player)
         message = f"{path}.player: {shown} has no stake on box {box}"
         raise ScenarioError(f"{path}.player", "not_on_box", message, box)
     return box, player
@@ -138,9 +137,10 @@ def parse_chips(
         raise _wrong_type(path, "an object with pay, bets, colour_up or change", value)
     for key in value:
         if key not in _FIELDS:
-            shown = str(key)[:40]
-            message = f"unknown field {shown!r} in chips; expected pay, bets, colour_up, change"
-            raise ScenarioError(f"chips.{shown}", "unknown_field", message)
+            message = (
+                f"unknown field {quoted(str(key))} in chips; expected pay, bets, colour_up, change"
+            )
+            raise ScenarioError(f"chips.{clipped(str(key))}", "unknown_field", message)
     if not value:
         message = "chips is empty; name payouts to pay in chips, a colour_up or a change"
         raise ScenarioError(path, "no_chip_work", message)

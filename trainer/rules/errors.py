@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+# The most of one input an error repeats, as core.errors.ECHO_LIMIT (the engine imports
+# nothing of the apps, so the rule is restated here).
+ECHO_LIMIT = 30
+
+
+def clipped(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis (a field name in a path)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def quoted(value: object, limit: int = ECHO_LIMIT) -> str:
+    """A string from the scenario quoted, cut to ``limit`` characters; anything else by its
+    JSON type. However long the input, the message stays short."""
+    if isinstance(value, str):
+        return repr(clipped(value, limit))
+    return json_type_name(value)
+
 
 def json_type_name(value: object) -> str:
     """How a value's type reads in an error message, in JSON's words ("an object", "null")."""

@@ -6,7 +6,7 @@ import re
 from decimal import ROUND_DOWN, ROUND_UP, Decimal
 from functools import lru_cache
 
-from .errors import ScenarioError
+from .errors import ScenarioError, quoted
 
 CENT = Decimal("0.01")
 ZERO = Decimal(0)
@@ -42,13 +42,12 @@ def parse_amount(value: object, field: str, box: int | None = None) -> Decimal:
             field, "bad_amount", f'{field} must be a decimal string like "12.50", not {kind}', box
         )
     if not _AMOUNT.fullmatch(value):
-        shown = value if len(value) <= 30 else value[:30] + "..."
         if value.startswith("-"):
-            message = f"{field} is negative ({shown!r}); amounts are positive"
+            message = f"{field} is negative ({quoted(value)}); amounts are positive"
             raise ScenarioError(field, "negative_amount", message, box)
         message = (
             f"{field} must be a decimal string with at most 2 decimals "
-            f'and at most 13 digits, like "12.50"; got {shown!r}'
+            f'and at most 13 digits, like "12.50"; got {quoted(value)}'
         )
         raise ScenarioError(field, "bad_amount", message, box)
     raise ScenarioError(field, "zero_amount", f"{field} must be more than 0", box)

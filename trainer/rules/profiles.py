@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from .chips import chip_text
-from .errors import ScenarioError, json_type_name
+from .errors import ScenarioError, clipped, json_type_name, quoted
 from .money import MAX_AMOUNT
 
 HoleCard = Literal["peek", "enhc"]
@@ -129,9 +129,9 @@ def _decimal(value: object, path: str) -> object:
     else:
         raise _bad(path, f'must be a decimal string like "0.50", not {json_type_name(value)}')
     if not number.is_finite() or number.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise _bad(path, f"must be a decimal with at most 2 decimals, not {value!r}")
+        raise _bad(path, f"must be a decimal with at most 2 decimals, not {quoted(value)}")
     if not 0 < number < MAX_AMOUNT:
-        raise _bad(path, f"must be more than 0 and less than {MAX_AMOUNT:,}, not {value!r}")
+        raise _bad(path, f"must be more than 0 and less than {MAX_AMOUNT:,}, not {quoted(value)}")
     return number
 
 
@@ -220,7 +220,7 @@ def profile_from_dict(data: Mapping[str, Any], path: str = "profile") -> Profile
     if unknown:
         bad = str(unknown[0])
         raise ScenarioError(
-            prefix + bad, "unknown_rule_parameter", f"unknown rule parameter {bad!r}"
+            prefix + clipped(bad), "unknown_rule_parameter", f"unknown rule parameter {quoted(bad)}"
         )
     values: dict[str, Any] = {}
     for key, check in PARAMETERS.items():
@@ -289,9 +289,9 @@ _SHIPPED_CHIPS.update(
 
 
 def _unknown_profile(value: object, path: str) -> ScenarioError:
-    shown = repr(value) if isinstance(value, str) and len(value) < 60 else json_type_name(value)
     known = ", ".join(PROFILES)
-    return ScenarioError(path, "unknown_profile", f"unknown rule profile {shown}; known: {known}")
+    message = f"unknown rule profile {quoted(value)}; known: {known}"
+    return ScenarioError(path, "unknown_profile", message)
 
 
 def profile_from_rules(rules: object, path: str = "rules") -> Profile:
@@ -306,9 +306,9 @@ def profile_from_rules(rules: object, path: str = "rules") -> Profile:
         raise ScenarioError(path, "wrong_type", message)
     for field_name in rules:
         if field_name not in ("profile", "overrides"):
-            shown = str(field_name)[:40]
-            message = f"{path} has an unknown field {shown!r}; expected profile and overrides"
-            raise ScenarioError(f"{path}.{shown}", "unknown_field", message)
+            extra = str(field_name)
+            message = f"{path} has an unknown field {quoted(extra)}; expected profile and overrides"
+            raise ScenarioError(f"{path}.{clipped(extra)}", "unknown_field", message)
     name = rules.get("profile")
     base = PROFILES.get(name) if isinstance(name, str) else None
     if base is None:
@@ -344,8 +344,8 @@ def _override(base: Profile, overrides: Mapping[Any, Any], path: str) -> Profile
     for key, value in overrides.items():
         check = PARAMETERS.get(key) if isinstance(key, str) else None
         if check is None:
-            message = f"unknown rule parameter {str(key)!r} in {path}"
-            raise ScenarioError(f"{path}.{key}", "unknown_rule_parameter", message)
+            message = f"unknown rule parameter {quoted(str(key))} in {path}"
+            raise ScenarioError(f"{path}.{clipped(str(key))}", "unknown_rule_parameter", message)
         changes[key] = check(value, f"{path}.{key}")
     shown = ", ".join(f"{k}={_show(v)}" for k, v in changes.items())
     assumed = tuple(a for a in base.assumed if a not in changes)

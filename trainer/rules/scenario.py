@@ -15,7 +15,7 @@ from typing import Any, TypeGuard
 
 from .cards import CANONICAL
 from .chipwork import ChipSpec, parse_chips
-from .errors import ScenarioError, json_type_name
+from .errors import ScenarioError, clipped, json_type_name, quoted
 from .money import ZERO, parse_amount, quick_amount
 from .profiles import Profile, profile_from_rules
 
@@ -119,8 +119,7 @@ def parse_action(value: object, field: str, box: int) -> Action:
             return ("double", parse_amount(value[7:], field, box))
     if not isinstance(value, str):
         raise _wrong_type(field, "an action string", value, box)
-    shown = value if len(value) < 30 else value[:30] + "..."
-    message = f"unknown action {shown!r}; actions are {', '.join(ACTIONS)} or double:AMOUNT"
+    message = f"unknown action {quoted(value)}; actions are {', '.join(ACTIONS)} or double:AMOUNT"
     raise ScenarioError(field, "unknown_action", message, box)
 
 
@@ -130,12 +129,12 @@ def parse(doc: object) -> Scenario:
         message = f"a scenario must be a JSON object, not {json_type_name(doc)}"
         raise ScenarioError("", "not_an_object", message)
     if not doc.keys() <= _TOP_FIELDS:
-        shown = str(next(k for k in doc if k not in _TOP_FIELDS))[:40]
-        raise ScenarioError(shown, "unknown_field", f"unknown field {shown!r} in the scenario")
+        key = str(next(k for k in doc if k not in _TOP_FIELDS))
+        message = f"unknown field {quoted(key)} in the scenario"
+        raise ScenarioError(clipped(key), "unknown_field", message)
     fmt = doc.get("format")
     if fmt != FORMAT:
-        shown = repr(fmt) if isinstance(fmt, str) and len(fmt) < 40 else json_type_name(fmt)
-        message = f"format must be {FORMAT!r}, not {shown}"
+        message = f"format must be {FORMAT!r}, not {quoted(fmt)}"
         raise ScenarioError("format", "bad_format" if "format" in doc else "missing_field", message)
     _check_metadata(doc)
     if "rules" not in doc:
@@ -224,9 +223,9 @@ def _parse_box(item: object, i: int, profile: Profile) -> BoxSpec:
         )
         raise ScenarioError(f"boxes[{i}].box", "box_out_of_range", message)
     if not item.keys() <= _BOX_FIELDS:
-        shown = str(next(k for k in item if k not in _BOX_FIELDS))[:40]
-        message = f"unknown field {shown!r} in boxes[{i}]"
-        raise ScenarioError(f"boxes[{i}].{shown}", "unknown_field", message, number)
+        key = str(next(k for k in item if k not in _BOX_FIELDS))
+        message = f"unknown field {quoted(key)} in boxes[{i}]"
+        raise ScenarioError(f"boxes[{i}].{clipped(key)}", "unknown_field", message, number)
     stakes = _parse_stakes(item.get("stakes"), i, number, profile)
     insurance = item.get("insurance")
     insured = _parse_insurance(insurance, i, number, stakes) if insurance is not None else {}
@@ -301,12 +300,11 @@ def _stake_error(stake: object, field: str, box: int, stakes: dict[str, Decimal]
         raise _wrong_type(field, "an object with player and amount", stake, box)
     for key in stake:
         if key not in _STAKE_FIELDS:
-            shown = str(key)[:40]
-            message = f"unknown field {shown!r} in {field}"
-            raise ScenarioError(f"{field}.{shown}", "unknown_field", message, box)
+            message = f"unknown field {quoted(str(key))} in {field}"
+            raise ScenarioError(f"{field}.{clipped(str(key))}", "unknown_field", message, box)
     player = _name(stake.get("player"), f"{field}.player", box)
     if player in stakes:
-        message = f"player {player!r} has two stakes on this box"
+        message = f"player {quoted(player)} has two stakes on this box"
         raise ScenarioError(f"{field}.player", "duplicate_player", message, box)
     if "amount" not in stake:
         raise ScenarioError(f"{field}.amount", "missing_field", f"{field}.amount is missing", box)
@@ -321,10 +319,10 @@ def _parse_insurance(
         raise _wrong_type(f"{path}.insurance", "an object of player to amount", value, box)
     insurance: dict[str, Decimal] = {}
     for player, text in value.items():
-        field = f"{path}.insurance.{str(player)[:40]}"
+        field = f"{path}.insurance.{clipped(str(player))}"
         stake = players.get(player) if isinstance(player, str) else None
         if stake is None:
-            message = f"insurance for {str(player)[:40]!r}, who has no stake on this box"
+            message = f"insurance for {quoted(str(player))}, who has no stake on this box"
             raise ScenarioError(field, "not_on_box", message, box)
         amount = parse_amount(text, field, box)
         if amount * 2 > stake:
@@ -342,12 +340,11 @@ def _parse_even_money(
     for j, player in enumerate(_list(value, f"{path}.even_money", box)):
         field = f"{path}.even_money[{j}]"
         if not isinstance(player, str) or player not in players:
-            shown = repr(player) if isinstance(player, str) else json_type_name(player)
-            message = f"even money for {shown[:40]}, who has no stake on this box"
+            message = f"even money for {quoted(player)}, who has no stake on this box"
             raise ScenarioError(field, "not_on_box", message, box)
         if player in taken:
             raise ScenarioError(
-                field, "duplicate_player", f"{player!r} is listed twice in even_money", box
+                field, "duplicate_player", f"{quoted(player)} is listed twice in even_money", box
             )
         if player in insurance:
             # Even money is the insurance of a natural; both at once would insure it twice.

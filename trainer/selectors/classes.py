@@ -9,6 +9,7 @@ from django.db.models import Count, Max, QuerySet
 
 from core.errors import NotFoundError
 from core.roles import Role, has_role
+from core.usernames import users_with_username
 from trainer.models import ClassJoinRequest, JoinRequestStatus, TrainingClass
 
 if TYPE_CHECKING:
@@ -57,13 +58,11 @@ NOT_ADDABLE = "no trainee you can add has this username"
 
 
 def trainee_by_username(*, username: str) -> User:
-    """A trainee account by its username (any case); NotFoundError naming the field, in
-    the same words whatever the username is (docs/security.md, *Class boundaries*)."""
-    found = (
-        get_user_model()
-        .objects.filter(username__iexact=(username or "").strip(), groups__name=Role.TRAINEE.value)
-        .first()
-    )
+    """A trainee account by its username, ignoring case and width as signing in does
+    (core.usernames); NotFoundError naming the field, in the same words whatever the
+    username is (docs/security.md, *Class boundaries*)."""
+    trainees = get_user_model().objects.filter(groups__name=Role.TRAINEE.value)
+    found = users_with_username(username, trainees).first()
     if found is None:
         raise NotFoundError(NOT_ADDABLE, field="username")
     return found

@@ -329,7 +329,8 @@ def decision_record(
             # Only a question other than the one being asked can have been answered before.
             repeated = _answered_before(locked, position, question)
             if repeated is not None:
-                if repeated.answer == game.parse_answer(repeated.kind, answer):
+                document = repeated.item.document or {}
+                if repeated.answer == game.parse_answer(repeated.kind, answer, document=document):
                     return repeated, False
                 raise ConflictError(
                     f"question {question} of round {position} is already answered; "
@@ -345,7 +346,7 @@ def decision_record(
         shown_at = parse_datetime(shown_text) if shown_text else None
         if shown_at is None:
             raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = game.parse_answer(key.kind, answer)
+        parsed = game.parse_answer(key.kind, answer, document=item.document or {})
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
         # The drill as this request loaded it with the attempt (a drill's limit is fixed).

@@ -300,7 +300,7 @@ def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict
     out = {}
     for skill, least in minimums.items():
         if skill not in Skill.values:
-            raise TrainerError(f"unknown skill {str(skill)[:40]!r}", field="skill_minimums")
+            raise TrainerError(f"unknown skill {echo(str(skill))}", field="skill_minimums")
         out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
     count = recipe["count"]

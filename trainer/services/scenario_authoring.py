@@ -60,7 +60,7 @@ def _version(rules_stated: object) -> RuleProfileVersion:
     version = profile_version_for(name)
     if version is None:
         raise TrainerError(
-            f"no recorded version of profile {name!r} has the rules the engine plays under "
+            f"no recorded version of profile {echo(name)} has the rules the engine plays under "
             "that name",
             field="rules",
         )
@@ -108,7 +108,7 @@ def scenario_create(
     with transaction.atomic():
         if Scenario.objects.filter(slug=doc["id"]).exists():
             raise ConflictError(
-                f"a scenario {doc['id']!r} exists already: save a revision of it instead",
+                f"a scenario {echo(doc['id'])} exists already: save a revision of it instead",
                 field="id",
             )
         scenario = Scenario.objects.create(

@@ -180,7 +180,7 @@ def scenario_import_detailed(
                 if version is None:
                     _fail(
                         entry.line,
-                        f"no recorded version of profile {name!r} has the rules the engine "
+                        f"no recorded version of profile {echo(name)} has the rules the engine "
                         "plays under that name",
                         field="rules",
                     )

@@ -7,19 +7,19 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from audit.services.reports.lifecycle import compliance_report_export
 from audit.services.reports.rows import FORMATS
-from core.errors import TrainerError
+from core.errors import TrainerError, echo
+from core.usernames import users_with_username
 
 
 def _date(name: str, value: str) -> dt.date:
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise CommandError(f"--{name} must be a date as YYYY-MM-DD, not {value!r}") from None
+        raise CommandError(f"--{name} must be a date as YYYY-MM-DD, not {echo(value)}") from None
 
 
 class Command(BaseCommand):
@@ -41,9 +41,9 @@ class Command(BaseCommand):
             raise CommandError(f"--out: the folder {out.parent} does not exist")
         actor = None
         if options["user"]:
-            actor = get_user_model().objects.filter(username=options["user"]).first()
+            actor = users_with_username(options["user"]).first()
             if actor is None:
-                raise CommandError(f"--user: no user named {options['user']!r}")
+                raise CommandError(f"--user: no user named {echo(options['user'])}")
         try:
             exported = compliance_report_export(
                 start=start, end=end, fmt=options["fmt"], out=out, actor=actor

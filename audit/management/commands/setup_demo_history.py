@@ -36,6 +36,7 @@ from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import TrainerError
 from trainer import rules
+from trainer.games.blackjack import answer_fields
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
     Assignment,
@@ -237,7 +238,7 @@ class Command(BaseCommand):
             shown = timezone.now() - timedelta(milliseconds=rng.randint(1500, 12000))
             item.questions_shown = {**item.questions_shown, str(n): shown.isoformat()}
             item.save(update_fields=["questions_shown"])
-            answer = key["expected"] if rng.random() < right else _slip(key, rng)
+            answer = _given(key) if rng.random() < right else _slip(key, rng)
             decision_record(
                 attempt=attempt, user=trainee, position=position, question=n, answer=answer
             )
@@ -291,6 +292,13 @@ def _chip_slip(expected: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return answer
 
 
+def _given(key: dict[str, Any]) -> dict[str, Any]:
+    """The right answer as a dealer gives it: the expected answer's fields that an answer
+    takes (the key also notes, e.g., which payout a stack settles)."""
+    fields = answer_fields(key["kind"])
+    return {name: value for name, value in key["expected"].items() if name in fields}
+
+
 def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A plausible dealer's mistake for this question."""
     expected = key["expected"]
@@ -301,7 +309,8 @@ def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         words = rules.PROCEDURE_ANSWERS.get(key["kind"], ())
         other = [word.value for word in words if word != expected["answer"]]
         slip = {"answer": other[0] if len(other) == 1 else expected["answer"]}
-        if "dealer_blackjack" in expected:
+        # A peek's finding goes with a peek only (an answer takes no field it cannot use).
+        if "dealer_blackjack" in expected and slip["answer"] == expected["answer"]:
             slip["dealer_blackjack"] = not expected["dealer_blackjack"]
         return slip
     amount = Decimal(expected["amount"])

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from core.dates import days_bounds
-from core.errors import TrainerError
+from core.errors import TrainerError, echo
 from trainer.selectors.runs import regrade_candidates
 from trainer.services.grading.request import regrade_request
 
@@ -16,7 +16,7 @@ def _date(text: str) -> date:
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise CommandError(f"{text!r} is not a date like 2026-01-31") from None
+        raise CommandError(f"{echo(text)} is not a date like 2026-01-31") from None
 
 
 class Command(BaseCommand):

@@ -24,6 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from core.roles import Role
+from core.usernames import username_normal, username_taken
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import TrainingClass
@@ -80,7 +81,7 @@ def person_problems(person: Person) -> list[tuple[str, str]]:
 
 def person_cleaned(person: Person) -> Person:
     return Person(
-        username=(person.username or "").strip(),
+        username=username_normal(person.username),
         email=(person.email or "").strip(),
         first_name=(person.first_name or "").strip(),
         last_name=(person.last_name or "").strip(),
@@ -96,7 +97,7 @@ ADDRESS_NOT_USABLE = (
 )
 
 
-def username_taken(username: str) -> str:
+def username_taken_message(username: str) -> str:
     """The answer for a username an account already has, whatever that account is."""
     return f"the username {echo(username)} is taken: choose another for a new trainee"
 
@@ -104,8 +105,8 @@ def username_taken(username: str) -> str:
 def _taken_problems(person: Person) -> list[tuple[str, str]]:
     users = get_user_model().objects
     problems = []
-    if users.filter(username__iexact=person.username).exists():
-        problems.append(("username", username_taken(person.username)))
+    if username_taken(person.username):
+        problems.append(("username", username_taken_message(person.username)))
     if users.filter(email__iexact=person.email).exists():
         security_log.warning("invitation refused: an address already in use was given")
         problems.append(("email", ADDRESS_NOT_USABLE))

@@ -15,6 +15,7 @@ from django.db import transaction
 
 from core.errors import TrainerError, clip, echo
 from core.roles import Role, has_role, roles_of
+from core.usernames import username_key, users_with_username
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import TrainingClass
@@ -24,7 +25,7 @@ from trainer.services.classes.invitations import (
     invite_person,
     person_cleaned,
     person_problems,
-    username_taken,
+    username_taken_message,
 )
 from trainer.services.classes.membership import (
     NAME_MAX,
@@ -132,16 +133,16 @@ def roster_import(
             problems.append(("class", "the class is required"))
         elif training_class is None:
             problems.append(("class", f"no class {echo(class_name)} among the classes you teach"))
-        key = person.username.lower()
+        key = username_key(person.username)
         if key and key in seen_usernames:
             problems.append(
                 ("username", f"{echo(person.username)} is on line {seen_usernames[key]} too")
             )
-        existing = users.filter(username__iexact=person.username).first() if key else None
+        existing = users_with_username(person.username).first() if key else None
         if existing is not None:
             if Role.TRAINEE not in roles_of(existing):
                 # The same words as a new trainee's taken username: nothing about whose.
-                problems.append(("username", username_taken(person.username)))
+                problems.append(("username", username_taken_message(person.username)))
             elif (
                 training_class is not None
                 and training_class.trainees.filter(pk=existing.pk).exists()

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config import pages
 from core.access import role_required
-from core.errors import NotFoundError, TrainerError
+from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError
 from trainer.models import Drill, Mode
 from trainer.selectors import assignments as assignment_sel
 from trainer.selectors import visibility
@@ -70,7 +70,7 @@ class AssignForm(forms.Form):
     trainee = PersonChoice(
         queryset=None, required=False, label="Trainee", empty_label="(the class instead)"
     )
-    mode = forms.ChoiceField(choices=Mode.choices)
+    mode = forms.ChoiceField(error_messages=CHOICE_ERRORS, choices=Mode.choices)
     due_day = forms.DateField(
         required=False, label="Due on", widget=forms.DateInput(attrs={"type": "date"})
     )

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from core.errors import TrainerError
+from core.errors import CHOICE_ERRORS, TrainerError
 from trainer.models import DrillPurpose, RuleProfile, Skill
 from trainer.services.drills import MAX_ROUNDS, MAX_TIME_BOX, MAX_TIME_LIMIT
 
@@ -27,7 +27,9 @@ class LibraryFilterForm(forms.Form):
     profile = ProfileChoiceField(
         queryset=_profiles(), required=False, empty_label="Any table", label="Table"
     )
-    skill = forms.ChoiceField(choices=[("", "Any skill"), *Skill.choices], required=False)
+    skill = forms.ChoiceField(
+        error_messages=CHOICE_ERRORS, choices=[("", "Any skill"), *Skill.choices], required=False
+    )
 
 
 class _DrillFields(forms.Form):
@@ -50,7 +52,9 @@ class _DrillFields(forms.Form):
 class LibraryDrillForm(_DrillFields):
     """A fixed drill: the scenarios picked (checkboxes) in the order their numbers give."""
 
-    purpose = forms.ChoiceField(choices=DrillPurpose.choices, initial=DrillPurpose.PRACTICE)
+    purpose = forms.ChoiceField(
+        error_messages=CHOICE_ERRORS, choices=DrillPurpose.choices, initial=DrillPurpose.PRACTICE
+    )
     count = forms.IntegerField(
         label="Rounds per sitting (exams draw this many from the pool)",
         min_value=1,
@@ -78,6 +82,7 @@ class GeneratedDrillForm(_DrillFields):
 
     profile = ProfileChoiceField(queryset=_profiles(), label="Table", empty_label="Choose a table")
     skills = forms.MultipleChoiceField(
+        error_messages=CHOICE_ERRORS,
         choices=Skill.choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,

@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from core.errors import CHOICE_ERRORS, echo
 from trainer.models import Skill
 from trainer.rules import SCENARIO_FORMAT
 from trainer.selectors.drills import library_profiles
@@ -99,9 +100,14 @@ def _words(text: str) -> list[str]:
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
     profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
-    skills = forms.MultipleChoiceField(choices=Skill.choices, widget=forms.CheckboxSelectMultiple)
+    skills = forms.MultipleChoiceField(
+        error_messages=CHOICE_ERRORS, choices=Skill.choices, widget=forms.CheckboxSelectMultiple
+    )
     difficulty = forms.TypedChoiceField(
-        choices=[(n, str(n)) for n in range(1, 6)], coerce=int, initial=2
+        error_messages=CHOICE_ERRORS,
+        choices=[(n, str(n)) for n in range(1, 6)],
+        coerce=int,
+        initial=2,
     )
     burn = forms.CharField(
         required=False,
@@ -139,6 +145,7 @@ class ScenarioForm(forms.Form):
             )
         for n in RULE_ROWS:
             self.fields[f"rule_{n}_name"] = forms.ChoiceField(
+                error_messages=CHOICE_ERRORS,
                 required=False,
                 choices=[("", "(no change)"), *RULE_CHOICES],
                 label=f"Rule change {n}",
@@ -171,7 +178,7 @@ class ScenarioForm(forms.Form):
                 words = [default_player, words[0]]
             if len(words) != 2:
                 self.add_error(
-                    name, f"write each as a player's name and an amount, not {piece.strip()!r}"
+                    name, f"write each as a player's name and an amount, not {echo(piece.strip())}"
                 )
                 return []
             pairs.append((words[0], words[1]))
