@@ -11,6 +11,7 @@ from django.db import connection
 from ledger.chain import Anchor, ChainBreak, verify_chain
 from ledger.models import LedgerEntry, LedgerHead, entry_content
 from ledger.services.anchors import checkpoint_anchors, file_anchors
+from ledger.services.vouch_check import Collected, collecting, records_verify
 
 # Where anchors come from besides the ledger's own: a function returning the anchors it
 # found and the problems (untrusted or unplaceable anchors) it met. The compliance reports
@@ -46,6 +47,13 @@ class LedgerVerification:
     # ones before it (docs/security.md says what that trusts).
     verified_from: int = 0
     verified_from_source: str = ""
+    # The vouched rows compared with the ledger (ledger.services.vouch_check): how many
+    # were, and which (every row, or those vouched since the checkpoint).
+    rows_checked: int = 0
+    rows_scope: str = ""
+    # What is worth knowing but does not fail verification (in development only: an
+    # emptied checkpoint file, say).
+    warnings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -147,14 +155,23 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
     if head is not None:
         anchors.append(Anchor(head[0], head[1], "its head"))
     start = None if full else _trusted_start(checkpoints, anchors, head)
+    collected: Collected = {}
     if start is None:
-        checked, head_hash, first_break = verify_chain(_entries(after=0), anchors)
+        checked, head_hash, first_break = verify_chain(
+            collecting(_entries(after=0), collected), anchors
+        )
     else:
         checked, head_hash, first_break = verify_chain(
-            _entries(after=start.sequence), anchors, start=(start.sequence, start.hash)
+            collecting(_entries(after=start.sequence), collected),
+            anchors,
+            start=(start.sequence, start.hash),
         )
+    records = None
     if first_break is None:
         problems += _head_problems(checked)
+        # Only vouches of entries whose chain holds count: past a break nothing is vouched.
+        records = records_verify(collected=collected, full=start is None)
+        problems += records.problems
     return LedgerVerification(
         checked,
         head_hash,
@@ -163,6 +180,8 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
         tuple(problems),
         verified_from=0 if start is None else start.sequence,
         verified_from_source="" if start is None else start.source,
+        rows_checked=0 if records is None else records.rows,
+        rows_scope="" if records is None else records.scope,
     )
 
 
