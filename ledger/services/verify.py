@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 
 from ledger.chain import Anchor, ChainBreak, verify_chain
 from ledger.models import LedgerEntry, LedgerHead, entry_content
-from ledger.services.anchors import checkpoint_anchors, file_anchors
+from ledger.services.anchors import checkpoint_anchors, checkpoint_file_problems, file_anchors
 from ledger.services.vouch_check import Collected, collecting, records_verify
 
 # Where anchors come from besides the ledger's own: a function returning the anchors it
@@ -154,6 +155,12 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
         problems += more_problems
     if head is not None:
         anchors.append(Anchor(head[0], head[1], "its head"))
+    # An emptied, shrunk or missing checkpoint file: fails production, warns elsewhere.
+    file_problems = checkpoint_file_problems()
+    strict = bool(getattr(settings, "SHOESCHOOL_LEDGER_ANCHOR_STRICT", False))
+    warnings: list[str] = [] if strict else file_problems
+    if strict:
+        problems += file_problems
     start = None if full else _trusted_start(checkpoints, anchors, head)
     collected: Collected = {}
     if start is None:
@@ -182,6 +189,7 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
         verified_from_source="" if start is None else start.source,
         rows_checked=0 if records is None else records.rows,
         rows_scope="" if records is None else records.scope,
+        warnings=tuple(warnings),
     )
 
 
