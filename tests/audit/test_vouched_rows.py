@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -92,7 +93,7 @@ def sign(trainee, exam, signer, profile):
     )
 
 
-def raw(sql: str, params: list[object]) -> None:
+def raw(sql: str, params: list[Any]) -> None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -295,3 +296,43 @@ def test_a_report_altered_with_its_rows_sha256_is_refused(
         compliance_report_download(report_id=report.pk, user=compliance_officer)
     assert caught.value.code == "file_changed"
     assert "audit ledger" in str(caught.value)
+
+
+# Rows older than vouching: the migrations vouch for them as they are.
+
+
+def test_the_backfill_migrations_vouch_for_the_rows_written_before_vouching(
+    trainee, pit_boss, shoe
+):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    older = Certification.objects.bulk_create(
+        [
+            Certification(
+                trainee=trainee,
+                profile=shoe,
+                signed_by=pit_boss,
+                signer_full_name="Bea Boss",
+                signed_at=timezone.now(),
+                expires_at=timezone.now() + dt.timedelta(days=365),
+                statement="Signed before vouching.",
+            )
+        ]
+    )[0]
+    status, output = verify()
+    assert status == 1
+    assert f"table audit_certification, row {older.pk}: no ledger entry vouches" in output
+    for migration in (
+        "trainer.migrations.0015_vouch_existing_grades",
+        "audit.migrations.0008_vouch_existing_records",
+    ):
+        import_module(migration).vouch_existing(apps, None)
+    entry = LedgerEntry.objects.get(event=Event.VOUCHED_BACKFILLED)
+    assert (entry.subject_type, entry.subject_id) == ("certification", str(older.pk))
+    assert verify()[0] == 0
+    raw("UPDATE audit_certification SET statement = %s WHERE id = %s", ["Changed.", older.pk])
+    status, output = verify()
+    assert status == 1
+    assert f"does not match what ledger entry {entry.sequence:,} recorded" in output
