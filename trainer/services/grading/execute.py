@@ -366,15 +366,19 @@ def _copy_to_attempts(
     latest = latest_run_numbers(attempt_ids=attempt_ids)
     graded_before = latest_run_numbers(attempt_ids=attempt_ids, status=RunStatus.GRADED)
     changes: dict[int, dict[str, Any]] = {}
+    setters: dict[int, GradingRun] = {}
     for run in sorted(runs, key=lambda r: r.number):
         change = changes.setdefault(run.attempt_id, {})
         if run.status == RunStatus.GRADED and run.number >= graded_before.get(run.attempt_id, 0):
             change.update(score=run.score, passed=run.passed, graded_at=now)
-            key, digest = attempt_vouch(run.attempt, score=run.score, passed=run.passed)
-            finished[run.pk]["vouches"][key] = digest
+            setters[run.attempt_id] = run
         if run.number == latest.get(run.attempt_id):
             change.update(grading_status=run.status, grading_error=run.error)
     update_rows(Attempt, [(pk, change) for pk, change in changes.items() if change])
+    for run in setters.values():
+        # Only the run whose result the attempt now holds vouches for it.
+        key, digest = attempt_vouch(run.attempt, score=run.score, passed=run.passed)
+        finished[run.pk]["vouches"][key] = digest
 
 
 class Answer(NamedTuple):
