@@ -324,7 +324,7 @@ def measure(label: str, command: list[str]) -> subprocess.CompletedProcess[str]:
         f"peak RSS {int(rss_kb) / 1024:.0f} MB, exit {result.returncode}",
         flush=True,
     )
-    for line in (result.stdout.strip().splitlines() + result.stderr.strip().splitlines())[:6]:
+    for line in (result.stdout.strip().splitlines() + result.stderr.strip().splitlines())[:9]:
         print(f"    {line}")
     return result
 
