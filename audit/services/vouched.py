@@ -14,6 +14,8 @@ from ledger.services.vouch import Vouched
 
 CERTIFICATIONS = Vouched(
     model=Certification,
+    noun="certification",
+    plural="certifications",
     fields=(
         "trainee_id",
         "profile_id",
@@ -36,6 +38,8 @@ CERTIFICATIONS = Vouched(
 )
 FLAGS = Vouched(
     model=RetrainingFlag,
+    noun="retraining flag",
+    plural="retraining flags",
     fields=(
         "trainee_id",
         "flagged_by_id",
@@ -51,6 +55,8 @@ FLAGS = Vouched(
 )
 REFRESHERS = Vouched(
     model=Refresher,
+    noun="refresher",
+    plural="refreshers",
     fields=("trainee_id", "flag_id", "assignment_id", "skills", "created_by_id", "created_at"),
     subject_type="trainee",
     subject_field="trainee_id",
@@ -58,6 +64,8 @@ REFRESHERS = Vouched(
 )
 REVIEWS = Vouched(
     model=Review,
+    noun="review",
+    plural="reviews",
     fields=("grade_id", "reviewer_id", "comment", "corrects_id", "created_at"),
     subject_type="grade",
     subject_field="grade_id",

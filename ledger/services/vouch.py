@@ -45,13 +45,19 @@ class Vouched:
     (an attempt's result is vouched by its grading runs' entries). `group`: the rows are
     vouched together, one digest over the rows with the same value of this field. `needs`:
     which rows (their `fields` values) must be vouched for, e.g. a run only once finished;
-    every row when None. `small`: a table small enough to be checked whole by every
-    verification, the incremental one too (the sign-off's certifications and flags).
+    every row when None. `noun`/`plural`: what verification calls a row (for a group,
+    `noun` is what the group belongs to: "grading run"). `small`: a table small enough to
+    be checked whole by every verification, the incremental one too (the sign-off's
+    certifications and flags).
     """
 
     model: type[models.Model]
     fields: tuple[str, ...]
     subject_type: str
+    # What a row is, in the words of the people who read verification ("certification"),
+    # and the rows together ("certifications").
+    noun: str = "row"
+    plural: str = "rows"
     subject_field: str = "pk"
     group: str | None = None
     needs: Callable[[tuple[Any, ...]], bool] | None = None
@@ -68,8 +74,11 @@ class Vouched:
     def describe(self, value: object) -> str:
         """The row (or the group of rows) a key names, as the verification reports it."""
         if self.group is None:
-            return f"table {self.table}, row {value}"
-        return f"table {self.table}, the rows with {self.group} {value}"
+            return f"{self.noun} {value} (table {self.table}, row {value})"
+        return (
+            f"the {self.plural} of {self.noun} {value} "
+            f"(table {self.table}, the rows with {self.group} {value})"
+        )
 
     def subjects_of(self, keys: Sequence[str]) -> dict[str, list[str]]:
         """The subject ids of the entries that may vouch for each key (the last: the one

@@ -136,16 +136,20 @@ def records_verify(*, collected: Collected, full: bool) -> RecordsCheck:
     if len(problems) > MAX_LISTED:
         listed.append(f"and {len(problems) - MAX_LISTED:,} more rows that do not match the ledger")
     if full:
-        scope = "every row of " + ", ".join(spec.table for spec in vouched_models())
+        scope = "every one of the " + _words([spec.plural for spec in vouched_models()])
     else:
-        small = [spec.table for spec in vouched_models() if spec.small]
+        small = [spec.plural for spec in vouched_models() if spec.small]
         scope = (
             "the rows vouched for since the checkpoint"
-            + (f", and every row of {', '.join(small)}" if small else "")
-            + "; a row changed, inserted or deleted behind the services before the checkpoint "
-            "is found by the full verification"
+            + (f", and every one of the {_words(small)}" if small else "")
+            + "; a row changed, inserted or deleted behind the application before the "
+            "checkpoint is found by the full verification"
         )
     return RecordsCheck(rows, tuple(listed), scope)
+
+
+def _words(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def vouch_problems(model: type[models.Model], keys: Iterable[object]) -> list[str]:

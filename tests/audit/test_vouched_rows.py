@@ -125,7 +125,7 @@ def test_grading_a_regrade_flags_reviews_and_signatures_stay_verified(pit, train
     full = ledger_verify(full=True)
     assert full.ok, full.problems
     assert full.rows_checked > 0
-    assert "every row of" in full.rows_scope
+    assert "every one of the grades" in full.rows_scope
     status, output = verify()
     assert status == 0, output
     assert "the rows it vouches for match it" in output
@@ -191,7 +191,7 @@ def test_an_inserted_certification_is_named(signed, trainee, pit_boss):
     )[0]
     status, output = verify()
     assert status == 1
-    assert f"table audit_certification, row {forged.pk}: no ledger entry vouches for it" in output
+    assert f"table audit_certification, row {forged.pk}): no ledger entry vouches for it" in output
 
 
 def test_a_deleted_review_and_a_lifted_flag_are_named(pit, trainee, pit_boss):
@@ -241,6 +241,18 @@ def test_the_compliance_report_states_the_ledger_not_verified(signed, compliance
     today = timezone.now().date()
     report = compliance_report_request(start=today, end=today, fmt="csv", user=compliance_officer)
     assert report.ledger_ok is False
+
+
+def test_the_compliance_page_names_the_forged_row(signed, compliance_officer):
+    from tests.audit.conftest import client_for
+
+    raw(
+        "UPDATE audit_certification SET expires_at = %s WHERE id = %s",
+        [timezone.now() + dt.timedelta(days=3650), signed.pk],
+    )
+    page = client_for(compliance_officer).post("/compliance/verify/").content.decode()
+    assert "The log cannot be vouched for." in page
+    assert f"Certification {signed.pk} (table audit_certification, row {signed.pk})" in page
 
 
 # A sign-off refuses evidence the ledger does not vouch for.
@@ -323,7 +335,7 @@ def test_the_backfill_migrations_vouch_for_the_rows_written_before_vouching(
     )[0]
     status, output = verify()
     assert status == 1
-    assert f"table audit_certification, row {older.pk}: no ledger entry vouches" in output
+    assert f"table audit_certification, row {older.pk}): no ledger entry vouches" in output
     for migration in (
         "trainer.migrations.0015_vouch_existing_grades",
         "audit.migrations.0008_vouch_existing_records",

@@ -68,12 +68,21 @@ def _attempt_runs(keys: Sequence[str]) -> dict[str, list[str]]:
     return runs
 
 
-GRADES = Vouched(model=Grade, fields=GRADE_FIELDS, subject_type="grading_run", group="run_id")
+GRADES = Vouched(
+    model=Grade,
+    fields=GRADE_FIELDS,
+    subject_type="grading_run",
+    noun="grading run",
+    plural="grades",
+    group="run_id",
+)
 RUNS = Vouched(model=GradingRun, fields=RUN_FIELDS, subject_type="grading_run", needs=_run_finished)
 ATTEMPTS = Vouched(
     model=Attempt,
     fields=ATTEMPT_FIELDS,
     subject_type="grading_run",
+    noun="the result of sitting",
+    plural="sittings' results",
     needs=_attempt_graded,
     subjects=_attempt_runs,
 )
