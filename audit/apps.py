@@ -12,3 +12,10 @@ class AuditConfig(AppConfig):
         from ledger.services.verify import anchor_source_register
 
         anchor_source_register(report_anchors)
+
+        # Certifications, flags, refreshers and reviews are vouched for by the ledger.
+        from audit.services.vouched import SPECS
+        from ledger.services.vouch import vouched_register
+
+        for spec in SPECS:
+            vouched_register(spec)

@@ -308,6 +308,9 @@ def production_environment(
         "ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": database_url,
         "SHOESCHOOL_DATA_DIR": str(folder / "var"),
+        # Out of the data folder, as production requires (ledger.checks): on a real site,
+        # another host's mount or WORM storage.
+        "SHOESCHOOL_LEDGER_ANCHOR_FILE": str(folder / "anchors" / "ledger-anchors.jsonl"),
         # A killed worker's message comes back after this; a lost run is re-queued after the
         # grading timeout by the sweep (every minute).
         "CELERY_VISIBILITY_TIMEOUT": str(args.visibility_timeout),

@@ -12,7 +12,9 @@ each decision with its grade and its `decision.recorded` ledger entry (hash-chai
 ledger_append chains them, with the payload the trainer writes). Then it writes a ledger
 checkpoint (the hourly beat task's) and appends 1,000 entries after it, as a busy floor
 would before the next one, and builds the run summaries (the COPY skips the grading
-service that writes them).
+service that writes them). Before the checkpoint it vouches for the rows it wrote as the
+backfill migrations do (`vouched.backfilled` entries; timed), since the COPY skips the
+grading service that vouches for them.
 
 Then, each as its own process, printing wall time, CPU time and peak memory:
 - checkpoint (only when asked): the checkpoint and the entries after it, again;
@@ -282,6 +284,21 @@ def checkpoint_then_more() -> None:
     print(f"checkpoint written, then {AFTER_CHECKPOINT:,} entries appended", flush=True)
 
 
+def vouch() -> None:
+    """The rows the fill wrote, vouched for as the backfill migrations vouch for an existing
+    installation's (the COPY skips the grading service that vouches for them): what
+    migrating a filled database to vouching costs."""
+    from ledger.services.vouch import vouched_models
+    from ledger.services.vouch_check import vouch_backfill
+
+    started = time.perf_counter()
+    written = vouch_backfill(specs=[(spec, None) for spec in vouched_models()])
+    print(
+        f"vouched.backfilled: {written:,} entries in {time.perf_counter() - started:.1f} s",
+        flush=True,
+    )
+
+
 def summaries() -> None:
     from django.core.management import call_command
 
@@ -307,7 +324,7 @@ def measure(label: str, command: list[str]) -> subprocess.CompletedProcess[str]:
         f"peak RSS {int(rss_kb) / 1024:.0f} MB, exit {result.returncode}",
         flush=True,
     )
-    for line in (result.stdout.strip().splitlines() + result.stderr.strip().splitlines())[:6]:
+    for line in (result.stdout.strip().splitlines() + result.stderr.strip().splitlines())[:9]:
         print(f"    {line}")
     return result
 
@@ -414,6 +431,7 @@ def main() -> None:
     if not args.skip_fill:
         fill(decisions=args.decisions, trainees=args.trainees, classes=args.classes,
              years=args.years, seed=args.seed)  # fmt: skip
+        vouch()
         checkpoint_then_more()
         summaries()
     from django.db import connection

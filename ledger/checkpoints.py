@@ -4,10 +4,13 @@ A checkpoint line records the ledger's head (its entry count and head hash) at a
 signed with HMAC-SHA256 so that whoever can write the file but does not hold the key
 cannot add a believable line:
 
-    {"at":"2026-03-10T12:00:00+00:00","entries":1000,"head_hash":"…","hmac":"…"}
+    {"at":"2026-03-10T12:00:00+00:00","entries":1000,"head_hash":"…","hmac":"…","n":12}
 
 The HMAC is over the canonical JSON (ledger.chain.canonical_json) of the line without its
-"hmac" key. An anchors file given to verify_audit_log holds one anchor a line: either
+"hmac" key. "n" is the line's number in the file (the database keeps the count too, so a
+file emptied or cut short is noticed); lines written before it existed have none.
+
+An anchors file given to verify_audit_log holds one anchor a line: either
 such a checkpoint line, or the entry count and head hash a report states, separated by
 a space (`1000 9f86d0…`). Blank lines and lines starting with # are skipped.
 """
@@ -33,21 +36,39 @@ class Checkpoint:
     at: dt.datetime
     entries: int
     head_hash: str
+    # The line's number in the file (1 for the first line written); None on older lines.
+    number: int | None = None
 
     def source(self) -> str:
         return f"the checkpoint of {self.at.astimezone(dt.UTC):%Y-%m-%d %H:%M:%S} UTC"
 
 
-def _signature(key: bytes, *, at: str, entries: int, head_hash: str) -> str:
-    message = canonical_json({"at": at, "entries": entries, "head_hash": head_hash})
-    return hmac.new(key, message, hashlib.sha256).hexdigest()
+def _signature(
+    key: bytes, *, at: str, entries: int, head_hash: str, number: int | None = None
+) -> str:
+    fields: dict[str, object] = {"at": at, "entries": entries, "head_hash": head_hash}
+    if number is not None:
+        fields["n"] = number
+    return hmac.new(key, canonical_json(fields), hashlib.sha256).hexdigest()
 
 
 def checkpoint_line(checkpoint: Checkpoint, *, key: bytes) -> str:
     """The checkpoint as one signed JSON line, with its newline."""
     at = checkpoint.at.astimezone(dt.UTC).isoformat(timespec="seconds")
-    fields = {"at": at, "entries": checkpoint.entries, "head_hash": checkpoint.head_hash}
-    signature = _signature(key, at=at, entries=checkpoint.entries, head_hash=checkpoint.head_hash)
+    fields: dict[str, object] = {
+        "at": at,
+        "entries": checkpoint.entries,
+        "head_hash": checkpoint.head_hash,
+    }
+    if checkpoint.number is not None:
+        fields["n"] = checkpoint.number
+    signature = _signature(
+        key,
+        at=at,
+        entries=checkpoint.entries,
+        head_hash=checkpoint.head_hash,
+        number=checkpoint.number,
+    )
     return canonical_json({**fields, "hmac": signature}).decode() + "\n"
 
 
@@ -80,7 +101,10 @@ def parse_checkpoint(line: str, *, key: bytes) -> Checkpoint:
         raise LineError("it lacks a time, an entry count or a head hash")
     if not isinstance(signature, str):
         raise LineError("it has no HMAC")
-    expected = _signature(key, at=at, entries=entries, head_hash=head_hash)
+    number = data.get("n")
+    if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+        raise LineError("its line number is not a whole number")
+    expected = _signature(key, at=at, entries=entries, head_hash=head_hash, number=number)
     if not hmac.compare_digest(expected, signature):
         raise LineError(
             "its HMAC does not match: the line was forged or altered, or signed with another key"
@@ -91,7 +115,7 @@ def parse_checkpoint(line: str, *, key: bytes) -> Checkpoint:
         raise LineError("its time is not an ISO 8601 time") from None
     if when.tzinfo is None:
         raise LineError("its time has no UTC offset")
-    return Checkpoint(when, entries, head_hash)
+    return Checkpoint(when, entries, head_hash, number)
 
 
 def read_anchors(

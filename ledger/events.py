@@ -42,3 +42,6 @@ class Event:
     TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
     INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
     ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)
+    # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
+    # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
+    VOUCHED_BACKFILLED = "vouched.backfilled"

@@ -102,3 +102,19 @@ class LedgerHead(models.Model):
 
     def __str__(self) -> str:
         return f"ledger head #{self.sequence}"
+
+
+class CheckpointTally(models.Model):
+    """How many lines have been written to the checkpoint file: the database's side of the
+    count (each line states its own number on the file's side). A file holding fewer lines,
+    or missing, was emptied, cut short or replaced, and verification says so
+    (ledger.services.anchors.checkpoint_file_problems). A single row."""
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+    lines = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        db_table = "ledger_checkpointtally"
+
+    def __str__(self) -> str:
+        return f"{self.lines} checkpoint lines written"

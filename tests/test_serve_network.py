@@ -41,6 +41,7 @@ def clean_env(**extra: str) -> dict[str, str]:
             "SECRET_KEY",
             "ALLOWED_HOSTS",
             "SHOESCHOOL_LEDGER_ANCHOR_KEY",
+            "SHOESCHOOL_LEDGER_ANCHOR_FILE",
             # Set by the test run; the deployment check refuses it, as it should.
             "DJANGO_ALLOW_ASYNC_UNSAFE",
         }
@@ -91,6 +92,15 @@ def test_serving_every_interface_needs_the_host_names(tmp_path):
     assert "needs ALLOWED_HOSTS" in result.stderr
 
 
+def test_serving_needs_a_checkpoint_file_out_of_the_data_folder(tmp_path):
+    result = run(
+        "bash", "scripts/serve-network", "127.0.0.1:8443", SHOESCHOOL_DATA_DIR=str(tmp_path)
+    )
+    assert result.returncode == 2
+    assert "set SHOESCHOOL_LEDGER_ANCHOR_FILE" in result.stderr
+    assert not (tmp_path / "secret-key").exists()
+
+
 def test_the_secrets_are_made_once_private_and_different(tmp_path):
     paths = network_secrets.ensure_all(tmp_path)
     values = {name: path.read_text().strip() for name, path in paths.items()}
@@ -119,10 +129,15 @@ def test_serve_network_serves_production_over_https_without_demo_accounts(tmp_pa
     port = free_port()
     base_url = f"https://127.0.0.1:{port}"
     log = (tmp_path / "serve.log").open("w")
+    (tmp_path / "elsewhere").mkdir()
     process = subprocess.Popen(
         ["bash", "scripts/serve-network", f"127.0.0.1:{port}"],
         cwd=ROOT,
-        env=clean_env(SHOESCHOOL_DATA_DIR=str(tmp_path), SHOESCHOOL_PYTHON=sys.executable),
+        env=clean_env(
+            SHOESCHOOL_DATA_DIR=str(tmp_path / "data"),
+            SHOESCHOOL_LEDGER_ANCHOR_FILE=str(tmp_path / "elsewhere" / "ledger-anchors.jsonl"),
+            SHOESCHOOL_PYTHON=sys.executable,
+        ),
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
@@ -161,8 +176,8 @@ def test_serve_network_serves_production_over_https_without_demo_accounts(tmp_pa
         answer = opener.open(request).read().decode()
         # No demo accounts: the published password opens nothing.
         assert "That username and password do not match" in answer
-        secret = (tmp_path / "secret-key").read_text().strip()
-        assert stat.S_IMODE((tmp_path / "secret-key").stat().st_mode) == 0o600
+        secret = (tmp_path / "data" / "secret-key").read_text().strip()
+        assert stat.S_IMODE((tmp_path / "data" / "secret-key").stat().st_mode) == 0o600
         assert secret not in (tmp_path / "serve.log").read_text()
     finally:
         if process.poll() is None:

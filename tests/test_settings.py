@@ -48,6 +48,8 @@ PRODUCTION = {
     "SECRET_KEY": "a-long-random-production-secret-" + "k3y" * 20,
     "ALLOWED_HOSTS": "dealers.example.com",
     "SHOESCHOOL_LEDGER_ANCHOR_KEY": "a-long-random-ledger-anchor-key-" + "k3y" * 20,
+    # Out of the data folder, as production requires (ledger.checks).
+    "SHOESCHOOL_LEDGER_ANCHOR_FILE": "/mnt/ledger-worm/shoeschool/ledger-anchors.jsonl",
 }
 
 

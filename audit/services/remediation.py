@@ -15,6 +15,7 @@ from audit.models import Refresher, RetrainingFlag
 from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
+from ledger.services.vouch import row_vouches
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile, Skill
@@ -151,6 +152,7 @@ def refresher_assign(
                 "assignment_id": assignment.pk,
                 "drill_id": drill.pk,
                 "skills": dealable,
+                "vouches": row_vouches(Refresher, [refresher.pk]),
             },
             actor=user,
         )

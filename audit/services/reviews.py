@@ -21,9 +21,11 @@ from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
+from ledger.services.vouch import row_vouches
+from ledger.services.vouch_check import vouch_problems
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import runs, visibility
-from trainer.selectors.evidence import attempt_evidence
+from trainer.selectors.evidence import attempt_evidence, evidence_mismatches
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -89,6 +91,7 @@ def review_create(
                 "run_id": grade.run_id,
                 "comment": comment,
                 "corrects": corrects.pk if corrects else None,
+                "vouches": row_vouches(Review, [review.pk]),
             },
             actor=reviewer,
         )
@@ -142,6 +145,7 @@ def retraining_flag_create(
                 ]
                 if not active
                 else [],
+                "vouches": row_vouches(RetrainingFlag, [flag.pk]),
             },
             actor=flagged_by,
         )
@@ -249,6 +253,7 @@ def certification_sign(
             certifications=Certification.objects.filter(trainee=trainee),
             flags=audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, []),
         )
+        _require_vouched(attempt=locked, trainee=trainee)
         refusals = check.unanswered(
             override_reason=override_reason, fast_acknowledged=fast_acknowledged
         )
@@ -281,6 +286,34 @@ def certification_sign(
             actor=signer,
         )
     return certification
+
+
+def _require_vouched(*, attempt: Attempt, trainee: User) -> None:
+    """Refuse to sign on records the ledger does not vouch for: the sitting's result, runs
+    and grades, and the trainee's certifications and retraining flags, each as recorded."""
+    problems = [
+        *evidence_mismatches(attempt=attempt),
+        *vouch_problems(
+            Certification,
+            Certification.objects.filter(trainee=trainee).values_list("pk", flat=True),
+        ),
+        *vouch_problems(
+            RetrainingFlag,
+            RetrainingFlag.objects.filter(trainee=trainee).values_list("pk", flat=True),
+        ),
+    ]
+    if problems:
+        security_log.error(
+            "sign-off refused for trainee %s: records differ from the ledger: %s",
+            trainee.pk,
+            "; ".join(problems),
+        )
+        raise ConflictError(
+            "nothing was signed: this trainee's exam results or certification records differ "
+            "from what the audit ledger recorded, so they were changed outside the "
+            "application. Ask compliance to run the ledger check before anyone signs",
+            field="attempt",
+        )
 
 
 def certification_withdraw(
@@ -344,4 +377,5 @@ def _signature_payload(certification: Certification) -> dict[str, object]:
         "acknowledged": certification.acknowledged,
         "withdrawn": certification.withdrawn,
         "corrects": certification.corrects_id,
+        "vouches": row_vouches(Certification, [certification.pk]),
     }

@@ -268,6 +268,10 @@ SHOESCHOOL_LEDGER_ANCHOR_FILE = Path(
 SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
     "SHOESCHOOL_LEDGER_ANCHOR_KEY", default=DEVELOPMENT_LEDGER_ANCHOR_KEY
 )
+# Production holds the checkpoint file to the insider's reach: the start refuses a file in
+# the data folder, the media folder or beside the SQLite database (ledger.checks), and an
+# emptied, shrunk or missing file fails verification (a warning elsewhere).
+SHOESCHOOL_LEDGER_ANCHOR_STRICT = ENVIRONMENT == "production"
 # The certification rule a pit boss signs against (audit.certification.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.
 SHOESCHOOL_CERT_PASS_MARK = env.str("SHOESCHOOL_CERT_PASS_MARK", default="95")

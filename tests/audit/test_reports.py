@@ -44,6 +44,7 @@ from tests.audit.factories import (
 from tests.factories import UserFactory
 from tests.ledger_protection import tamper
 from tests.pdf import needs_pdftotext, pdf_text
+from tests.vouching import vouch_rows
 from trainer.selectors.reports import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)
@@ -89,6 +90,8 @@ def period_data(trainee, other_trainee, pit_boss):
         flags_overridden=[7],
         acknowledged=["Answers averaged 1.2 s, faster than 1.5 s"],
     )
+    # Written outside the services: vouched for as the backfill vouches for older rows.
+    vouch_rows()
     ledger_append(
         event=Event.DECISION_RECORDED, subject_type="decision", subject_id=1, payload={"n": 1}
     )
@@ -249,12 +252,17 @@ def test_a_broken_ledger_is_reported_as_broken(period_data):
 
 @pytest.mark.django_db
 def test_a_ledger_cut_short_is_reported_as_broken_with_the_reason(period_data):
-    ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2})
-    tamper("DELETE FROM audit_ledgerentry WHERE sequence = 2")
+    last = ledger_append(event="x", subject_type="t", subject_id=2, payload={"n": 2}).sequence
+    tamper(f"DELETE FROM audit_ledgerentry WHERE sequence = {last}")  # noqa: S608 - an int
     (ledger,) = as_dicts(csv_report()["ledger"])
-    assert (ledger["ok"], ledger["entries"], ledger["first_break_sequence"]) == ("no", "1", "2")
+    assert (ledger["ok"], ledger["entries"], ledger["first_break_sequence"]) == (
+        "no",
+        str(last - 1),
+        str(last),
+    )
     assert ledger["first_break_reason"] == (
-        "the ledger ends at entry 1 but its head says 2 entries: entries were removed"
+        f"the ledger ends at entry {last - 1} but its head says {last} entries: entries were "
+        "removed"
     )
 
 

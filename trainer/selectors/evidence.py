@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, Q, QuerySet
 
-from trainer.models import Attempt, Grade, GradingStatus, Mode
+from ledger.services.vouch_check import vouch_problems
+from trainer.models import Attempt, Grade, GradingRun, GradingStatus, Mode
 from trainer.selectors.graded_cache import graded_versions, per_trainee
 from trainer.selectors.runs import current_run_of, current_summaries
 
@@ -84,6 +85,18 @@ def attempt_evidence(*, attempt: Attempt) -> AttemptEvidence | None:
         drill_id=attempt.drill_id,
         submitted_at=attempt.submitted_at,
     )
+
+
+def evidence_mismatches(*, attempt: Attempt) -> list[str]:
+    """Where the rows a sign-off on this attempt rests on (its result, its grading runs
+    and their grades) do not match what the ledger vouched for: each names the table and the
+    row. Empty when they all match."""
+    run_ids = list(GradingRun.objects.filter(attempt=attempt).values_list("pk", flat=True))
+    return [
+        *vouch_problems(Attempt, [attempt.pk]),
+        *vouch_problems(GradingRun, run_ids),
+        *vouch_problems(Grade, run_ids),
+    ]
 
 
 def exam_attempts_for(*, trainee: User) -> QuerySet[Attempt]:

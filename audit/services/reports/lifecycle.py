@@ -27,6 +27,7 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event
+from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification
 from trainer.selectors.reports import report_question_count
@@ -328,9 +329,17 @@ def compliance_report_download(
     if report.status != ReportStatus.READY:
         raise ConflictError(f"the report is {report.status}, not ready", code="not_ready")
     digest, size = _stored_sha256(report)
-    if digest != report.sha256:
+    recorded = _ledger_sha256(report)
+    if recorded is None:
         raise ConflictError(
-            "the stored file no longer matches the sha256 recorded when it was made",
+            "the audit ledger has no record of this report being made, so its file cannot be "
+            "vouched for: it was not made by the application, or the ledger was tampered with",
+            code="file_not_in_ledger",
+        )
+    if digest != recorded:
+        raise ConflictError(
+            "the stored file no longer matches the sha256 the audit ledger recorded when it was "
+            "made: it was changed after it was stored",
             code="file_changed",
         )
     with transaction.atomic():
@@ -349,6 +358,24 @@ def compliance_report_download(
             actor=user if isinstance(user, AbstractBaseUser) else None,
         )
     return report
+
+
+def _ledger_sha256(report: ComplianceReport) -> str | None:
+    """The sha256 the report's `report.exported` entry (when it was stored) recorded: the
+    ledger's, not the row's own column, which whoever can change the file can change too."""
+    for payload in (
+        LedgerEntry.objects.filter(
+            event=Event.REPORT_EXPORTED,
+            subject_type="compliance_report",
+            subject_id=str(report.pk),
+        )
+        .order_by("sequence")
+        .values_list("payload", flat=True)
+    ):
+        if isinstance(payload, dict) and payload.get("via") == "stored":
+            digest = payload.get("sha256")
+            return digest if isinstance(digest, str) else None
+    return None
 
 
 def _stored_sha256(report: ComplianceReport) -> tuple[str, int]:

@@ -62,6 +62,11 @@ class Command(BaseCommand):
             self.stdout.write("verified: every entry, from the first")
         self.stdout.write(f"entries checked: {result.entries}")
         self.stdout.write(f"anchors checked: {result.anchors}")
+        if result.rows_scope:
+            self.stdout.write(f"rows checked against the ledger: {result.rows_checked}")
+            self.stdout.write(f"rows checked: {result.rows_scope}")
+        for warning in result.warnings:
+            self.stdout.write(f"warning: {warning}")
         for problem in result.problems:
             self.stdout.write(f"problem: {problem}")
         if result.first_break is not None:
@@ -77,4 +82,9 @@ class Command(BaseCommand):
                 f"NOT VERIFIED: {len(result.problems)} problem(s): {result.problems[0]}",
                 returncode=1,
             )
-        self.stdout.write(self.style.SUCCESS("OK: the chain holds, with its head and every anchor"))
+        self.stdout.write(
+            self.style.SUCCESS(
+                "OK: the chain holds, with its head and every anchor, and the rows it vouches "
+                "for match it"
+            )
+        )

@@ -43,6 +43,7 @@ from trainer.models import (
 from trainer.selectors.runs import latest_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues, identities
 from trainer.services.run_summaries import run_summaries_save
+from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
 
 logger = logging.getLogger("trainer.services.grading")
 
@@ -162,12 +163,13 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     now = timezone.now()
     grades: list[_Row] = []
     entries: list[PendingEntry] = []
+    finished: dict[int, dict[str, Any]] = {}
     for run in runs:
         try:
             run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache)
         except DocumentError as exc:
             _set_failed(run, f"the engine refused a round: {exc}", now)
-            entries.append(_finished_entry(run))
+            entries.append(_finished_entry(run, finished))
             continue
         grades.extend(run_grades)
         _set_result(run, run_grades, now)
@@ -186,11 +188,11 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
                     },
                 )
             )
-        entries.append(_finished_entry(run))
+        entries.append(_finished_entry(run, finished, run_grades))
     _insert_grades(grades, cache.json)
     _update_runs(runs)
     run_summaries_save(runs=runs, grades=grades, items_of=items_of)
-    _copy_to_attempts(runs, now)
+    _copy_to_attempts(runs, now, finished)
     ledger_append_many(entries=entries)
 
 
@@ -316,7 +318,11 @@ def _set_failed(run: GradingRun, reason: str, now: Any) -> None:
     run.finished_at = now
 
 
-def _finished_entry(run: GradingRun) -> PendingEntry:
+def _finished_entry(
+    run: GradingRun, finished: dict[int, dict[str, Any]], grades: Sequence[_Row] = ()
+) -> PendingEntry:
+    """The run's `grading_run.finished` entry; its payload (kept in `finished` by run, for
+    the attempt's vouch) vouches for the run and its grades (ledger.services.vouch)."""
     payload: dict[str, Any] = {
         "attempt": run.attempt_id,
         "number": run.number,
@@ -335,6 +341,11 @@ def _finished_entry(run: GradingRun) -> PendingEntry:
         )
     else:
         payload["error"] = run.error
+    payload["vouches"] = dict([run_vouch(run)])
+    if run.status == RunStatus.GRADED:
+        key, digest = grades_vouch(run.pk, grades)
+        payload["vouches"][key] = digest
+    finished[run.pk] = payload
     return PendingEntry(
         event=Event.RUN_FINISHED,
         subject_type="grading_run",
@@ -343,22 +354,31 @@ def _finished_entry(run: GradingRun) -> PendingEntry:
     )
 
 
-def _copy_to_attempts(runs: Sequence[GradingRun], now: Any) -> None:
+def _copy_to_attempts(
+    runs: Sequence[GradingRun], now: Any, finished: dict[int, dict[str, Any]]
+) -> None:
     """The newest graded run is the attempt's result; the newest run gives its status.
 
-    An older run finishing late changes neither.
+    An older run finishing late changes neither. The run that sets the result vouches for
+    the attempt's copy of it in its entry's payload (`finished`, by run).
     """
     attempt_ids = {run.attempt_id for run in runs}
     latest = latest_run_numbers(attempt_ids=attempt_ids)
     graded_before = latest_run_numbers(attempt_ids=attempt_ids, status=RunStatus.GRADED)
     changes: dict[int, dict[str, Any]] = {}
+    setters: dict[int, GradingRun] = {}
     for run in sorted(runs, key=lambda r: r.number):
         change = changes.setdefault(run.attempt_id, {})
         if run.status == RunStatus.GRADED and run.number >= graded_before.get(run.attempt_id, 0):
             change.update(score=run.score, passed=run.passed, graded_at=now)
+            setters[run.attempt_id] = run
         if run.number == latest.get(run.attempt_id):
             change.update(grading_status=run.status, grading_error=run.error)
     update_rows(Attempt, [(pk, change) for pk, change in changes.items() if change])
+    for run in setters.values():
+        # Only the run whose result the attempt now holds vouches for it.
+        key, digest = attempt_vouch(run.attempt, score=run.score, passed=run.passed)
+        finished[run.pk]["vouches"][key] = digest
 
 
 class Answer(NamedTuple):

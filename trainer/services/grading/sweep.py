@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from ledger.events import Event
 from ledger.services.append import PendingEntry, ledger_append_many
+from ledger.services.vouch import row_vouches
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus
 from trainer.selectors.runs import run_is_newest
 from trainer.services.grading.request import grading_enqueue
@@ -75,6 +76,7 @@ def grading_run_fail(*, run_id: int, reason: str) -> GradingRun:
                         "trigger": run.trigger,
                         "status": run.status,
                         "error": run.error,
+                        "vouches": row_vouches(GradingRun, [run.pk]),
                     },
                 )
             ]

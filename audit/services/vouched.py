@@ -1,0 +1,74 @@
+"""The audit side's rows the ledger vouches for (ledger.services.vouch): certifications
+and their withdrawals, retraining flags and their lifts, refreshers and reviews.
+AuditConfig.ready registers them.
+
+Each service that writes one puts its digest in the payload of the ledger entry it appends
+in the same transaction. They are small tables that a sign-off relies on: every
+verification checks them whole, the incremental one too.
+"""
+
+from __future__ import annotations
+
+from audit.models import Certification, Refresher, RetrainingFlag, Review
+from ledger.services.vouch import Vouched
+
+CERTIFICATIONS = Vouched(
+    model=Certification,
+    noun="certification",
+    plural="certifications",
+    fields=(
+        "trainee_id",
+        "profile_id",
+        "attempt_id",
+        "signed_by_id",
+        "signer_full_name",
+        "signer_role",
+        "signed_at",
+        "expires_at",
+        "statement",
+        "evidence",
+        "override_reason",
+        "flags_overridden",
+        "acknowledged",
+        "withdrawn",
+        "corrects_id",
+    ),
+    subject_type="certification",
+    small=True,
+)
+FLAGS = Vouched(
+    model=RetrainingFlag,
+    noun="retraining flag",
+    plural="retraining flags",
+    fields=(
+        "trainee_id",
+        "flagged_by_id",
+        "reason",
+        "skills",
+        "active",
+        "corrects_id",
+        "created_at",
+    ),
+    subject_type="trainee",
+    subject_field="trainee_id",
+    small=True,
+)
+REFRESHERS = Vouched(
+    model=Refresher,
+    noun="refresher",
+    plural="refreshers",
+    fields=("trainee_id", "flag_id", "assignment_id", "skills", "created_by_id", "created_at"),
+    subject_type="trainee",
+    subject_field="trainee_id",
+    small=True,
+)
+REVIEWS = Vouched(
+    model=Review,
+    noun="review",
+    plural="reviews",
+    fields=("grade_id", "reviewer_id", "comment", "corrects_id", "created_at"),
+    subject_type="grade",
+    subject_field="grade_id",
+    small=True,
+)
+SPECS = (CERTIFICATIONS, FLAGS, REFRESHERS, REVIEWS)

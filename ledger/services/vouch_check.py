@@ -1,0 +1,210 @@
+"""Checking the vouched rows against the ledger (ledger.services.vouch says what they are).
+
+- `records_verify`: what verify_audit_log and the compliance reports run after the chain
+  walk, with the vouches the walk met (so only vouches of entries whose chain holds count).
+  Full: every row of every vouched table. Incremental: the rows vouched by the entries the
+  walk recomputed (those after the checkpoint), and the small tables whole.
+- `vouch_problems`: the check of a few rows, for a sign-off (through the ledger's subject
+  index, without a walk).
+- `vouch_backfill`: the entries that vouch for rows written before vouching existed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import models
+
+from ledger.events import Event
+from ledger.models import LedgerEntry
+from ledger.services.append import PendingEntry, ledger_append_many
+from ledger.services.vouch import (
+    EMPTY_GROUP,
+    VOUCHES,
+    Vouched,
+    digests,
+    vouched_models,
+    vouched_spec,
+)
+
+# What the walk collects: a key's digest and the entry that vouched for it last.
+Collected = dict[str, tuple[str, int]]
+
+# Problems listed one by one; past this many, a count.
+MAX_LISTED = 50
+
+
+def collecting(
+    entries: Iterator[tuple[int, dict[str, Any], str, str]], into: Collected
+) -> Iterator[tuple[int, dict[str, Any], str, str]]:
+    """The walk's entries, passed on as they are, their vouches noted in `into`."""
+    for entry in entries:
+        payload = entry[1]["payload"]
+        if isinstance(payload, dict):
+            vouches = payload.get(VOUCHES)
+            if isinstance(vouches, dict):
+                sequence = entry[0]
+                for key, digest in vouches.items():
+                    into[key] = (digest, sequence)
+        yield entry
+
+
+@dataclass(frozen=True)
+class RecordsCheck:
+    rows: int
+    problems: tuple[str, ...]
+    scope: str
+
+
+def _compare(
+    spec: Vouched, found: Iterable[tuple[str, str, bool]], expected: Collected
+) -> Iterator[str]:
+    """Each row edited or inserted behind the services; the keys seen are popped from
+    `expected`, so what remains was vouched for and is gone."""
+    for value, digest, needed in found:
+        vouched = expected.pop(spec.key(value), None)
+        if vouched is None:
+            if needed:
+                yield (
+                    f"{spec.describe(value)}: no ledger entry vouches for it: it was inserted "
+                    "or changed outside the application"
+                )
+        elif vouched[0] != digest:
+            yield (
+                f"{spec.describe(value)}: it does not match what ledger entry {vouched[1]:,} "
+                "recorded: it was changed outside the application"
+            )
+
+
+def _gone(spec: Vouched, expected: Collected) -> Iterator[str]:
+    prefix = f"{spec.table}:"
+    for key in [key for key in expected if key.startswith(prefix)]:
+        digest, sequence = expected.pop(key)
+        if spec.group is not None and digest == EMPTY_GROUP:
+            continue
+        yield (
+            f"{spec.describe(key[len(prefix) :])}: ledger entry {sequence:,} vouches for it "
+            "but the database no longer has it: it was deleted outside the application"
+        )
+
+
+def _check(spec: Vouched, expected: Collected, keys: Sequence[str] | None) -> Iterator[str]:
+    yield from _compare(spec, digests(spec, keys=keys), expected)
+    yield from _gone(spec, expected)
+
+
+def _all_vouches(spec: Vouched) -> Collected:
+    """Every vouch of `spec`'s table, from the entries about its subject type (the index)."""
+    prefix = f"{spec.table}:"
+    found: Collected = {}
+    rows = (
+        LedgerEntry.objects.filter(subject_type=spec.subject_type)
+        .order_by("sequence")
+        .values_list("sequence", "payload")
+    )
+    for sequence, payload in rows.iterator(chunk_size=2000):
+        vouches = payload.get(VOUCHES) if isinstance(payload, dict) else None
+        if isinstance(vouches, dict):
+            for key, digest in vouches.items():
+                if key.startswith(prefix):
+                    found[key] = (digest, sequence)
+    return found
+
+
+def records_verify(*, collected: Collected, full: bool) -> RecordsCheck:
+    """Compare the vouched tables with the vouches the walk collected (see the module)."""
+    problems: list[str] = []
+    rows = 0
+    for spec in vouched_models():
+        prefix = f"{spec.table}:"
+        if full:
+            expected = {k: v for k, v in collected.items() if k.startswith(prefix)}
+            keys: list[str] | None = None
+        elif spec.small:
+            expected = _all_vouches(spec)
+            keys = None
+        else:
+            expected = {k: v for k, v in collected.items() if k.startswith(prefix)}
+            keys = [key[len(prefix) :] for key in expected]
+            if not keys:
+                continue
+        rows += len(expected)
+        problems.extend(_check(spec, expected, keys))
+    listed = problems[:MAX_LISTED]
+    if len(problems) > MAX_LISTED:
+        listed.append(f"and {len(problems) - MAX_LISTED:,} more rows that do not match the ledger")
+    if full:
+        scope = "every one of the " + _words([spec.plural for spec in vouched_models()])
+    else:
+        small = [spec.plural for spec in vouched_models() if spec.small]
+        scope = (
+            "the rows vouched for since the checkpoint"
+            + (f", and every one of the {_words(small)}" if small else "")
+            + "; a row changed, inserted or deleted behind the application before the "
+            "checkpoint is found by the full verification"
+        )
+    return RecordsCheck(rows, tuple(listed), scope)
+
+
+def _words(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def vouch_problems(model: type[models.Model], keys: Iterable[object]) -> list[str]:
+    """What does not match the ledger among these rows (or groups) of `model`."""
+    spec = vouched_spec(model)
+    wanted = sorted({str(key) for key in keys})
+    if not wanted:
+        return []
+    subjects = sorted({s for ids in spec.subjects_of(wanted).values() for s in ids})
+    prefix = f"{spec.table}:"
+    expected: Collected = {}
+    for start in range(0, max(len(subjects), 1), 1000):
+        rows = (
+            LedgerEntry.objects.filter(
+                subject_type=spec.subject_type, subject_id__in=subjects[start : start + 1000]
+            )
+            .order_by("sequence")
+            .values_list("sequence", "payload")
+        )
+        for sequence, payload in rows:
+            vouches = payload.get(VOUCHES) if isinstance(payload, dict) else None
+            if isinstance(vouches, dict):
+                for key, digest in vouches.items():
+                    if key.startswith(prefix) and key[len(prefix) :] in wanted:
+                        expected[key] = (digest, sequence)
+    return list(_check(spec, expected, wanted))
+
+
+# Vouches a backfill entry carries at most.
+BACKFILL_CHUNK = 2000
+
+
+def vouch_backfill(*, specs: Sequence[tuple[Vouched, Any]]) -> int:
+    """Vouch for the rows already in the tables (written before vouching existed): one
+    `vouched.backfilled` entry per subject, holding the current digests of its rows, found
+    as later entries are. `specs`: each spec with the manager to read through (a
+    migration's historical model's). Returns the entries written."""
+    by_subject: dict[tuple[str, str], dict[str, str]] = {}
+    for spec, manager in specs:
+        found = [(value, digest) for value, digest, _ in digests(spec, manager=manager)]
+        subjects = spec.subjects_of([value for value, _ in found])
+        for value, digest in found:
+            ids = subjects.get(value)
+            if not ids:
+                continue
+            by_subject.setdefault((spec.subject_type, ids[-1]), {})[spec.key(value)] = digest
+    pending = [
+        PendingEntry(
+            event=Event.VOUCHED_BACKFILLED,
+            subject_type=subject_type,
+            subject_id=subject_id,
+            payload={"note": "rows written before the ledger vouched for rows", VOUCHES: vouches},
+        )
+        for (subject_type, subject_id), vouches in sorted(by_subject.items())
+    ]
+    for start in range(0, len(pending), BACKFILL_CHUNK):
+        ledger_append_many(entries=pending[start : start + BACKFILL_CHUNK])
+    return len(pending)
