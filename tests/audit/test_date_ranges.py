@@ -73,7 +73,7 @@ def test_an_inverted_due_date_range_on_the_api_is_a_400_naming_it(trainee):
     body = response.json()
     assert body["field"] == "due_after"
     assert (
-        "due_after (2026-03-31T00:00:00Z) is after due_before (2026-03-01T00:00:00Z)"
+        "due_after ('2026-03-31T00:00:00Z') is after due_before ('2026-03-01T00:00:00Z')"
         in (body["error"])
     )
     fine = client.get(

@@ -59,6 +59,13 @@ def verify(*args: str) -> tuple[int, str]:
 def graded(trainee, answer=right) -> Attempt:
     """An exam answered by `answer` and graded by the grading service."""
     attempt = answered_attempt(trainee, answer=answer)
+    # Every answered question was put to the trainee first (a review needs it shown).
+    for item in attempt.items.all():
+        item.questions_shown = {
+            str(decision.question): decision.shown_at.isoformat()
+            for decision in item.decisions.all()
+        }
+        item.save(update_fields=["questions_shown"])
     grading_run_execute(run_id=grading_request(attempt=attempt).pk)
     attempt.refresh_from_db()
     return attempt

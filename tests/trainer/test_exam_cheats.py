@@ -216,6 +216,7 @@ def test_a_start_that_loses_the_race_returns_the_winners_attempt(
 def test_two_concurrent_starts_make_one_attempt(trainee, pit_boss):
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises writers: the race needs PostgreSQL")
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     drill = table_test_create(profile_version=shoe(), user=pit_boss)
     assignment = assignment_create(
         drill=drill, mode=Mode.EXAM, trainee=trainee, assigned_by=pit_boss
