@@ -29,7 +29,7 @@ def demo(db) -> str:
     return run()
 
 
-def test_it_creates_the_four_demo_accounts(demo):
+def test_it_creates_the_demo_accounts(demo):
     users = {u.username: u for u in get_user_model().objects.all()}
     assert roles_of(users["trainee"]) == {Role.TRAINEE}
     assert roles_of(users["pitboss"]) == {Role.PIT_BOSS}
@@ -43,6 +43,25 @@ def test_it_loads_the_library_and_puts_the_trainee_in_the_demo_class(demo):
     group = TrainingClass.objects.get(name="Demo class")
     assert list(group.instructors.values_list("username", flat=True)) == ["pitboss"]
     assert list(group.trainees.values_list("username", flat=True)) == ["trainee"]
+
+
+def test_a_second_class_asks_for_the_demo_trainee_and_the_demo_pit_boss_answers(demo, client):
+    from trainer.models import ClassJoinRequest, JoinRequestStatus
+
+    swing = TrainingClass.objects.get(name="Swing shift class")
+    assert list(swing.instructors.values_list("username", flat=True)) == ["pitboss2"]
+    assert list(swing.trainees.values_list("username", flat=True)) == ["trainee2"]
+    [asked] = ClassJoinRequest.objects.all()
+    assert asked.training_class == swing
+    assert asked.trainee.username == "trainee"
+    assert asked.status == JoinRequestStatus.PENDING
+    client.force_login(get_user_model().objects.get(username="pitboss"))
+    page = client.get("/teach/classes/").content.decode()
+    assert "Requests for your trainees" in page
+    assert "Covering the swing shift" in page
+    # Run again: one request, not two.
+    run()
+    assert ClassJoinRequest.objects.count() == 1
 
 
 def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(demo):

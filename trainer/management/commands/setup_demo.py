@@ -16,9 +16,18 @@ from django.utils import timezone
 
 from core.roles import Role
 from trainer.management.commands.import_scenarios import load_library
-from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
+from trainer.models import (
+    Assignment,
+    ClassJoinRequest,
+    Drill,
+    Mode,
+    RuleProfileVersion,
+    Scenario,
+    TrainingClass,
+)
 from trainer.selectors.pools import POOL_FACTOR, is_pool
 from trainer.services.assignments import assignment_cancel
+from trainer.services.classes.requests import class_join_request_create
 from trainer.services.drills import (
     assignment_create,
     drill_create,
@@ -33,8 +42,13 @@ DEMO_ACCOUNTS = [
     ("pitboss", "Pat", "Boss", Role.PIT_BOSS),
     ("compliance", "Casey", "Compliance", Role.COMPLIANCE),
     ("admin", "Ada", "Admin", Role.ADMIN),
+    # A second class and its pit boss: class boundaries to see (a join request waits).
+    ("pitboss2", "Sam", "Shift", Role.PIT_BOSS),
+    ("trainee2", "Tina", "Dealer", Role.TRAINEE),
 ]
 DEMO_CLASS = "Demo class"
+SWING_CLASS = "Swing shift class"
+JOIN_NOTE = "Covering the swing shift's blackjack tables next week."
 # A first practice session: one of each everyday situation on the six-deck shoe.
 PRACTICE_SLUGS = [
     "shoe-natural-7",
@@ -83,6 +97,7 @@ class Command(BaseCommand):
             made = []
             for drill, mode in self.drills(boss, users["admin"]):
                 made.append((drill, mode, self.assign(drill, mode, trainee, boss, due)))
+            self.second_class(users)
         self.stdout.write("Demo accounts (development only), all with the password")
         self.stdout.write(f"  {DEMO_PASSWORD}")
         for username, _first, _last, role in DEMO_ACCOUNTS:
@@ -112,6 +127,21 @@ class Command(BaseCommand):
             user.groups.add(Group.objects.get(name=role.value))
             users[username] = user
         return users
+
+    def second_class(self, users: dict[str, Any]) -> None:
+        """Another pit boss's class, whose pit boss asks for the demo trainee: the demo pit
+        boss finds the request under *Requests for your trainees* on the Classes page."""
+        swing, _ = TrainingClass.objects.get_or_create(name=SWING_CLASS)
+        swing.instructors.add(users["pitboss2"])
+        swing.trainees.add(users["trainee2"])
+        asked = ClassJoinRequest.objects.filter(training_class=swing, trainee=users["trainee"])
+        if not asked.exists():
+            class_join_request_create(
+                actor=users["pitboss2"],
+                training_class=swing,
+                trainee=users["trainee"],
+                note=JOIN_NOTE,
+            )
 
     def drills(self, boss: AbstractBaseUser, admin: AbstractBaseUser) -> list[tuple[Drill, str]]:
         active = Scenario.objects.filter(is_active=True).order_by("slug")
