@@ -19,7 +19,9 @@ TAKEN = "Error: That username is already taken (usernames are compared ignoring 
 
 class Command(DjangoCommand):
     def _validate_username(self, username: Any, verbose_field_name: Any, database: Any) -> Any:
-        error = super()._validate_username(username, verbose_field_name, database)
+        # Django's private check (the one its prompts and --noinput call), not in its stubs.
+        check = super()._validate_username  # type: ignore[misc]
+        error = check(username, verbose_field_name, database)
         if error is None and username_taken(username):
             return TAKEN
         return error
