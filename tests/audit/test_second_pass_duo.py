@@ -43,3 +43,57 @@ def test_nor_by_the_page_or_the_api(pit, duo):  # noqa: F811
 def test_another_instructor_still_takes_duo_off(pit, duo, pit_boss):  # noqa: F811
     services.class_trainee_remove(actor=pit_boss, training_class=pit["mine"], trainee=duo)
     assert not pit["mine"].trainees.filter(pk=duo.pk).exists()
+
+
+# A fixed exam pool is sealed from its trainees: results never show the expected answers
+# while it is open. But duo, a pit boss too, reads every pool round in the library (the
+# scenario API and page, the drill builder's preview with its answer key) and the
+# classmates' graded sittings with their expected answers on the pit's pages: the pool was
+# open to them before they sat it. Someone who can read pools cannot sit one.
+
+
+@pytest.fixture
+def duo_pool(pit, duo, pit_boss):  # noqa: F811
+    from tests.trainer.test_pool_replay import make_pool
+    from trainer.models import Mode
+    from trainer.services.assignments import assignment_create
+
+    pool = make_pool(pit_boss)
+    assignment = assignment_create(
+        drill=pool, mode=Mode.EXAM, training_class=pit["mine"], assigned_by=pit_boss
+    )
+    return pool, assignment
+
+
+def test_duo_could_read_their_own_pool_s_rounds_as_a_pit_boss(duo, duo_pool):  # noqa: F811
+    pool, _ = duo_pool
+    api = APIClient()
+    api.force_authenticate(duo)
+    scenario_id = api.get(f"/api/drills/{pool.pk}/").json()["scenarios"][0]["id"]
+    # What the pit boss's door shows: the round itself, from which the engine settles it.
+    assert api.get(f"/api/scenarios/{scenario_id}/").json()["document"]["boxes"]
+
+
+def test_someone_who_reads_pools_cannot_sit_one(pit, duo, duo_pool, trainee):  # noqa: F811
+    from core.errors import ConflictError
+    from trainer.models import Attempt, Mode
+    from trainer.services.attempts import attempt_start
+
+    pool, assignment = duo_pool
+    with pytest.raises(ConflictError) as refused:
+        attempt_start(trainee=duo, drill=pool, mode=Mode.EXAM, assignment=assignment)
+    assert refused.value.code == "pool_readable"
+    assert "table test" in refused.value.message
+    assert not Attempt.objects.filter(trainee=duo).exists()
+    # The API says the same, as JSON.
+    api = APIClient()
+    api.force_authenticate(duo)
+    response = api.post(
+        "/api/attempts/",
+        {"drill": pool.pk, "assignment": assignment.pk, "mode": "exam"},
+        format="json",
+    )
+    assert response.status_code == 409, response.content
+    assert response.json()["code"] == "pool_readable"
+    # A trainee of the class sits it as before.
+    assert attempt_start(trainee=trainee, drill=pool, mode=Mode.EXAM, assignment=assignment)
