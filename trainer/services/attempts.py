@@ -53,7 +53,13 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
-from trainer.selectors.pools import is_pool, pool_draw, pool_rounds_dealt, pool_size_problem
+from trainer.selectors.pools import (
+    is_pool,
+    pool_draw,
+    pool_rounds_dealt,
+    pool_shared_problem,
+    pool_size_problem,
+)
 from trainer.services.grading.request import grading_request
 
 
@@ -87,6 +93,11 @@ def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> li
         if problem is not None:  # a pool made before the rule: refused until rebuilt
             raise ConflictError(
                 f"this exam cannot be sat: {problem}. Ask your pit boss.", code="pool_too_small"
+            )
+        shared = pool_shared_problem(drill=drill)
+        if shared is not None:  # likewise: rebuilt from rounds dealt nowhere else
+            raise ConflictError(
+                f"this exam cannot be sat: {shared}. Ask your pit boss.", code="pool_shared"
             )
         dealt = pool_rounds_dealt(trainee_id=trainee_id, drill=drill) if trainee_id else set()
         drawn = pool_draw(pool=list(by_id), dealt=dealt, count=drill.count, seed=seed)
