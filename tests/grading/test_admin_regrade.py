@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.grading.conftest import PLAYER_WINS
+from tests.grading.conftest import PLAYER_WINS, make_attempt
 from trainer.models import GradingRun, RunTrigger
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request
@@ -51,3 +51,24 @@ def test_staff_without_the_admin_role_are_not_offered_it(client, attempt_of):
     page = client.get(URL)
     assert page.status_code == 200
     assert "Regrade selected attempts" not in page.content.decode()
+
+
+def test_nobody_regrades_their_own_attempt(client, attempt_of, trainee):
+    """Second pass of issue #23: an administrator who is also a trainee could make a rule
+    profile version (or revise a scenario) to suit their answers and regrade their own
+    sitting. A regrade of one's own attempt is refused, the others selected are queued."""
+    from core.errors import ForbiddenError
+    from tests.factories import UserFactory
+    from trainer.services.grading.request import regrade_request
+
+    duo = UserFactory(
+        username="duo-admin", roles=["trainee", "admin"], is_staff=True, is_superuser=True
+    )
+    own = make_attempt(duo, [PLAYER_WINS])
+    grading_run_execute(run_id=grading_request(attempt=own).pk)
+    with pytest.raises(ForbiddenError, match="regrades their own"):
+        regrade_request(attempts=[own], reason="rules corrected", requested_by=duo)
+    client.force_login(duo)
+    response = post_regrade(client, own)
+    assert "regrades their own" in response.content.decode()
+    assert not GradingRun.objects.filter(trigger=RunTrigger.REGRADE).exists()

@@ -68,6 +68,8 @@ def test_pit_bosses_and_admins_use_every_endpoint(role, pit_boss, admin_user, sc
     user = pit_boss if role == "pit_boss" else admin_user
     # The pit boss's own drill: only its owner or an administrator retires one.
     drill = DrillFactory(documents=[simple_document("one-round")], owner=pit_boss)
+    # And the pit boss's own scenario: only its author or an administrator revises one.
+    Scenario.objects.filter(pk=scenario.pk).update(created_by=pit_boss)
     client = client_as(user)
     expected = [200, 201, 200, 200, 200, 201, 200, 201]
     got = [
@@ -116,6 +118,7 @@ def test_a_scenario_the_engine_refuses_is_a_400_naming_the_documents_field(pit_b
 
 
 def test_revising_by_the_api_supersedes_and_never_edits(pit_boss, scenario):
+    Scenario.objects.filter(pk=scenario.pk).update(created_by=pit_boss)
     client = client_as(pit_boss)
     changed = {**scenario.document, "title": "Two boxes, retitled"}
     response = client.post(

@@ -69,7 +69,7 @@ class DrillListView(ManagerView, generics.ListAPIView[Drill]):
 
     @extend_schema(
         request=m.DrillCreateInput,
-        responses={201: m.DrillManagerOutput, **body_errors(404), **_FORBIDDEN},
+        responses={201: m.DrillManagerOutput, **body_errors(404, 409), **_FORBIDDEN},
         examples=[
             OpenApiExample(
                 "From the library",

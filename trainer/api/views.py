@@ -123,7 +123,7 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
 
     @extend_schema(
         request=s.AttemptStartInput,
-        responses={201: s.AttemptDetailOutput, **body_errors(404)},
+        responses={201: s.AttemptDetailOutput, **body_errors(404, 409)},
         examples=[OpenApiExample("Practice", value={"drill": 1, "mode": "practice"})],
         description="Starts an attempt with every round dealt. If you already have an attempt "
         "of this drill in this mode (and assignment) in progress, that one is returned instead.",

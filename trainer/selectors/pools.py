@@ -36,7 +36,15 @@ heart (issue #23, finding 3; docs/security.md, *Exams that cannot be replayed*):
    it is cancelled. A closed pool that was sat stays closed: it cannot be assigned again,
    nor an assignment's due date moved back into the future (``pool_reopen_check``).
 
-Pit bosses and compliance read the expected answers on their own pages at any time.
+4. **Dealt nowhere else.** A pool's rounds are library scenarios; a practice drill dealing
+   one shows its expected answer after the round. So no other active drill deals a round
+   of a pool: a pool of rounds another drill deals is refused (``pool_shared``), a drill
+   with a round of an active pool is refused (``in_pool``), and a pool made before the
+   rule that shares a round cannot be sat until rebuilt (``pool_shared``). A retired pool's
+   rounds are free again (its answers were shown when it closed).
+
+Pit bosses and compliance read the expected answers on their own pages at any time (an
+account holding one of those roles cannot sit a pool: ``pool_readable``).
 """
 
 from __future__ import annotations
@@ -152,6 +160,27 @@ def pool_state(*, drill: Drill) -> PoolState:
 def answers_sealed(*, attempt: Attempt) -> bool:
     """Whether this attempt's expected answers are withheld from its trainee for now."""
     return pool_state(drill=attempt.drill).sealed
+
+
+def drills_dealing(*, scenario_ids: Sequence[int], exclude: int | None = None) -> list[Drill]:
+    """The active drills, other than ``exclude``, that deal any of these scenarios, by title."""
+    found = Drill.objects.filter(is_active=True, drill_scenarios__scenario_id__in=scenario_ids)
+    if exclude is not None:
+        found = found.exclude(pk=exclude)
+    return list(found.distinct().order_by("title", "pk"))
+
+
+def pool_shared_problem(*, drill: Drill) -> str | None:
+    """Why a pool's seal does not hold, if another active drill deals one of its rounds: a
+    practice drill shows the expected answers after each round (rule 4 of the module)."""
+    ids = list(drill.drill_scenarios.values_list("scenario_id", flat=True))
+    others = drills_dealing(scenario_ids=ids, exclude=drill.pk)
+    if not others:
+        return None
+    return (
+        f"some of its rounds are also dealt by the drill '{others[0].title}', where their "
+        "answers can be seen"
+    )
 
 
 def pool_reopen_check(*, drill: Drill, due_at: datetime | None) -> None:

@@ -78,6 +78,22 @@ def scenario_newest_revision(*, scenario: Scenario) -> Scenario:
         current = nxt
 
 
+def scenario_revision_chain(*, scenario: Scenario) -> list[Scenario]:
+    """Every revision of this scenario, the first one first."""
+    chain = [scenario]
+    while chain[0].supersedes_id is not None and len(chain) < 1000:
+        chain.insert(0, Scenario.objects.get(pk=chain[0].supersedes_id))
+    current = chain[-1]
+    seen = {s.pk for s in chain}
+    while (nxt := Scenario.objects.filter(supersedes_id=current.pk).first()) is not None:
+        if nxt.pk in seen:
+            break
+        seen.add(nxt.pk)
+        chain.append(nxt)
+        current = nxt
+    return chain
+
+
 def regrade_candidates(
     *,
     profile: str | None = None,

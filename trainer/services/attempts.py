@@ -53,7 +53,13 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
-from trainer.selectors.pools import pool_draw, pool_rounds_dealt, pool_size_problem
+from trainer.selectors.pools import (
+    is_pool,
+    pool_draw,
+    pool_rounds_dealt,
+    pool_shared_problem,
+    pool_size_problem,
+)
 from trainer.services.grading.request import grading_request
 
 
@@ -87,6 +93,11 @@ def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> li
         if problem is not None:  # a pool made before the rule: refused until rebuilt
             raise ConflictError(
                 f"this exam cannot be sat: {problem}. Ask your pit boss.", code="pool_too_small"
+            )
+        shared = pool_shared_problem(drill=drill)
+        if shared is not None:  # likewise: rebuilt from rounds dealt nowhere else
+            raise ConflictError(
+                f"this exam cannot be sat: {shared}. Ask your pit boss.", code="pool_shared"
             )
         dealt = pool_rounds_dealt(trainee_id=trainee_id, drill=drill) if trainee_id else set()
         drawn = pool_draw(pool=list(by_id), dealt=dealt, count=drill.count, seed=seed)
@@ -166,6 +177,15 @@ def attempt_start(
             raise ForbiddenError(f"a {mode} attempt of this drill needs an assignment")
     if drill.purpose == DrillPurpose.EXAM and mode == Mode.PRACTICE:
         raise ForbiddenError("an exam cannot be practised")
+    if is_pool(drill) and has_role(trainee, Role.PIT_BOSS, Role.COMPLIANCE, Role.ADMIN):
+        # A pool is sealed from its trainees only; these roles read its rounds in the
+        # library and the answers of every sitting of it (docs/security.md).
+        raise ConflictError(
+            "this exam cannot be sat from an account that can read it: pit bosses, compliance "
+            "officers and administrators see every pool's rounds and the answers given to "
+            "them. Ask for a table test (its rounds are dealt fresh for each sitting).",
+            code="pool_readable",
+        )
 
     in_progress = _open_attempt(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
     if in_progress is not None:

@@ -35,7 +35,7 @@ from trainer.selectors.blueprints import (
     blueprint_shortfalls,
     table_test_skills,
 )
-from trainer.selectors.pools import pool_size_problem
+from trainer.selectors.pools import drills_dealing, is_pool, pool_size_problem
 
 # Assigning moved to trainer.services.assignments; the name stays importable from here.
 from trainer.services.assignments import (
@@ -159,6 +159,7 @@ def drill_create(
         if purpose == DrillPurpose.EXAM:
             size = whole_number(count, "count", 1, MAX_ROUNDS)
             _pool_check(title, chosen, size)
+        _dealt_once_check(chosen, pool=purpose == DrillPurpose.EXAM)
         with transaction.atomic():
             drill = Drill.objects.create(count=size, **fields)
             DrillScenario.objects.bulk_create(
@@ -198,6 +199,27 @@ def _pool_check(title: str, chosen: Sequence[Scenario], count: int) -> None:
     problem = pool_size_problem(title=title, pool=len(seen), count=count)
     if problem is not None:
         raise TrainerError(problem, field="scenarios", code="pool_too_small")
+
+
+def _dealt_once_check(chosen: Sequence[Scenario], *, pool: bool) -> None:
+    """A pool's rounds are dealt by no other active drill (trainer.selectors.pools, rule 4):
+    a practice drill would show their expected answers after each round."""
+    others = drills_dealing(scenario_ids=[s.pk for s in chosen])
+    if pool and others:
+        raise ConflictError(
+            f"a pool's rounds must be dealt nowhere else, and the drill '{others[0].title}' "
+            "deals some of these: choose other scenarios",
+            field="scenarios",
+            code="pool_shared",
+        )
+    pools = [d for d in others if is_pool(d)]
+    if pools:
+        raise ConflictError(
+            "some of these scenarios are rounds of a sealed exam pool, whose answers no other "
+            "drill may show: choose other scenarios",
+            field="scenarios",
+            code="in_pool",
+        )
 
 
 def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int]) -> None:

@@ -16,7 +16,8 @@ from core.errors import ConflictError, ForbiddenError, TrainerError, echo
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import RuleProfileVersion, Scenario
+from trainer.models import DrillScenario, RuleProfileVersion, Scenario
+from trainer.selectors.runs import scenario_revision_chain
 from trainer.services.scenarios import (
     MAX_SLUG,
     _check_columns,
@@ -29,6 +30,24 @@ from trainer.services.scenarios import (
 def _may_author(user: AbstractBaseUser) -> None:
     if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
         raise ForbiddenError("only a pit boss or an administrator may author scenarios")
+
+
+def _may_revise(user: AbstractBaseUser, scenario: Scenario) -> None:
+    """A revision changes what every drill dealing any revision of the scenario is graded
+    against at its next regrade (grading.basis replays the newest revision): so only an
+    administrator, or the scenario's author while no drill but their own deals it."""
+    _may_author(user)
+    if has_role(user, Role.ADMIN):
+        return
+    chain = scenario_revision_chain(scenario=scenario)
+    if chain[0].created_by_id != user.pk:
+        raise ForbiddenError("only the scenario's author or an administrator may revise it")
+    others = DrillScenario.objects.filter(scenario__in=chain).exclude(drill__owner_id=user.pk)
+    if others.exists():
+        raise ForbiddenError(
+            "another pit boss's drill or a table test deals this scenario: a revision would "
+            "change how that drill is graded, so an administrator revises it"
+        )
 
 
 def _difficulty(value: object) -> int:
@@ -139,9 +158,10 @@ def scenario_revise(
     difficulty: int | None = None,
 ) -> Scenario:
     """A new revision superseding `scenario` (the latest one: revising an older revision
-    would fork its history). The old row is kept, renamed ``slug--rN`` and inactive, so
+    would fork its history), by an administrator, or by its author while only their own
+    drills deal it (`_may_revise`). The old row is kept, renamed ``slug--rN`` and inactive, so
     the slug always finds the newest revision. An unchanged document is refused."""
-    _may_author(user)
+    _may_revise(user, scenario)
     if not scenario.is_active:
         raise _not_latest()
     doc = dict(document) if isinstance(document, Mapping) else document

@@ -25,7 +25,7 @@ from trainer.models import (
     Scenario,
     TrainingClass,
 )
-from trainer.selectors.pools import POOL_FACTOR, is_pool
+from trainer.selectors.pools import POOL_FACTOR, is_pool, pool_shared_problem
 from trainer.services.assignments import assignment_cancel
 from trainer.services.classes.requests import class_join_request_create
 from trainer.services.drills import (
@@ -145,7 +145,9 @@ class Command(BaseCommand):
 
     def drills(self, boss: AbstractBaseUser, admin: AbstractBaseUser) -> list[tuple[Drill, str]]:
         active = Scenario.objects.filter(is_active=True).order_by("slug")
-        easy = list(active.filter(difficulty__lte=2))[:SPEED_POOL]
+        # The speed pool's rounds are dealt nowhere else (the practice drill would show
+        # their answers: trainer.selectors.pools, rule 4).
+        easy = list(active.filter(difficulty__lte=2).exclude(slug__in=PRACTICE_SLUGS))[:SPEED_POOL]
         shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
         recipes: list[tuple[str, str, dict[str, Any]]] = [
             (PRACTICE, Mode.PRACTICE, {"kind": "fixed", "scenarios": PRACTICE_SLUGS}),
@@ -176,13 +178,25 @@ class Command(BaseCommand):
         out = []
         for title, mode, recipe in recipes:
             drill = Drill.objects.filter(title=title, is_active=True).first()
-            if drill is not None and is_pool(drill) and drill.drill_scenarios.count() < SPEED_POOL:
-                # A speed round of an older set-up (a pool of 40): retired, made again. Its
-                # author was not recorded then, so the administrator retires it, once the
-                # demo class's assignment of it is cancelled by its pit boss.
+            if (
+                drill is not None
+                and is_pool(drill)
+                and (
+                    drill.drill_scenarios.count() < SPEED_POOL
+                    or pool_shared_problem(drill=drill) is not None
+                )
+            ):
+                # A speed round of an older set-up (a pool of 40, or one sharing rounds with
+                # the practice drill): retired, made again. Its author was not recorded then,
+                # so the administrator retires it, once the demo class's assignment of it is
+                # cancelled by its pit boss.
                 for given in Assignment.objects.filter(drill=drill, cancelled_at__isnull=True):
                     assignment_cancel(assignment=given, user=boss)
-                drill_retire(drill=drill, user=admin, reason="its pool is too small to be sealed")
+                drill_retire(
+                    drill=drill,
+                    user=admin,
+                    reason="its pool cannot be sealed: too small, or its rounds dealt elsewhere",
+                )
                 drill = None
             if drill is None:
                 drill = drill_create(title=title, user=boss, **recipe)

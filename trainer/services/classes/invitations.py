@@ -16,7 +16,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -145,13 +145,21 @@ def trainee_invite(
 
 
 def invite_person(*, actor: AbstractBaseUser, person: Person, link_base: str) -> User:
-    user: User = get_user_model().objects.create_user(
-        username=person.username,
-        email=person.email,
-        first_name=person.first_name,
-        last_name=person.last_name,
-        password=None,  # unusable until the trainee chooses one through the link
-    )
+    """The account, its role and its ledger entry, inside the caller's transaction. An
+    invitation that lost a race to another with the same username in another spelling
+    (both checked before either was written) meets the database's unique index on
+    LOWER(username): a 409, and the caller's whole transaction is rolled back."""
+    try:
+        with transaction.atomic():
+            user: User = get_user_model().objects.create_user(
+                username=person.username,
+                email=person.email,
+                first_name=person.first_name,
+                last_name=person.last_name,
+                password=None,  # unusable until the trainee chooses one through the link
+            )
+    except IntegrityError:
+        raise ConflictError(username_taken_message(person.username), field="username") from None
     user.groups.add(Group.objects.get(name=Role.TRAINEE.value))
     ledger_append(
         event=Event.TRAINEE_INVITED,

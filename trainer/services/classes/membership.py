@@ -177,8 +177,15 @@ def class_trainee_add(
 def class_trainee_remove(
     *, actor: AbstractBaseUser, training_class: TrainingClass, trainee: AbstractBaseUser
 ) -> None:
-    """Take a trainee off the roster; their account and record stay as they are."""
+    """Take a trainee off the roster; their account and record stay as they are. Nobody
+    takes themselves off: a trainee who also teaches the class would leave its other
+    instructors unable to act for them (and, on no class, open to any pit boss's add)."""
     may_manage_class(actor, training_class)
+    if trainee.pk == actor.pk:
+        raise ForbiddenError(
+            "nobody takes themselves off a class they are a trainee on: another pit boss of "
+            "the class or an administrator does it"
+        )
     if not training_class.trainees.filter(pk=trainee.pk).exists():
         raise NotFoundError(f"no such trainee on {training_class.name}", field="trainee")
     _roster_changed(

@@ -19,6 +19,7 @@ from ledger.events import Event
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
 from trainer.selectors.runs import latest_run_numbers
+from trainer.selectors.visibility import not_for_oneself
 
 # Runs per batch task (one transaction): big enough to amortise the queries and the
 # task's overhead, small enough that a killed worker or a retry redoes little work.
@@ -141,9 +142,17 @@ def regrade_request(
     reason: str,
     requested_by: AbstractBaseUser | None = None,
 ) -> list[GradingRun]:
-    """A new regrade run for each attempt; the earlier runs and their grades stay as they are."""
+    """A new regrade run for each attempt; the earlier runs and their grades stay as they are.
+    Nobody regrades their own attempt (an administrator who is also a trainee would choose
+    the rules their own sitting is graded under): all or nothing."""
     if not reason.strip():
         raise TrainerError("a regrade needs a reason (what was corrected)", field="reason")
+    attempts = list(attempts)
+    if requested_by is not None:
+        for attempt in attempts:
+            not_for_oneself(
+                user=requested_by, trainee_id=attempt.trainee_id, doing="regrades their own attempt"
+            )
     return grading_request_batch(
         attempts=attempts,
         trigger=RunTrigger.REGRADE,
