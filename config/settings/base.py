@@ -334,7 +334,7 @@ SPECTACULAR_SETTINGS = {
     # The answer object is closed: an unknown field is refused (docs/api.md).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "trainer.api.serializers.closed_answer_schema",
+        "trainer.api.answer_serializers.closed_answer_schema",
     ],
 }
 

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from trainer.api import serializers as s
+from trainer.api.answer_serializers import AnswerInput
 from trainer.api.filters import MomentFilter, StrictFilterSet, choice_filter
 from trainer.api.permissions import IsTrainee
 from trainer.api.selectors import (
@@ -178,7 +179,7 @@ class AttemptQuestionView(TraineeView):
 
 class AttemptAnswerView(TraineeView):
     @extend_schema(
-        request=s.AnswerInput,
+        request=AnswerInput,
         responses={
             201: s.AnswerResponseOutput,
             200: OpenApiResponse(
@@ -211,7 +212,7 @@ class AttemptAnswerView(TraineeView):
         """Answer the question being asked. Sending the same answer again changes nothing."""
         # Ownership first: someone else's attempt answers 404 whatever the body holds.
         attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
-        body = s.AnswerInput(data=request.data)
+        body = AnswerInput(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
         decision, created = decision_record(
