@@ -87,22 +87,8 @@ def test_guesses_at_the_signer_from_elsewhere_do_not_stop_the_signature(
     # Issue #23, finding 4: a trainee guessing at the pit boss's password from another
     # address (many, even) neither locks nor slows the pit boss's sign-off: the signer is
     # signed in, re-entering their own password, and keeps only their own limit.
-    for number in range(settings.AXES_FAILURE_LIMIT * 3):
-        Client(REMOTE_ADDR=f"10.0.1.{number + 1}").post(
-            "/accounts/login/", {"username": "boss", "password": "guess"}
-        )
-    request = signing_request("127.0.0.1")
-    request.user = pit_boss
-    signed = certification_sign(
-        trainee=trainee,
-        profile=shoe,
-        attempt=exam,
-        signer=pit_boss,
-        password=PASSWORD,
-        statement="ok",
-        request=request,
-    )
-    assert signed.signed_by == pit_boss
+    guess_from_many_addresses("boss", network="10.0.1")
+    assert sign_while_signed_in(trainee, exam, pit_boss, shoe).signed_by == pit_boss
 
 
 def test_a_locked_out_signer_cannot_withdraw_either(exam, trainee, pit_boss, shoe):
@@ -149,19 +135,28 @@ def test_a_signer_whose_username_has_capitals_is_not_slowed_by_others_either(
 ):
     pit_boss.username = "Boss"
     pit_boss.save()
+    guess_from_many_addresses("BOSS", network="10.0.2")
+    assert sign_while_signed_in(trainee, exam, pit_boss, shoe).signed_by == pit_boss
+
+
+def guess_from_many_addresses(username, *, network):
+    """Three times the limit of wrong passwords for ``username``, each from its own address."""
     for number in range(settings.AXES_FAILURE_LIMIT * 3):
-        Client(REMOTE_ADDR=f"10.0.2.{number + 1}").post(
-            "/accounts/login/", {"username": "BOSS", "password": "guess"}
+        Client(REMOTE_ADDR=f"{network}.{number + 1}").post(
+            "/accounts/login/", {"username": username, "password": "guess"}
         )
+
+
+def sign_while_signed_in(trainee, exam, signer, profile):
+    """The sign-off as the signed-in pit boss makes it, re-entering their own password."""
     request = signing_request("127.0.0.1")
-    request.user = pit_boss
-    signed = certification_sign(
+    request.user = signer
+    return certification_sign(
         trainee=trainee,
-        profile=shoe,
+        profile=profile,
         attempt=exam,
-        signer=pit_boss,
+        signer=signer,
         password=PASSWORD,
         statement="ok",
         request=request,
     )
-    assert signed.signed_by == pit_boss
