@@ -190,6 +190,25 @@ def sql_utc_text(column: str) -> str:
     return f"COALESCE(to_char(({column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD HH24:MI:SS \"UTC\"'), '')"
 
 
+def sql_house_text(column: str, *, zone: str, abbreviations: Mapping[int, str]) -> str:
+    """`core.dates.house_second` in SQL: the instant in the house's zone to the second, then
+    the zone's abbreviation at that offset (`core.dates.zone_abbreviations`, which the caller
+    reads for its period), or the offset ("UTC-05:00") where it has none; NULL as ''."""
+    local = f"({column} AT TIME ZONE {sql_literal(zone)})"
+    offset = f"(extract(epoch FROM {local} - ({column} AT TIME ZONE 'UTC'))::int)"
+    names = " ".join(
+        f"WHEN {seconds} THEN {sql_literal(name)}" for seconds, name in abbreviations.items()
+    )
+    numeric = (
+        f"CASE WHEN {offset} = 0 THEN 'UTC' ELSE 'UTC' || "
+        f"CASE WHEN {offset} < 0 THEN '-' ELSE '+' END || "
+        f"lpad((abs({offset}) / 3600)::text, 2, '0') || ':' || "
+        f"lpad((mod(abs({offset}), 3600) / 60)::text, 2, '0') END"
+    )
+    name = f"(CASE {offset} {names} ELSE {numeric} END)" if names else numeric
+    return f"COALESCE(to_char({local}, 'YYYY-MM-DD HH24:MI:SS') || ' ' || {name}, '')"
+
+
 def sql_words(column: str, words: Mapping[str, str]) -> str:
     """A value by its label, `words.get(value, value)` in SQL (NULL stays NULL)."""
     cases = " ".join(f"WHEN {sql_literal(k)} THEN {sql_literal(v)}" for k, v in words.items())
