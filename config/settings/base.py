@@ -97,6 +97,9 @@ TEMPLATES = [
                 "trainer.context_processors.roles",
                 "config.context_processors.navigation",
             ],
+            # `duration` (core.templatetags.house): every template writes a time taken or
+            # left the one way, with no {% load %}.
+            "builtins": ["core.templatetags.house"],
         },
     },
 ]

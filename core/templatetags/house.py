@@ -1,4 +1,5 @@
-"""`{% load house %}`: the house's way of writing what people read.
+"""The house's way of writing what people read; a builtin of every template
+(settings.TEMPLATES), so no {% load %} is needed.
 
 `{{ grade.response_ms|duration:"ms" }}` → "39 s"; `{{ clock.box|duration }}` → "1 h 40 min".
 """
