@@ -224,3 +224,40 @@ def test_the_api_refuses_a_time_the_clocks_skip(drill, morning, pit_boss):
     assert body["field"] == "due_at"
     assert "does not exist in America/New_York" in str(body)
     assert not Assignment.objects.exists()
+
+
+@house
+@pytest.mark.parametrize("given", ["9999-12-31T23:59", "0001-01-01T00:00+01:00"])
+def test_the_api_refuses_a_due_date_past_the_calendars_end_without_a_500(
+    drill, morning, pit_boss, given
+):
+    response = _assign(_api(pit_boss), drill, morning, given)
+    assert response.status_code == 400
+    assert response.json()["field"] == "due_at"
+    assert not Assignment.objects.exists()
+
+
+@house
+def test_a_due_date_past_the_calendars_end_is_refused_at_the_field(drill, morning, pit_boss):
+    response = client_for(pit_boss).post(
+        reverse("teach:assignments"),
+        {
+            "drill": drill.pk,
+            "training_class": morning.pk,
+            "mode": "practice",
+            "due_day": "9999-12-31",
+            "due_time": "23:59",
+        },
+    )
+    assert response.status_code == 400
+    assert "the date is out of range" in response.content.decode()
+    assert not Assignment.objects.exists()
+
+
+@house
+def test_of_the_hour_the_clocks_go_back_the_first_pass_is_meant(drill, morning, pit_boss):
+    # 3 November 2030, 01:30 happens at 05:30 UTC (EDT) and again at 06:30 UTC (EST).
+    response = _assign(_api(pit_boss), drill, morning, "2030-11-03T01:30")
+    assert response.status_code == 201, response.json()
+    assert Assignment.objects.get().due_at == dt.datetime(2030, 11, 3, 5, 30, tzinfo=dt.UTC)
+    assert response.json()["due_at"] == "2030-11-03T01:30:00-04:00"
