@@ -8,7 +8,6 @@ takes our own table and column names, never user input, into the SQL it builds.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -173,21 +172,6 @@ def sql_csv_text(column: str) -> str:
         f"COALESCE(CASE WHEN {column} ~ {sql_literal(pattern)} "
         f"THEN {quoted.format(prefix, column)} ELSE {prefix} || {column} END, '')"
     )
-
-
-# An instant as the report writes it for people and programs alike: UTC to the second,
-# "2026-11-23 14:39:05 UTC" (no ISO "T", offset or microseconds).
-UTC_TEXT = "%Y-%m-%d %H:%M:%S UTC"
-
-
-def utc_text(instant: dt.datetime | None) -> str:
-    """An instant as UTC_TEXT; None as ""."""
-    return "" if instant is None else instant.astimezone(dt.UTC).strftime(UTC_TEXT)
-
-
-def sql_utc_text(column: str) -> str:
-    """`utc_text` in SQL: the UTC instant to the second; NULL as ''."""
-    return f"COALESCE(to_char(({column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD HH24:MI:SS \"UTC\"'), '')"
 
 
 def sql_house_text(column: str, *, zone: str, abbreviations: Mapping[int, str]) -> str:
