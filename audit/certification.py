@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
+from core.durations import duration_text
 from trainer.selectors.blueprints import blueprint_shortfalls
 
 if TYPE_CHECKING:
@@ -93,7 +94,7 @@ class CertificationRule:
         if evidence.rounds < self.min_scenarios:
             found.append(f"it dealt {evidence.rounds} scenarios, fewer than {self.min_scenarios}")
         if evidence.mean_ms is None or Decimal(str(evidence.mean_ms)) >= self.max_mean_ms:
-            mean = "no" if evidence.mean_ms is None else f"{evidence.mean_ms / 1000:.1f} s"
+            mean = "no" if evidence.mean_ms is None else duration_text(evidence.mean_ms, "ms")
             found.append(f"its mean response time ({mean}) is not under {self.max_mean_seconds} s")
         if evidence.profiles != (profile,):
             # The evidence holds the profiles' names, never shown: say how it differs.

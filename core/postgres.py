@@ -8,7 +8,6 @@ takes our own table and column names, never user input, into the SQL it builds.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -175,19 +174,23 @@ def sql_csv_text(column: str) -> str:
     )
 
 
-# An instant as the report writes it for people and programs alike: UTC to the second,
-# "2026-11-23 14:39:05 UTC" (no ISO "T", offset or microseconds).
-UTC_TEXT = "%Y-%m-%d %H:%M:%S UTC"
-
-
-def utc_text(instant: dt.datetime | None) -> str:
-    """An instant as UTC_TEXT; None as ""."""
-    return "" if instant is None else instant.astimezone(dt.UTC).strftime(UTC_TEXT)
-
-
-def sql_utc_text(column: str) -> str:
-    """`utc_text` in SQL: the UTC instant to the second; NULL as ''."""
-    return f"COALESCE(to_char(({column} AT TIME ZONE 'UTC'), 'YYYY-MM-DD HH24:MI:SS \"UTC\"'), '')"
+def sql_house_text(column: str, *, zone: str, abbreviations: Mapping[int, str]) -> str:
+    """`core.dates.house_second` in SQL: the instant in the house's zone to the second, then
+    the zone's abbreviation at that offset (`core.dates.zone_abbreviations`, which the caller
+    reads for its period), or the offset ("UTC-05:00") where it has none; NULL as ''."""
+    local = f"({column} AT TIME ZONE {sql_literal(zone)})"
+    offset = f"(extract(epoch FROM {local} - ({column} AT TIME ZONE 'UTC'))::int)"
+    names = " ".join(
+        f"WHEN {seconds} THEN {sql_literal(name)}" for seconds, name in abbreviations.items()
+    )
+    numeric = (
+        f"CASE WHEN {offset} = 0 THEN 'UTC' ELSE 'UTC' || "
+        f"CASE WHEN {offset} < 0 THEN '-' ELSE '+' END || "
+        f"lpad((abs({offset}) / 3600)::text, 2, '0') || ':' || "
+        f"lpad((mod(abs({offset}), 3600) / 60)::text, 2, '0') END"
+    )
+    name = f"(CASE {offset} {names} ELSE {numeric} END)" if names else numeric
+    return f"COALESCE(to_char({local}, 'YYYY-MM-DD HH24:MI:SS') || ' ' || {name}, '')"
 
 
 def sql_words(column: str, words: Mapping[str, str]) -> str:

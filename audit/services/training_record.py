@@ -23,6 +23,7 @@ from django.utils import timezone
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
 from audit.services.reports.pdf import table_style
+from core.dates import house_minute, zone_statement
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
 from ledger.events import Event
@@ -88,12 +89,12 @@ def _person(user: User) -> str:
 
 
 def _stamp(when: dt.datetime | None) -> str:
-    """A time as the house's documents write it: 2026-11-23 14:39 UTC."""
-    return f"{when.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC" if when else NOTHING
+    """A time as the house's documents write it, in its zone: 2026-11-23 09:39 EST."""
+    return house_minute(when) if when else NOTHING
 
 
 def _day(when: dt.datetime | None) -> str:
-    return f"{when.astimezone(dt.UTC):%Y-%m-%d}" if when else NOTHING
+    return timezone.localdate(when).isoformat() if when else NOTHING
 
 
 def _signer_role(cert: Certification) -> str:
@@ -252,6 +253,7 @@ def _pdf(
             f"<b>{escape(name)}</b> (user {escape(trainee.get_username())})", styles["Normal"]
         ),
         Paragraph(escape("Classes: " + (", ".join(record.classes) or "none")), styles["Normal"]),
+        Paragraph(escape(zone_statement(on=timezone.localdate(produced_at))), styles["Normal"]),
         Spacer(1, 3 * mm),
     ]
     part(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
 
 from django.contrib import messages
@@ -36,6 +36,7 @@ from audit.services.training_record import training_record_pdf
 from audit.web import charts
 from config import pages
 from core.access import role_required
+from core.durations import duration_text
 from core.errors import TrainerError
 from core.roles import Role
 from trainer import rules
@@ -122,8 +123,8 @@ class _TraineeRow:
     url: str
     attempts: str
     accuracy: str
-    mean_ms: str
-    p90_ms: str
+    mean_time: str
+    p90_time: str
     overpaid: str
     underpaid: str
     unanswered: str
@@ -145,21 +146,14 @@ class _TraineeRow:
             url=reverse("pit:trainee", args=[trainee.pk]),
             attempts=str(figures.attempts),
             accuracy=NO_FIGURE if figures.accuracy is None else f"{figures.accuracy} %",
-            mean_ms=_whole(figures.mean_ms),
-            p90_ms=_whole(figures.p90_ms),
+            mean_time=duration_text(figures.mean_ms, "ms"),
+            p90_time=duration_text(figures.p90_ms, "ms"),
             overpaid=str(figures.overpaid),
             underpaid=str(figures.underpaid),
             unanswered=str(figures.unanswered),
             tables=[standing_badge(state) for state in tables],
             flagged=flagged,
         )
-
-
-def _whole(value: float | None) -> str:
-    """A figure to the nearest whole number, halves up (as the floatformat filter does)."""
-    if value is None:
-        return NO_FIGURE
-    return str(Decimal(repr(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 @require_GET
@@ -341,7 +335,7 @@ def _sitting_row(sitting: audit_selectors.Sitting) -> _SittingRow:
         sat=_minute(evidence.submitted_at or evidence.graded_at),
         score=NO_FIGURE if evidence.score is None else f"{evidence.score} %",
         passed=evidence.passed is True,
-        mean=NO_FIGURE if evidence.mean_ms is None else f"{evidence.mean_ms / 1000:.1f} s",
+        mean=NO_FIGURE if evidence.mean_ms is None else duration_text(evidence.mean_ms, "ms"),
         refusals=[r.text for r in sitting.check.refusals],
         fast=sitting.check.fast,
     )

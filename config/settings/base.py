@@ -8,6 +8,7 @@ import environ
 from csp.constants import NONCE, NONE, SELF
 
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
+from .house_zone import house_zone_name
 from .storage import file_storage
 
 # The development keys are public on purpose: production refuses to start with either
@@ -96,6 +97,9 @@ TEMPLATES = [
                 "trainer.context_processors.roles",
                 "config.context_processors.navigation",
             ],
+            # `duration` (core.templatetags.house): every template writes a time taken or
+            # left the one way, with no {% load %}.
+            "builtins": ["core.templatetags.house"],
         },
     },
 ]
@@ -248,7 +252,15 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = env.str("TIME_ZONE", default="UTC")
+# The house's time zone (config/settings/house_zone.py): every time people read or type, on
+# pages, PDFs and CSVs, is in it; the database and the ledger keep UTC.
+TIME_ZONE = house_zone_name(
+    given={
+        "SHOESCHOOL_TIME_ZONE": env.str("SHOESCHOOL_TIME_ZONE", default=""),
+        "TIME_ZONE": env.str("TIME_ZONE", default=""),  # its older name
+    },
+    environment=ENVIRONMENT,
+)
 USE_I18N = True
 USE_TZ = True
 

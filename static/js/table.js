@@ -235,13 +235,26 @@
     }
   });
 
+  // Whole seconds as core.durations.whole_seconds_text writes them: "59 s", "1 min 5 s",
+  // "1 h 39 min 59 s" (the parts that are not zero).
+  function durationText(total) {
+    var hours = Math.floor(total / 3600);
+    var minutes = Math.floor((total % 3600) / 60);
+    var seconds = total % 60;
+    var parts = [];
+    if (hours) parts.push(hours + " h");
+    if (minutes) parts.push(minutes + " min");
+    if (seconds || !(hours || minutes)) parts.push(seconds + " s");
+    return parts.join(" ");
+  }
+
   function tick(element) {
     var seconds = parseInt(element.dataset.seconds, 10);
     var value = element.querySelector(".timer-value");
     var timeBox = element.dataset.timer === "box";
     setInterval(function () {
       seconds -= 1;
-      value.textContent = Math.max(seconds, 0) + " s";
+      value.textContent = durationText(Math.max(seconds, 0));
       element.classList.toggle("low", seconds <= 10);
       element.classList.toggle("over", seconds <= 0);
       // When the time box ends the server submits the attempt on the next request.

@@ -152,8 +152,9 @@ def test_the_pit_sees_a_trainees_chip_mistakes_apart_and_the_time_per_chip_quest
     html = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
     rows = _chip_rows(html)
     # Asked, right, right money wrong chips, wrong money, late or not answered, time, target.
-    assert rows["Pay in chips"] == ["3", "1 (33.3 %)", "1", "1", "0", "3.0 s", "8 s"]
-    assert rows["Change cash"] == ["1", "1 (100.0 %)", "0", "0", "0", "3.0 s", "6 s"]
+    # Durations as core.durations writes them (issue #24): "3 s", not "3.0 s".
+    assert rows["Pay in chips"] == ["3", "1 (33.3 %)", "1", "1", "0", "3 s", "8 s"]
+    assert rows["Change cash"] == ["1", "1 (100.0 %)", "0", "0", "0", "3 s", "6 s"]
     assert "Colour up" not in rows
     # The category shows under its words among the mistakes too, never its code.
     assert "Right money, wrong chips" in html

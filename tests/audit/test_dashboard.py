@@ -285,8 +285,10 @@ def test_a_trainees_row_shows_their_figures(history, trainee, other_trainee, com
     name, attempts, accuracy, mean, p90, overpaid, underpaid = (
         c.split(">", 1)[-1] for c in cells[:7]
     )
-    assert (name, attempts, accuracy, mean) == (trainee.get_full_name(), "2", "57.1 %", "3500")
-    assert abs(int(p90) - 6000) <= GradingRunSummary.HISTOGRAM_MS
+    # Durations in seconds (issue #24), not "3500" ms.
+    assert (name, attempts, accuracy, mean) == (trainee.get_full_name(), "2", "57.1 %", "3.5 s")
+    assert p90.endswith(" s")
+    assert abs(float(p90.removesuffix(" s")) * 1000 - 6000) <= GradingRunSummary.HISTOGRAM_MS
     assert (overpaid, underpaid) == ("5.00", "2.50")
     assert f'href="{reverse("pit:trainee", args=[trainee.pk])}"' in html
     # One question, answered in 3000 ms; a trainee with no grade shows dashes.
@@ -294,8 +296,8 @@ def test_a_trainees_row_shows_their_figures(history, trainee, other_trainee, com
         other_trainee.get_full_name(),
         "1",
         "0.0 %",
-        "3000",
-        "3125",
+        "3 s",
+        "3.1 s",  # 3125 ms: the p90 read from the histogram
     ]
 
 

@@ -125,3 +125,29 @@ def test_postgresql_and_python_write_the_same_decisions_in_words(history):
     # Peeks, procedure answers, pushes and money all among them.
     assert any("Peek: " in line for line in by_sql) or any("Stand" in line for line in by_sql)
     assert by_sql == by_python
+
+
+# Issue #24: durations as "38977 ms" and "Exam time left: 5999 s". A number of milliseconds,
+# or of a hundred seconds and more, is read by no person.
+RAW_DURATION = re.compile(r"\b\d+ ms\b|\b\d{3,} s\b|\b(?:Mean|p90) ms\b")
+
+
+@pytest.mark.django_db
+def test_durations_read_in_seconds_and_minutes_on_every_page(history):
+    trainee, boss, _officer = history
+    me, pit = client_for(trainee), client_for(boss)
+    pages = {
+        f"results {attempt.pk}": me.get(reverse("train:results", args=[attempt.pk]))
+        for attempt in Attempt.objects.filter(trainee=trainee)
+    }
+    pages["my record"] = me.get("/train/record/")
+    pages["pit dashboard"] = pit.get(reverse("pit:dashboard"))
+    pages["pit trainee"] = pit.get(reverse("pit:trainee", args=[trainee.pk]))
+    for grade in Grade.objects.filter(run__attempt__trainee=trainee)[:5]:
+        pages[f"grade {grade.pk}"] = pit.get(reverse("pit:grade", args=[grade.pk]))
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        assert found(RAW_DURATION, visible_text(response.content.decode())) == [], name
+    assert any(
+        re.search(r"\b\d+(\.\d)? s\b", visible_text(r.content.decode())) for r in pages.values()
+    )

@@ -217,6 +217,10 @@ def test_a_speed_drill_shows_its_clock_and_submits_as_it_stands(
     start(page, "Speed: naturals")
 
     expect(page.locator("[data-timer=box]")).to_contain_text("Speed time box")
+    # The countdown in minutes and seconds, as the server wrote it (issue #24: not "119 s").
+    expect(page.locator("[data-timer=box] .timer-value")).to_have_text(
+        re.compile(r"^1 min (5\d|4\d) s$"), timeout=5000
+    )
     page.keyboard.press("p")
     page.keyboard.type("37.50")
     page.keyboard.press("Enter")

@@ -17,7 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import NotFoundError
+from core.dates import house_moment
+from core.errors import NotFoundError, TrainerError
 from core.roles import Role, has_role
 from trainer.api.filters import StrictFilterSet, choice_filter
 from trainer.api.serializers import StrictIntegerField, StrictSerializer, choice_message
@@ -47,7 +48,9 @@ class InstructorView(APIView):
 
 @extend_schema_field({"type": "string", "format": "date-time"})
 class MomentInput(serializers.Field):
-    """An ISO 8601 date and time with its offset (a time without one is ambiguous)."""
+    """An ISO 8601 date and time: with its offset, as given; without one, in the house's
+    time zone (settings.TIME_ZONE, as the pages read a typed time). A time the clocks skip
+    there is refused."""
 
     def to_internal_value(self, data: Any) -> dt.datetime:
         if not isinstance(data, str):
@@ -57,15 +60,21 @@ class MomentInput(serializers.Field):
         except ValueError:
             moment = None
         if moment is None:
-            raise serializers.ValidationError("give a date and time in ISO 8601, with its offset")
+            raise serializers.ValidationError(
+                "give a date and time in ISO 8601 (2030-05-01T18:00, or with its offset: "
+                "2030-05-01T18:00:00+01:00)"
+            )
         offset = moment.utcoffset()
-        if offset is None:
-            raise serializers.ValidationError("the date and time must carry its offset")
-        if abs(offset) > _MOST_OFFSET:
+        if offset is not None and abs(offset) > _MOST_OFFSET:
             raise serializers.ValidationError(
                 "the time zone offset must be between -12:00 and +14:00"
             )
-        return moment.astimezone(dt.UTC)
+        try:
+            return house_moment(moment, field=self.field_name or "due_at").astimezone(dt.UTC)
+        except TrainerError as error:
+            raise serializers.ValidationError(error.message) from None
+        except OverflowError:
+            raise serializers.ValidationError("the date is out of range") from None
 
 
 class AssignInput(StrictSerializer):

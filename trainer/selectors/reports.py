@@ -27,8 +27,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce
 
-from core.dates import day_start
-from core.postgres import sql_csv_text, sql_literal, sql_utc_text, sql_words
+from core.dates import day_start, house_zone_name, zone_abbreviations
+from core.postgres import sql_csv_text, sql_house_text, sql_literal, sql_words
 from trainer import words
 from trainer.models import (
     Attempt,
@@ -367,7 +367,9 @@ def report_decisions_csv(
         f"{c[4]}::text",
         f"{c[5]}::text",
         sql_csv_text(sql_words(c[6], words.KIND_VALUE_WORDS)),
-        sql_utc_text(c[7]),
+        sql_house_text(
+            c[7], zone=house_zone_name(), abbreviations=zone_abbreviations(start=start, end=end)
+        ),
         f"COALESCE({c[8]}::text, '')",
         f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
         sql_csv_text(sql_words(c[10], words.CATEGORY_WORDS)),

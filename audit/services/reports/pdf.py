@@ -51,6 +51,7 @@ from audit.services.reports.rows import (
     summary_rows,
     trainee_cells,
 )
+from core.dates import house_minute, house_zone_name, zone_statement
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
 from trainer.selectors.chip_figures import report_chip_figures
@@ -130,7 +131,7 @@ def _pdf(
             head_hash=verification.head_hash,
             ledger_state="verified" if verification.ok else "FAILED VERIFICATION",
             statement=(
-                f"This report covers {period} ({settings.TIME_ZONE}). It was produced from "
+                f"This report covers {period} ({house_zone_name()}). It was produced from "
                 "the training records as they stood at the time above, and its figures were "
                 "checked against the ledger head below."
             ),
@@ -151,15 +152,16 @@ def _pdf(
 
 
 def _readable(column: str, value: Any) -> str:
-    """A cell as a person reads it: times to the minute in UTC (the CSV keeps seconds)."""
+    """A cell as a person reads it: times to the minute in the house's zone (the CSV keeps
+    seconds)."""
     if isinstance(value, dt.datetime):
         return minute_text(value)
     return cell(value)
 
 
 def minute_text(instant: dt.datetime) -> str:
-    """An instant as the PDFs write it: "2026-11-23 14:39 UTC"."""
-    return instant.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """An instant as the PDFs write it, in the house's zone: "2026-11-23 09:39 EST"."""
+    return house_minute(instant)
 
 
 def attestation(
@@ -287,11 +289,12 @@ def _title(styles: _Styles, *, period: str, generated_at: dt.datetime) -> list[A
     return [
         Paragraph("Shoe School compliance report", styles.sheet["Title"]),
         Paragraph(
-            f"Period <b>{period}</b> ({escape(settings.TIME_ZONE)}) · generated "
+            f"Period <b>{period}</b> ({escape(house_zone_name())}) · generated "
             f"{minute_text(generated_at)} · retention "
             f"{settings.RETENTION_YEARS} years",
             styles.sheet["Normal"],
         ),
+        Paragraph(escape(zone_statement(on=generated_at.date())), styles.sheet["Normal"]),
         Spacer(1, 4 * mm),
     ]
 

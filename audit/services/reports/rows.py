@@ -26,8 +26,9 @@ from audit.selectors_reports import (
     report_reviews,
     report_signoffs,
 )
+from core.dates import house_second, house_zone_name, zone_statement
 from core.errors import TrainerError
-from core.postgres import csv_formula_safe, csv_line, utc_text
+from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
 from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
@@ -72,7 +73,7 @@ def cell(value: Any) -> str:
     if isinstance(value, Decimal):
         return f"{value:.2f}"
     if isinstance(value, dt.datetime):
-        return utc_text(value)
+        return house_second(value)
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, dict | list):
@@ -240,7 +241,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
     return [
         "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
         str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
-        utc_text(answered_at), "" if response_ms is None else str(response_ms),
+        house_second(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",
         words.CATEGORY_WORDS.get(category, category) if category else "",
         f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
@@ -309,7 +310,8 @@ def leading_rows(
             ("title", "Shoe School compliance report"),
             ("period_start", start),
             ("period_end", end),
-            ("time_zone", settings.TIME_ZONE),
+            ("time_zone", house_zone_name()),
+            ("times", zone_statement(on=start)),
             ("generated_at", generated_at),
             ("currency", settings.CURRENCY),
             ("retention_years", settings.RETENTION_YEARS),

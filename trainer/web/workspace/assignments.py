@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from config import pages
 from core.access import role_required
+from core.dates import house_moment
 from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError
 from trainer.models import Drill, Mode
 from trainer.selectors import assignments as assignment_sel
@@ -44,12 +45,24 @@ def _person(user: Any) -> str:
 
 
 def due_from(day: dt.date | None, time: dt.time | None) -> dt.datetime | None:
-    """A due date typed as a day and a time of day, in the site's time zone (as every date
-    on the site is read); the end of the day when no time is given."""
+    """A due date typed as a day and a time of day, in the house's time zone (as every date
+    on the site is read); the end of the day when no time is given. A time the clocks skip
+    is a TrainerError naming `due_time`."""
     if day is None:
         return None
-    moment = dt.datetime.combine(day, time or dt.time(23, 59))
-    return timezone.make_aware(moment, timezone.get_current_timezone())
+    return house_moment(dt.datetime.combine(day, time or dt.time(23, 59)), field="due_time")
+
+
+def _due_checked(form: forms.Form, data: dict[str, Any]) -> None:
+    """The form's error at the time of day, for a due date that does not exist."""
+    try:
+        due_from(data.get("due_day"), data.get("due_time"))
+    except TrainerError as error:
+        form.add_error("due_time", error.message)
+
+
+# A due date's time of day as it is typed and shown back: 22:00, not 22:00:00.
+_TIME_OF_DAY = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
 
 
 class DrillChoice(forms.ModelChoiceField):
@@ -78,7 +91,7 @@ class AssignForm(forms.Form):
         required=False,
         label="at",
         help_text="Empty: the end of the day.",
-        widget=forms.TimeInput(attrs={"type": "time"}),
+        widget=_TIME_OF_DAY,
     )
     max_sittings = forms.IntegerField(
         required=False,
@@ -107,6 +120,11 @@ class AssignForm(forms.Form):
         zone = timezone.get_current_timezone_name()
         self.fields["due_day"].help_text = f"Times are in {zone}."
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        _due_checked(self, data)
+        return data
+
 
 class ReassignForm(forms.Form):
     """What to change; a field left empty (and its box unticked) stays as it is."""
@@ -122,7 +140,7 @@ class ReassignForm(forms.Form):
         required=False,
         label="at",
         help_text="Empty: the end of the day.",
-        widget=forms.TimeInput(attrs={"type": "time"}),
+        widget=_TIME_OF_DAY,
     )
     no_due_date = forms.BooleanField(required=False, label="No due date")
 
@@ -132,6 +150,7 @@ class ReassignForm(forms.Form):
             self.add_error("unlimited", "give a number of sittings or no limit, not both")
         if data.get("no_due_date") and data.get("due_day"):
             self.add_error("no_due_date", "give a due date or none, not both")
+        _due_checked(self, data)
         if not self.errors and not self.changes(data):
             raise forms.ValidationError(
                 "nothing to change: give a number of sittings or a due date"
