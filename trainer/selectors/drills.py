@@ -124,3 +124,24 @@ def round_preview(document: dict[str, Any], *, game: str | None = None) -> Round
     return RoundPreview(
         view=first["view"], box=first["box"], hand=first["hand"], questions=questions
     )
+
+
+def rules_shown(document: dict[str, Any], version: RuleProfileVersion) -> RuleProfileVersion:
+    """The rules a round is dealt under, as its table's placard and house rules show them:
+    `version` with the round's own rule changes on top (the same as
+    `trainer.selectors.attempts.round_rules` gives the trainee's table), unsaved."""
+    stated = document.get("rules")
+    changes = stated.get("overrides") if isinstance(stated, dict) else None
+    if not changes:
+        return version
+    return RuleProfileVersion(
+        profile=version.profile,
+        version=version.version,
+        parameters={**version.parameters, **changes},
+        source=version.source,
+    )
+
+
+def table_names() -> dict[str, str]:
+    """Each rule profile's name and the title a person reads for it."""
+    return {name: title or name for name, title in RuleProfile.objects.values_list("name", "title")}

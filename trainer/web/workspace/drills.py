@@ -19,6 +19,7 @@ from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario
 from trainer.selectors import drills as sel
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.web.display import answer_label, kind_label, table_view
+from trainer.words import key_text
 from trainer.web.workspace.drill_forms import (
     GeneratedDrillForm,
     LibraryDrillForm,
@@ -35,18 +36,24 @@ def skill_labels(skills: list[str]) -> list[str]:
     return [SKILL_LABELS.get(s, s) for s in skills]
 
 
-def round_preview(scenario: Scenario) -> dict[str, Any]:
-    """A round as the trainee meets it (the table at its first question, no answer), and
-    its answer key in words for the author, shown apart and marked as such."""
-    found = sel.round_preview(scenario.document, game=scenario.game)
+def round_preview(
+    scenario: Scenario, *, version: RuleProfileVersion | None = None
+) -> dict[str, Any]:
+    """A round as the trainee meets it (the table's placard and house rules, the table at
+    its first question, no answer), and its answer key in words for the author, shown apart
+    and marked as such. `version`: the table it is dealt at (a saved scenario's own)."""
+    document = scenario.document
+    found = sel.round_preview(document, game=scenario.game)
+    version = version or scenario.profile_version
     return {
         "scenario": scenario,
+        "rules": sel.rules_shown(document, version) if version is not None else None,
         "table": table_view(found.view, box=found.box, hand=found.hand),
         "key": [
             {
                 "n": q["n"],
                 "kind": kind_label(q["kind"]),
-                "prompt": q["prompt"],
+                "prompt": key_text(q, document, note=False),
                 "expected": answer_label(q["expected"]),
             }
             for q in found.questions

@@ -16,6 +16,8 @@ from trainer import rules
 from trainer.models import Scenario
 from trainer.selectors import drills as sel
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
+from trainer.services.scenarios import profile_version_for
+from trainer.web.workspace.authoring_words import error_words
 from trainer.web.workspace.drills import round_preview, skill_labels, workspace
 from trainer.web.workspace.scenario_forms import ScenarioForm, initial_from
 
@@ -34,8 +36,11 @@ def scenario_list(request: HttpRequest) -> HttpResponse:
     return render(request, "trainer/workspace/scenarios.html", {"rows": rows})
 
 
-def _place(form: ScenarioForm, error: TrainerError) -> None:
-    form.add_error(form.field_for_path(error.field, error.message), error.message)
+def _place(form: ScenarioForm, field: str | None, message: str, reason: str = "") -> None:
+    """A refusal at the field it concerns, in the author's words (never the engine's paths,
+    card codes or profile names)."""
+    words = error_words(message, reason=reason, tables=sel.table_names())
+    form.add_error(form.field_for_path(field, message), words)
 
 
 def _save(
@@ -77,10 +82,13 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                 # The engine judges the round first, so its own words reach the field.
                 rules.settle(document)
             except rules.ScenarioError as error:
-                form.add_error(form.field_for_path(error.field, error.message), error.message)
+                _place(form, error.field, error.message, error.reason)
             else:
                 if request.POST.get("action") == "preview":
-                    preview = round_preview(Scenario(title=document["title"], document=document))
+                    preview = round_preview(
+                        Scenario(title=document["title"], document=document),
+                        version=profile_version_for(form.cleaned_data["profile"].name),
+                    )
                     status = 200
                 else:
                     try:
@@ -88,7 +96,7 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                     except TrainerError as error:
                         if error.status in (403, 404):
                             raise
-                        _place(form, error)
+                        _place(form, error.field, error.message)
                         status = error.status
                     else:
                         return redirect("teach:scenarios")
