@@ -34,14 +34,15 @@ def test_cards_are_read_in_rank_and_suit_as_picked_or_typed():
     assert [card_code(c) for c in ("A♥", "a♥", "10♦", "Ah", "10d", "tc", "K♣")] == [
         "Ah", "Ah", "Td", "Ah", "Td", "Tc", "Kc",
     ]  # fmt: skip
-    assert card_code("Zz") is None and card_code("11♥") is None
+    assert card_code("Zz") is None
+    assert card_code("11♥") is None
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd",
     ]  # fmt: skip
 
 
 def test_actions_are_read_as_a_dealer_says_them():
-    words = "split double for 10 hit DOUBLE 7.50 stand".split()
+    words = ["split", "double", "for", "10", "hit", "DOUBLE", "7.50", "stand"]
     assert actions_from_words(words) == ["split", "double:10", "hit", "double:7.50", "stand"]
 
 
@@ -125,9 +126,7 @@ def test_picked_cards_actions_in_words_and_a_cut_card_counted_from_one_are_saved
 
 
 def test_the_cut_card_before_card_zero_is_refused_in_words(pit_boss):
-    response = client_for(pit_boss).post(
-        reverse("teach:scenario-new"), staged(cut_card_before="0")
-    )
+    response = client_for(pit_boss).post(reverse("teach:scenario-new"), staged(cut_card_before="0"))
     assert response.status_code == 400
     assert "the first card is 1" in field_error(response.content.decode(), "cut_card_before")
 
@@ -156,9 +155,11 @@ def test_the_preview_shows_the_placard_and_house_rules_with_the_rounds_rule_chan
     text = response.content.decode()
     assert response.status_code == 200
     placard = re.search(r'<p class="placard">(.*?)</p>', text, re.S)
-    assert placard and "Blackjack pays 6 to 5" in placard.group(1)
+    assert placard
+    assert "Blackjack pays 6 to 5" in placard.group(1)
     assert "Six-deck shoe" in placard.group(1)
-    assert "House rules" in text and 'class="house-rules"' in text
+    assert "House rules" in text
+    assert 'class="house-rules"' in text
     assert "casino-shoe" not in text.split("<main", 1)[-1].split("</main>", 1)[0]
 
 

@@ -106,9 +106,7 @@ _BURN = re.compile(r"^burn has (\d+) cards?; .* burns (\d+)")
 _UNKNOWN_ACTION = re.compile(r"unknown action (.+?); actions are")
 
 
-def error_words(
-    message: str, *, reason: str = "", tables: Mapping[str, str] | None = None
-) -> str:
+def error_words(message: str, *, reason: str = "", tables: Mapping[str, str] | None = None) -> str:
     """An engine or library refusal as the person at the form reads it: positions counted
     from 1 in words, cards in rank and suit, tables by their names, actions as said."""
     box = ""

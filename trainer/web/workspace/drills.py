@@ -19,7 +19,6 @@ from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario
 from trainer.selectors import drills as sel
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.web.display import answer_label, kind_label, table_view
-from trainer.words import key_text
 from trainer.web.workspace.drill_forms import (
     GeneratedDrillForm,
     LibraryDrillForm,
@@ -27,6 +26,7 @@ from trainer.web.workspace.drill_forms import (
     picked_order,
     place_error,
 )
+from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
 SKILL_LABELS = dict(Skill.choices)
