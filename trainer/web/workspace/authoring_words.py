@@ -14,6 +14,13 @@ from collections.abc import Mapping
 
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 _SYMBOL_SUITS = {symbol: letter for letter, symbol in SUIT_SYMBOLS.items()}
+# The picker's suit buttons: the letter the field takes, the symbol drawn, the name said.
+PICKER_SUITS = (
+    ("s", "♠", "spades"),
+    ("h", "♥", "hearts"),
+    ("d", "♦", "diamonds"),
+    ("c", "♣", "clubs"),
+)
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _CARD = re.compile(r"^(10|[2-9TJQKA])([shdc])$", re.IGNORECASE)
 _CARD_IN_TEXT = re.compile(r"(?<![\w'])(10|[2-9TJQKA])([shdc])(?![\w])")

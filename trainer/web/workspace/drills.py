@@ -69,7 +69,7 @@ def drill_list(request: HttpRequest) -> HttpResponse:
 
 def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
     """The drills and the tables' certification exams; a refused action shows it again."""
-    drills = list(sel.drills_for_managers())
+    drills = list(sel.drills_visible_to(user=request.user))
     admin = has_role(request.user, Role.ADMIN)
     rows = [
         {
@@ -82,8 +82,10 @@ def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
         }
         for d in drills
     ]
+    # A table test is offered only for a table whose current rules have none yet.
     tables = [
-        {"version": v, "title": v.profile.title or v.profile.name} for v in sel.current_versions()
+        {"version": v, "title": v.profile.title or v.profile.name}
+        for v in sel.table_tests_missing(sel.current_versions(), drills)
     ]
     context = {"rows": rows, "tables": tables}
     return render(request, "trainer/workspace/drills.html", context, status=status)
@@ -131,8 +133,8 @@ def drill_new_library(request: HttpRequest) -> HttpResponse:
                     place_error(form, error)
                 status = error.status
             else:
-                messages.success(request, f"The drill '{drill.title}' is made.")
-                return redirect("teach:drills")
+                messages.success(request, f"The drill '{drill.title}' is made: assign it below.")
+                return redirect("teach:drill", drill_id=drill.pk)
     elif request.method == "POST":
         status = 400
     order = {scenario_id: n for n, scenario_id in enumerate(picked, start=1)}
@@ -188,8 +190,8 @@ def drill_new_generated(request: HttpRequest) -> HttpResponse:
                 place_error(form, error)
                 status = error.status
             else:
-                messages.success(request, f"The drill '{drill.title}' is made.")
-                return redirect("teach:drills")
+                messages.success(request, f"The drill '{drill.title}' is made: assign it below.")
+                return redirect("teach:drill", drill_id=drill.pk)
     return render(request, "trainer/workspace/drill_generated.html", {"form": form}, status=status)
 
 
@@ -212,15 +214,15 @@ def drill_table_test(request: HttpRequest) -> HttpResponse:
             raise
         messages.error(request, error.message)
         return _list_page(request, status=error.status)
-    messages.success(request, f"The table test '{drill.title}' is made.")
-    return redirect("teach:drills")
+    messages.success(request, f"The table test '{drill.title}' is made: assign it below.")
+    return redirect("teach:drill", drill_id=drill.pk)
 
 
 @require_POST
 @workspace
 def drill_retire_view(request: HttpRequest, drill_id: int) -> HttpResponse:
     try:
-        drill = sel.drill_get_for_manager(drill_id=drill_id)
+        drill = sel.drill_get_for_viewer(drill_id=drill_id, user=request.user)
         drill_retire(drill=drill, user=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
     except TrainerError as error:
         if error.status in (403, 404):

@@ -17,9 +17,9 @@ from trainer.models import Scenario
 from trainer.selectors import drills as sel
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
 from trainer.services.scenarios import profile_version_for
-from trainer.web.workspace.authoring_words import error_words
+from trainer.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from trainer.web.workspace.drills import round_preview, skill_labels, workspace
-from trainer.web.workspace.scenario_forms import ScenarioForm, initial_from
+from trainer.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
 
 
 @require_GET
@@ -100,7 +100,16 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                         status = error.status
                     else:
                         return redirect("teach:scenarios")
-    context = {"form": form, "current": current, "preview": preview}
+    context = {
+        "form": form,
+        "current": current,
+        "preview": preview,
+        # The card picker and action buttons (js/scenario-form.js) write into the fields.
+        "ranks": RANKS,
+        "suits": PICKER_SUITS,
+        "boxes": list(BOXES),
+        "no_hole_card": " ".join(str(pk) for pk in sel.profiles_without_hole_card()),
+    }
     return render(request, "trainer/workspace/scenario_form.html", context, status=status)
 
 
