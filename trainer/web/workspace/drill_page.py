@@ -38,9 +38,15 @@ class DrillAssignForm(forms.Form):
         queryset=TrainingClass.objects.none(),
         label="Class",
         empty_label="Choose a class",
-        error_messages={"required": "choose the class to assign it to"},
+        error_messages={
+            "required": "choose the class to assign it to",
+            "invalid_choice": "choose one of the classes you teach",
+        },
     )
-    mode = forms.ChoiceField(error_messages=CHOICE_ERRORS, choices=Mode.choices)
+    mode = forms.ChoiceField(
+        error_messages={**CHOICE_ERRORS, "invalid_choice": "choose how the drill is sat"},
+        choices=Mode.choices,
+    )
     due_day = forms.DateField(
         required=False, label="Due on", widget=forms.DateInput(attrs={"type": "date"})
     )
