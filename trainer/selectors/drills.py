@@ -202,3 +202,8 @@ def table_names() -> dict[str, str]:
 def profiles_without_hole_card() -> list[int]:
     """The library's tables whose dealer takes no hole card at the deal (European)."""
     return [p.pk for p in library_profiles() if rules.PROFILES[p.name].hole_card == "enhc"]
+
+
+def scenarios_listed() -> QuerySet[Scenario]:
+    """The active library as the scenario list pages it, by title (filters apply on top)."""
+    return scenario_queryset_for_managers().filter(is_active=True)

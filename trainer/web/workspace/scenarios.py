@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -19,21 +20,33 @@ from trainer.services.scenario_authoring import scenario_create, scenario_revise
 from trainer.services.scenarios import profile_version_for
 from trainer.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from trainer.web.workspace.drills import round_preview, skill_labels, workspace
+from trainer.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
 from trainer.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
 
 
 @require_GET
 @workspace
 def scenario_list(request: HttpRequest) -> HttpResponse:
+    """The library, searched and filtered (title words, table, skill, difficulty), a page at
+    a time; filters that do not read show their error and no rows."""
+    filters = ScenarioFilter(request.GET, queryset=sel.scenarios_listed())
+    valid = filters.is_valid()
+    page = Paginator(filters.qs if valid else Scenario.objects.none(), SCENARIOS_PER_PAGE)
+    shown = page.get_page(request.GET.get("page"))
     rows = [
         {
             "scenario": s,
             "profile": s.profile_version.profile.title or s.profile_version.profile.name,
             "skills": skill_labels(s.skills),
         }
-        for s in sel.scenarios_for_managers()
+        for s in shown
     ]
-    return render(request, "trainer/workspace/scenarios.html", {"rows": rows})
+    kept = request.GET.copy()
+    kept.pop("page", None)
+    context = {"rows": rows, "filters": filters, "page": shown, "query": kept.urlencode()}
+    return render(
+        request, "trainer/workspace/scenarios.html", context, status=200 if valid else 400
+    )
 
 
 def _place(form: ScenarioForm, field: str | None, message: str, reason: str = "") -> None:
