@@ -212,3 +212,20 @@ def test_create_the_table_test_is_offered_only_for_a_table_without_one(pit_boss,
     assert Drill.objects.filter(certifies__name="casino-shoe").count() == 1
     with pytest.raises(ConflictError):
         table_test_create(profile_version=shoe(), user=admin_user)
+
+
+def test_the_api_keeps_another_classs_personal_drill_out_too(
+    pit, pit_boss, other_boss, other_trainee
+):
+    from rest_framework.test import APIClient
+
+    refresher = generated(other_boss, title="Refresher: Split")
+    assignment_create(
+        drill=refresher, mode=Mode.PRACTICE, trainee=other_trainee, assigned_by=other_boss
+    )
+    client = APIClient()
+    client.force_login(pit_boss)
+    listed = client.get("/api/drills/").json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert "Refresher: Split" not in [row["title"] for row in rows]
+    assert client.get(f"/api/drills/{refresher.pk}/").status_code == 404
