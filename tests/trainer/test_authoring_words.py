@@ -81,6 +81,27 @@ def test_actions_are_read_as_a_dealer_says_them():
             "Box 2: hand 1 (10♥ 6♦, 16) needs a decision",
         ),
         (
+            "box 1: boxes[0].stakes[0].amount must be a decimal string with at most 2 decimals "
+            "and at most 13 digits, like \"12.50\"; got 'ten'",
+            "bad_amount",
+            "Box 1: the stake must be an amount in money with at most 2 decimals",
+        ),
+        (
+            "rules.overrides.blackjack_pays: must be one of 3:2, 6:5, 1:1, not '7:5'",
+            "bad_rule_value",
+            "The value must be one of 3:2, 6:5, 1:1, not '7:5'",
+        ),
+        (
+            "box 1: 1 action(s) left over ('hit'): the box's hands were finished",
+            "actions_left_over",
+            "Box 1: 1 action left over ('hit')",
+        ),
+        (
+            "box 1: ana's stake 1 is below the minimum 5 of casino-shoe",
+            "stake_below_min",
+            "Box 1: ana's stake 1 is below the minimum 5 of the Six-deck shoe table",
+        ),
+        (
             "box 1: 'double:30' is more than the original stake",
             "illegal_action",
             "Box 1: 'double for 30' is more than",
@@ -90,7 +111,7 @@ def test_actions_are_read_as_a_dealer_says_them():
 def test_engine_refusals_are_rewritten_in_words(message, reason, want):
     said = error_words(message, reason=reason, tables=TABLES)
     assert said.startswith(want), said
-    for internal in ("shoe[", "double:", "casino-", "AMOUNT", "deck(s)"):
+    for internal in ("shoe[", "double:", "casino-", "AMOUNT", "(s)", "boxes[", "rules."):
         assert internal not in said
 
 

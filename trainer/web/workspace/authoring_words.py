@@ -122,7 +122,12 @@ def error_words(message: str, *, reason: str = "", tables: Mapping[str, str] | N
         box, message = f"Box {found_box.group(1)}: ", message[found_box.end() :]
     text = _rewritten(message, reason)
     if text is None:
-        text = _PATH_CARD.sub(lambda m: where_card(m.group(1), int(m.group(2))), message)
+        text = _RULE_PREFIX.sub("the value ", message)
+        for path, words in _PATHS:
+            text = path.sub(words, text)
+        text = text.replace("a decimal string", "an amount in money")
+        text = _SOME.sub(lambda m: _counted(int(m.group(1)), m.group(2)), text)
+        text = _PATH_CARD.sub(lambda m: where_card(m.group(1), int(m.group(2))), text)
         text = text.replace("double:AMOUNT", "double for less")
         text = _DOUBLE_FOR.sub(r"double for \1", text)
         text = _CARD_IN_TEXT.sub(lambda m: card_words(m.group(1) + m.group(2)), text)
@@ -134,6 +139,22 @@ def error_words(message: str, *, reason: str = "", tables: Mapping[str, str] | N
     if not box:
         return text[:1].upper() + text[1:]
     return box + text
+
+
+# The engine's paths into the document, as the person at the form names those places.
+_RULE_PREFIX = re.compile(r"^rules\.overrides\.\w+: ")
+_PATHS = (
+    (re.compile(r"\bboxes\[\d+\]\.stakes\[\d+\]\.amount\b"), "the stake"),
+    (re.compile(r"\bboxes\[\d+\]\.stakes\[\d+\]\.player\b"), "the player's name"),
+    (re.compile(r"\bboxes\[\d+\]\.insurance\.\w+"), "the insurance"),
+    (re.compile(r"\bboxes\[\d+\]\.actions\[\d+\]"), "the action"),
+    (re.compile(r"\bboxes\[\d+\]"), "the box"),
+)
+_SOME = re.compile(r"\b(\d+) (action|card|hand)\(s\)")
+
+
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _rewritten(message: str, reason: str) -> str | None:
