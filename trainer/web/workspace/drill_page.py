@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import CHOICE_ERRORS, TrainerError
@@ -80,6 +81,8 @@ class DrillAssignForm(forms.Form):
         else:
             choices = [(m.value, m.label) for m in Mode if m != Mode.EXAM]
         self.fields["mode"].choices = choices  # type: ignore[attr-defined]
+        zone = timezone.get_current_timezone_name()
+        self.fields["due_day"].help_text = f"Times are in {zone}."
 
 
 def _may_see_answers(user: Any, drill: Drill) -> bool:

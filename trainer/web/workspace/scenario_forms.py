@@ -120,12 +120,15 @@ class ScenarioForm(forms.Form):
     )
     burn = forms.CharField(
         required=False,
+        max_length=200,
         label="Burned cards",
         help_text='Cards burned before the deal, e.g. "Q♥" (exactly the table\'s burn count), '
         "or empty.",
     )
     shoe = forms.CharField(
         label="The shoe, in the order dealt",
+        # Eight decks as cards and spaces; a longer text is no shoe.
+        max_length=2500,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Pick the cards with the rank and suit buttons, or type them: a rank (A, 2-10, "
         'J, Q, K) and a suit (♠ ♥ ♦ ♣, or s h d c), e.g. "A♥ K♦ 7♣" or "Ah Kd 7c".',
