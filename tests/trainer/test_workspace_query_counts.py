@@ -100,3 +100,23 @@ def test_the_api_lists_at_two_sizes(pit_boss, trainee, size):
         assert client.get("/api/drills/").status_code == 200
     with assert_database_query_count(4):
         assert client.get("/api/scenarios/").status_code == 200
+
+
+# A drill's own page (issue #24): session and user with roles (2), the drill with its
+# scenarios (2: the drill, its rounds), the assignments of it the viewer manages (1), the
+# classes for the assign form (1).
+DRILL_PAGE_QUERIES = 6
+
+
+@pytest.mark.parametrize("size", [1, 5])
+def test_a_drills_page_at_two_sizes(admin_user, trainee, size):
+    drill = DrillFactory(
+        title="Fixed", documents=[simple_document(f"page-{size}-{k}") for k in range(size)]
+    )
+    for _ in range(size):
+        AssignmentFactory(drill=drill, trainee=trainee)
+    client = client_for(admin_user)
+    client.get(reverse("teach:index"))  # the session's activity written before the count
+    with assert_database_query_count(DRILL_PAGE_QUERIES):
+        response = client.get(reverse("teach:drill", args=[drill.pk]))
+    assert response.content.decode().count("data-assignment=") == size
