@@ -64,6 +64,9 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:drill-table-test": ("post", _row(302, 403, 403, 400, 400, 403, 400)),
     # Only its owner or an administrator retires a drill; this exam's author is not
     # recorded, so only an administrator (issue #23).
+    # A drill's own page and "Assign this drill" (issue #24): another class's drill is a 404.
+    "teach:drill": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:drill-assign": ("post", _row(302, 403, 403, 400, 400, 403, 400)),
     "teach:drill-retire": ("post", _row(302, 403, 403, 403, 403, 403, 302)),
     "teach:scenarios": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-new": ("get", _row(302, 403, 403, 200, 200, 403, 200)),

@@ -153,3 +153,11 @@ def test_the_speed_round_is_a_pool_five_times_its_sitting_even_after_an_older_se
     assignment = Assignment.objects.get(drill=speed, trainee=trainee)
     attempt = attempt_start(trainee=trainee, drill=speed, mode=Mode.SPEED, assignment=assignment)
     assert attempt.items.count() == 20
+
+
+def test_the_demo_has_a_round_the_pit_boss_staged_with_a_rule_change_and_a_cut_card(demo):
+    authored = Scenario.objects.get(slug="demo-natural-at-6-to-5-cut-card-out")
+    assert authored.created_by is not None
+    assert authored.created_by.username == "pitboss"
+    assert authored.document["rules"]["overrides"] == {"blackjack_pays": "6:5"}
+    assert authored.document["cut_card_at"] == 4

@@ -61,7 +61,8 @@ class DrillListView(ManagerView, generics.ListAPIView[Drill]):
     filterset_class = DrillFilter
 
     def get_queryset(self) -> QuerySet[Drill]:
-        return sel.drills_for_managers()
+        # Not another class's personal drill (security.md, *Class boundaries*).
+        return sel.drills_visible_to(user=self.request.user)
 
     @extend_schema(responses={200: m.DrillManagerOutput(many=True), **errors(400), **_FORBIDDEN})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -124,7 +125,8 @@ class DrillDetailView(ManagerView):
     @extend_schema(responses={200: m.DrillManagerOutput, **errors(404), **_FORBIDDEN})
     def get(self, request: Request, drill_id: int) -> Response:
         """One drill: its recipe or its scenarios in order, and how many assignments use it."""
-        return Response(m.DrillManagerOutput(sel.drill_get_for_manager(drill_id=drill_id)).data)
+        drill = sel.drill_get_for_viewer(drill_id=drill_id, user=request.user)
+        return Response(m.DrillManagerOutput(drill).data)
 
 
 class DrillRetireView(ManagerView):
@@ -136,7 +138,7 @@ class DrillRetireView(ManagerView):
         """Retire a drill: it can no longer be assigned or started; its record stays."""
         body = m.RetireInput(data=request.data)
         body.is_valid(raise_exception=True)
-        drill = sel.drill_get_for_manager(drill_id=drill_id)
+        drill = sel.drill_get_for_viewer(drill_id=drill_id, user=request.user)
         drill_retire(drill=drill, user=request.user, reason=body.validated_data["reason"])  # type: ignore[arg-type]
         return Response(m.DrillManagerOutput(sel.drill_get_for_manager(drill_id=drill_id)).data)
 

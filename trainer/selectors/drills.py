@@ -6,12 +6,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from core.errors import NotFoundError
+from core.roles import Role, roles_of
 from trainer import rules
 from trainer.games import game_named
-from trainer.models import Drill, DrillScenario, RuleProfile, RuleProfileVersion, Scenario
+from trainer.models import (
+    Assignment,
+    Drill,
+    DrillScenario,
+    RuleProfile,
+    RuleProfileVersion,
+    Scenario,
+)
+from trainer.selectors.assignments import assignments_managed_by
 
 
 def drills_for_managers(*, active: bool | None = None) -> QuerySet[Drill]:
@@ -47,6 +57,48 @@ def drill_profile_titles(drill: Drill) -> list[str]:
         if title not in seen:
             seen.append(title)
     return seen
+
+
+def drills_visible_to(
+    *, user: AbstractBaseUser | AnonymousUser, drills: QuerySet[Drill] | None = None
+) -> QuerySet[Drill]:
+    """The drills this user may see and assign (security.md, *Class boundaries*): every
+    drill for an administrator; for a pit boss, every drill but another class's: one that
+    another pit boss made and gave to trainees of theirs one by one (a refresher made for one
+    of their trainees, whose title and description speak of that trainee), with no
+    assignment the viewer manages. A drill given to whole classes stays shared (the library
+    a department builds together); the department's (no owner: the table tests) and one's
+    own are always seen. Nobody else sees any drill here."""
+    drills = drills_for_managers() if drills is None else drills
+    held = roles_of(user)
+    if Role.ADMIN in held:
+        return drills
+    if Role.PIT_BOSS not in held:
+        return drills.none()
+    personal = Assignment.objects.filter(drill=OuterRef("pk"), training_class__isnull=True)
+    mine = assignments_managed_by(user=user).filter(drill=OuterRef("pk"))
+    return drills.filter(
+        Q(owner__isnull=True) | Q(owner=user.pk) | Exists(mine) | ~Exists(personal)
+    )
+
+
+def drill_get_for_viewer(*, drill_id: int, user: AbstractBaseUser | AnonymousUser) -> Drill:
+    """The drill, if this user may see it (`drills_visible_to`); NotFoundError otherwise,
+    the same answer as for a drill that does not exist."""
+    drill = drills_visible_to(user=user).filter(pk=drill_id).first()
+    if drill is None:
+        raise NotFoundError("no such drill among yours", field="drill")
+    return drill
+
+
+def table_tests_missing(
+    versions: Sequence[RuleProfileVersion], drills: Sequence[Drill]
+) -> list[RuleProfileVersion]:
+    """The versions no active table test among `drills` deals at yet (the ones to offer a
+    table test for); `drills` hold every table test (they have no owner, so every manager
+    sees them)."""
+    having = {d.profile_version_id for d in drills if d.is_active and d.certifies_id}
+    return [v for v in versions if v.pk not in having]
 
 
 def drill_get_for_manager(*, drill_id: int) -> Drill:
@@ -124,3 +176,34 @@ def round_preview(document: dict[str, Any], *, game: str | None = None) -> Round
     return RoundPreview(
         view=first["view"], box=first["box"], hand=first["hand"], questions=questions
     )
+
+
+def rules_shown(document: dict[str, Any], version: RuleProfileVersion) -> RuleProfileVersion:
+    """The rules a round is dealt under, as its table's placard and house rules show them:
+    `version` with the round's own rule changes on top (the same as
+    `trainer.selectors.attempts.round_rules` gives the trainee's table), unsaved."""
+    stated = document.get("rules")
+    changes = stated.get("overrides") if isinstance(stated, dict) else None
+    if not changes:
+        return version
+    return RuleProfileVersion(
+        profile=version.profile,
+        version=version.version,
+        parameters={**version.parameters, **changes},
+        source=version.source,
+    )
+
+
+def table_names() -> dict[str, str]:
+    """Each rule profile's name and the title a person reads for it."""
+    return {name: title or name for name, title in RuleProfile.objects.values_list("name", "title")}
+
+
+def profiles_without_hole_card() -> list[int]:
+    """The library's tables whose dealer takes no hole card at the deal (European)."""
+    return [p.pk for p in library_profiles() if rules.PROFILES[p.name].hole_card == "enhc"]
+
+
+def scenarios_listed() -> QuerySet[Scenario]:
+    """The active library as the scenario list pages it, by title (filters apply on top)."""
+    return scenario_queryset_for_managers().filter(is_active=True)

@@ -13,13 +13,14 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, TrainingClass
 from trainer.selectors import visibility
+from trainer.selectors.drills import drills_visible_to
 from trainer.selectors.pools import pool_reopen_check
 
 DEFAULT_EXAM_COOLDOWN_HOURS = 24
@@ -106,6 +107,13 @@ def assignment_create(
     exam, none otherwise).
     """
     manager_required(assigned_by)
+    if (
+        not drills_visible_to(user=assigned_by, drills=Drill.objects.all())
+        .filter(pk=drill.pk)
+        .exists()
+    ):
+        # Another class's drill (security.md, *Class boundaries*): as if it did not exist.
+        raise NotFoundError("no such drill among yours", field="drill")
     if mode not in Mode.values:
         raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
     if not drill.is_active:

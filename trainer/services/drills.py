@@ -403,6 +403,23 @@ def table_test_create(
     """The certification exam (table test) for a profile: a sealed blueprint dealing at
     least ``count`` fresh rounds per sitting, with every skill that table needs."""
     profile = profile_version.profile
+    existing = next(
+        (
+            drill
+            for drill in Drill.objects.filter(
+                is_active=True, certifies__isnull=False, profile_version=profile_version
+            )
+            # One that no longer covers the table's skills (an older blueprint) is replaced.
+            if not blueprint_shortfalls(drill=drill)
+        ),
+        None,
+    )
+    if existing is not None:
+        raise ConflictError(
+            f"{profile.title or profile.name} already has its table test, '{existing.title}': "
+            "assign that one (a new version of the table's rules gets a table test of its own)",
+            field="profile_version",
+        )
     minimums = table_test_skills(profile_version.engine_profile)
     questions_per_round = 4  # a generous average, for the sitting's time box
     return drill_create(

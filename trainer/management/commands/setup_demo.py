@@ -4,6 +4,7 @@ Idempotent: run it again and nothing is duplicated (drills are found by title, a
 by drill, mode and trainee).
 """
 
+import copy
 from datetime import timedelta
 from typing import Any
 
@@ -34,6 +35,7 @@ from trainer.services.drills import (
     drill_retire,
     table_test_create,
 )
+from trainer.services.scenario_authoring import scenario_create
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
@@ -78,6 +80,23 @@ ASSIGNED_CHIP_WORK = "casino-shoe"
 ASSIGNED_TABLE_TESTS = ("casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5")
 
 
+# The demo pit boss's own round: a natural paid 6 to 5 at the six-deck shoe (a rule changed
+# for this round), a 19 standing, and the cut card coming out.
+AUTHORED_ROUND = {
+    "format": "blackjack-scenario/1",
+    "id": "demo-natural-at-6-to-5-cut-card-out",
+    "title": "A natural paid 6 to 5, and the cut card comes out",
+    "skills": ["natural-6to5", "cut-card"],
+    "rules": {"profile": "casino-shoe", "overrides": {"blackjack_pays": "6:5"}},
+    "boxes": [
+        {"box": 1, "stakes": [{"player": "ana", "amount": "10"}], "actions": []},
+        {"box": 3, "stakes": [{"player": "ben", "amount": "25"}], "actions": ["stand"]},
+    ],
+    "shoe": ["As", "Th", "9h", "Kd", "9c", "8c", "2c"],
+    "cut_card_at": 4,
+}
+
+
 class Command(BaseCommand):
     help = "Create the demo accounts, library, class, drills and assignments (development only)."
 
@@ -90,6 +109,7 @@ class Command(BaseCommand):
             users = self.accounts()
             library = load_library()
             trainee, boss = users["trainee"], users["pitboss"]
+            self.authored_round(boss)
             group, _ = TrainingClass.objects.get_or_create(name=DEMO_CLASS)
             group.instructors.add(boss)
             group.trainees.add(trainee)
@@ -108,6 +128,14 @@ class Command(BaseCommand):
         for drill, mode, created in made:
             state = "new" if created else "already there"
             self.stdout.write(f"  {mode:<9} {drill.title} ({drill.count} rounds, {state})")
+
+    def authored_round(self, boss: Any) -> None:
+        """A round the pit boss staged on the Scenarios page (issue #24): a rule changed for
+        the round (6 to 5, shown on its placard in the preview) and the cut card placed, so
+        the scenario form opens on the card picker's drawn shoe with something in it."""
+        if Scenario.objects.filter(slug=AUTHORED_ROUND["id"]).exists():
+            return
+        scenario_create(document=copy.deepcopy(AUTHORED_ROUND), user=boss, difficulty=2)
 
     def accounts(self) -> dict[str, Any]:
         user_model = get_user_model()

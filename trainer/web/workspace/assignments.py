@@ -22,6 +22,7 @@ from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError
 from trainer.models import Drill, Mode
 from trainer.selectors import assignments as assignment_sel
 from trainer.selectors import visibility
+from trainer.selectors.drills import drills_visible_to
 from trainer.services.assignments import (
     MAX_SITTINGS,
     assignment_cancel,
@@ -110,7 +111,10 @@ class AssignForm(forms.Form):
 
     def __init__(self, *args: Any, user: AbstractBaseUser | AnonymousUser, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["drill"].queryset = Drill.objects.filter(is_active=True).order_by("title")  # type: ignore[attr-defined]
+        # Not another class's personal drill (drills_visible_to; assignment_create checks too).
+        self.fields["drill"].queryset = drills_visible_to(  # type: ignore[attr-defined]
+            user=user, drills=Drill.objects.filter(is_active=True).order_by("title")
+        )
         self.fields["training_class"].queryset = visibility.classes_visible_to(user=user)  # type: ignore[attr-defined]
         self.fields["trainee"].queryset = (  # type: ignore[attr-defined]
             visibility.trainees_visible_to(user=user)

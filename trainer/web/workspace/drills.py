@@ -26,6 +26,7 @@ from trainer.web.workspace.drill_forms import (
     picked_order,
     place_error,
 )
+from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
 SKILL_LABELS = dict(Skill.choices)
@@ -35,18 +36,24 @@ def skill_labels(skills: list[str]) -> list[str]:
     return [SKILL_LABELS.get(s, s) for s in skills]
 
 
-def round_preview(scenario: Scenario) -> dict[str, Any]:
-    """A round as the trainee meets it (the table at its first question, no answer), and
-    its answer key in words for the author, shown apart and marked as such."""
-    found = sel.round_preview(scenario.document, game=scenario.game)
+def round_preview(
+    scenario: Scenario, *, version: RuleProfileVersion | None = None
+) -> dict[str, Any]:
+    """A round as the trainee meets it (the table's placard and house rules, the table at
+    its first question, no answer), and its answer key in words for the author, shown apart
+    and marked as such. `version`: the table it is dealt at (a saved scenario's own)."""
+    document = scenario.document
+    found = sel.round_preview(document, game=scenario.game)
+    version = version or scenario.profile_version
     return {
         "scenario": scenario,
+        "rules": sel.rules_shown(document, version) if version is not None else None,
         "table": table_view(found.view, box=found.box, hand=found.hand),
         "key": [
             {
                 "n": q["n"],
                 "kind": kind_label(q["kind"]),
-                "prompt": q["prompt"],
+                "prompt": key_text(q, document, note=False),
                 "expected": answer_label(q["expected"]),
             }
             for q in found.questions
@@ -62,7 +69,7 @@ def drill_list(request: HttpRequest) -> HttpResponse:
 
 def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
     """The drills and the tables' certification exams; a refused action shows it again."""
-    drills = list(sel.drills_for_managers())
+    drills = list(sel.drills_visible_to(user=request.user))
     admin = has_role(request.user, Role.ADMIN)
     rows = [
         {
@@ -75,8 +82,10 @@ def _list_page(request: HttpRequest, *, status: int = 200) -> HttpResponse:
         }
         for d in drills
     ]
+    # A table test is offered only for a table whose current rules have none yet.
     tables = [
-        {"version": v, "title": v.profile.title or v.profile.name} for v in sel.current_versions()
+        {"version": v, "title": v.profile.title or v.profile.name}
+        for v in sel.table_tests_missing(sel.current_versions(), drills)
     ]
     context = {"rows": rows, "tables": tables}
     return render(request, "trainer/workspace/drills.html", context, status=status)
@@ -124,8 +133,8 @@ def drill_new_library(request: HttpRequest) -> HttpResponse:
                     place_error(form, error)
                 status = error.status
             else:
-                messages.success(request, f"The drill '{drill.title}' is made.")
-                return redirect("teach:drills")
+                messages.success(request, f"The drill '{drill.title}' is made: assign it below.")
+                return redirect("teach:drill", drill_id=drill.pk)
     elif request.method == "POST":
         status = 400
     order = {scenario_id: n for n, scenario_id in enumerate(picked, start=1)}
@@ -181,8 +190,8 @@ def drill_new_generated(request: HttpRequest) -> HttpResponse:
                 place_error(form, error)
                 status = error.status
             else:
-                messages.success(request, f"The drill '{drill.title}' is made.")
-                return redirect("teach:drills")
+                messages.success(request, f"The drill '{drill.title}' is made: assign it below.")
+                return redirect("teach:drill", drill_id=drill.pk)
     return render(request, "trainer/workspace/drill_generated.html", {"form": form}, status=status)
 
 
@@ -205,15 +214,15 @@ def drill_table_test(request: HttpRequest) -> HttpResponse:
             raise
         messages.error(request, error.message)
         return _list_page(request, status=error.status)
-    messages.success(request, f"The table test '{drill.title}' is made.")
-    return redirect("teach:drills")
+    messages.success(request, f"The table test '{drill.title}' is made: assign it below.")
+    return redirect("teach:drill", drill_id=drill.pk)
 
 
 @require_POST
 @workspace
 def drill_retire_view(request: HttpRequest, drill_id: int) -> HttpResponse:
     try:
-        drill = sel.drill_get_for_manager(drill_id=drill_id)
+        drill = sel.drill_get_for_viewer(drill_id=drill_id, user=request.user)
         drill_retire(drill=drill, user=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
     except TrainerError as error:
         if error.status in (403, 404):

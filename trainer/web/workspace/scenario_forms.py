@@ -1,5 +1,7 @@
-"""The scenario form: a round staged in plain fields (one row per box, the shoe as card
-codes) that becomes a `blackjack-scenario/1` document, and back again for a revision.
+"""The scenario form: a round staged in plain fields (one row per box, the shoe as cards in
+rank and suit, the cut card counted from 1) that becomes a `blackjack-scenario/1` document,
+and back again for a revision. The card picker and action buttons (js/scenario-form.js)
+write into the same fields, which take the same words typed without script.
 
 The form checks only what it parses (a stake needs an amount); the engine judges the
 round, and `field_for_path` puts its error at the form field its path names."""
@@ -11,10 +13,17 @@ from typing import Any
 
 from django import forms
 
-from core.errors import CHOICE_ERRORS, echo
+from core.errors import CHOICE_ERRORS, clip, echo
 from trainer.models import Skill
 from trainer.rules import SCENARIO_FORMAT
 from trainer.selectors.drills import library_profiles
+from trainer.web.workspace.authoring_words import (
+    actions_from_words,
+    actions_text,
+    card_code,
+    cards_text,
+    not_a_card,
+)
 from trainer.web.workspace.drill_forms import ProfileChoiceField
 
 BOXES = range(1, 8)
@@ -111,17 +120,26 @@ class ScenarioForm(forms.Form):
     )
     burn = forms.CharField(
         required=False,
-        help_text='Cards burned before the deal, e.g. "Qh" (the table\'s burn count).',
+        max_length=200,
+        label="Burned cards",
+        help_text='Cards burned before the deal, e.g. "Q♥" (exactly the table\'s burn count), '
+        "or empty.",
     )
     shoe = forms.CharField(
+        label="The shoe, in the order dealt",
+        # Eight decks as cards and spaces; a longer text is no shoe.
+        max_length=2500,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text='The cards in the order dealt, e.g. "Ah Kd 7c Qs": rank A 2-9 T J Q K, '
-        "suit s h d c.",
+        help_text="Pick the cards with the rank and suit buttons, or type them: a rank (A, 2-10, "
+        'J, Q, K) and a suit (♠ ♥ ♦ ♣, or s h d c), e.g. "A♥ K♦ 7♣" or "Ah Kd 7c".',
     )
-    cut_card_at = forms.IntegerField(
+    cut_card_before = forms.IntegerField(
         required=False,
-        min_value=0,
-        label="Cut card before shoe card number (counting from 0)",
+        min_value=1,
+        label="Cut card: placed before the shoe's card number",
+        help_text="The first card dealt after the burn is card 1; on the drawn shoe, press the "
+        "gap where the cut card goes. Empty: no cut card in this round.",
+        error_messages={"min_value": "count the shoe's cards from 1: the first card is 1"},
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -135,7 +153,8 @@ class ScenarioForm(forms.Form):
             self.fields[f"box_{n}_actions"] = forms.CharField(
                 required=False,
                 label=f"Box {n}: the host's actions",
-                help_text="In order: hit, stand, double, double:AMOUNT, split, surrender.",
+                help_text="In order: hit, stand, double, double for an amount (e.g. "
+                '"double for 10"), split, surrender.',
             )
             self.fields[f"box_{n}_insurance"] = forms.CharField(
                 required=False, label=f"Box {n}: insurance taken", help_text='"ana 10"'
@@ -168,7 +187,22 @@ class ScenarioForm(forms.Form):
         return [[self[f"rule_{n}_name"], self[f"rule_{n}_value"]] for n in RULE_ROWS]
 
     def shoe_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("burn", "shoe", "cut_card_at")]
+        return [self[name] for name in ("burn", "shoe", "cut_card_before")]
+
+    def _cards(self, name: str) -> list[str]:
+        codes = []
+        for index, word in enumerate(_words(self.cleaned_data.get(name) or "")):
+            code = card_code(word)
+            if code is None:
+                raise forms.ValidationError(not_a_card(name, index, f"'{clip(word, 12)}'"))
+            codes.append(code)
+        return codes
+
+    def clean_shoe(self) -> list[str]:
+        return self._cards("shoe")
+
+    def clean_burn(self) -> list[str]:
+        return self._cards("burn")
 
     def _pairs(self, name: str, *, default_player: str) -> list[tuple[str, str]]:
         pairs = []
@@ -190,7 +224,7 @@ class ScenarioForm(forms.Form):
         self.box_order = []
         for n in BOXES:
             stakes = self._pairs(f"box_{n}_stakes", default_player=f"p{n}")
-            actions = _words(data.get(f"box_{n}_actions", ""))
+            actions = actions_from_words(_words(data.get(f"box_{n}_actions", "")))
             insurance = self._pairs(
                 f"box_{n}_insurance", default_player=stakes[0][0] if stakes else f"p{n}"
             )
@@ -252,12 +286,13 @@ class ScenarioForm(forms.Form):
                 else data["profile"].name
             ),
             "boxes": data["boxes"],
-            "shoe": _words(data["shoe"]),
+            "shoe": list(data["shoe"]),
         }
         if data.get("burn"):
-            doc["burn"] = _words(data["burn"])
-        if data.get("cut_card_at") is not None:
-            doc["cut_card_at"] = data["cut_card_at"]
+            doc["burn"] = list(data["burn"])
+        if data.get("cut_card_before") is not None:
+            # The engine counts the shoe from 0; the form, as a dealer does, from 1.
+            doc["cut_card_at"] = data["cut_card_before"] - 1
         return doc
 
     def field_for_path(self, path: str | None, message: str = "") -> str | None:
@@ -277,7 +312,7 @@ class ScenarioForm(forms.Form):
             "id": "title",
             "shoe": "shoe",
             "burn": "burn",
-            "cut_card_at": "cut_card_at",
+            "cut_card_at": "cut_card_before",
             "skills": "skills",
             "title": "title",
             "difficulty": "difficulty",
@@ -297,9 +332,11 @@ def initial_from(document: dict[str, Any], *, difficulty: int, profile: Any) -> 
         "profile": profile.pk,
         "skills": list(document.get("skills") or []),
         "difficulty": difficulty,
-        "shoe": " ".join(document.get("shoe") or []),
-        "burn": " ".join(document.get("burn") or []),
-        "cut_card_at": document.get("cut_card_at"),
+        "shoe": cards_text(list(document.get("shoe") or [])),
+        "burn": cards_text(list(document.get("burn") or [])),
+        "cut_card_before": (
+            document["cut_card_at"] + 1 if isinstance(document.get("cut_card_at"), int) else None
+        ),
     }
     stated = document.get("rules")
     changes = (stated.get("overrides") or {}) if isinstance(stated, dict) else {}
@@ -311,7 +348,7 @@ def initial_from(document: dict[str, Any], *, difficulty: int, profile: Any) -> 
         initial[f"box_{n}_stakes"] = ", ".join(
             f"{s['player']} {s['amount']}" for s in box.get("stakes") or []
         )
-        initial[f"box_{n}_actions"] = " ".join(box.get("actions") or [])
+        initial[f"box_{n}_actions"] = actions_text(list(box.get("actions") or []))
         initial[f"box_{n}_insurance"] = ", ".join(
             f"{p} {a}" for p, a in (box.get("insurance") or {}).items()
         )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
@@ -16,26 +17,43 @@ from trainer import rules
 from trainer.models import Scenario
 from trainer.selectors import drills as sel
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
+from trainer.services.scenarios import profile_version_for
+from trainer.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from trainer.web.workspace.drills import round_preview, skill_labels, workspace
-from trainer.web.workspace.scenario_forms import ScenarioForm, initial_from
+from trainer.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
+from trainer.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
 
 
 @require_GET
 @workspace
 def scenario_list(request: HttpRequest) -> HttpResponse:
+    """The library, searched and filtered (title words, table, skill, difficulty), a page at
+    a time; filters that do not read show their error and no rows."""
+    filters = ScenarioFilter(request.GET, queryset=sel.scenarios_listed())
+    valid = filters.is_valid()
+    page = Paginator(filters.qs if valid else Scenario.objects.none(), SCENARIOS_PER_PAGE)
+    shown = page.get_page(request.GET.get("page"))
     rows = [
         {
             "scenario": s,
             "profile": s.profile_version.profile.title or s.profile_version.profile.name,
             "skills": skill_labels(s.skills),
         }
-        for s in sel.scenarios_for_managers()
+        for s in shown
     ]
-    return render(request, "trainer/workspace/scenarios.html", {"rows": rows})
+    kept = request.GET.copy()
+    kept.pop("page", None)
+    context = {"rows": rows, "filters": filters, "page": shown, "query": kept.urlencode()}
+    return render(
+        request, "trainer/workspace/scenarios.html", context, status=200 if valid else 400
+    )
 
 
-def _place(form: ScenarioForm, error: TrainerError) -> None:
-    form.add_error(form.field_for_path(error.field, error.message), error.message)
+def _place(form: ScenarioForm, field: str | None, message: str, reason: str = "") -> None:
+    """A refusal at the field it concerns, in the author's words (never the engine's paths,
+    card codes or profile names)."""
+    words = error_words(message, reason=reason, tables=sel.table_names())
+    form.add_error(form.field_for_path(field, message), words)
 
 
 def _save(
@@ -77,10 +95,13 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                 # The engine judges the round first, so its own words reach the field.
                 rules.settle(document)
             except rules.ScenarioError as error:
-                form.add_error(form.field_for_path(error.field, error.message), error.message)
+                _place(form, error.field, error.message, error.reason)
             else:
                 if request.POST.get("action") == "preview":
-                    preview = round_preview(Scenario(title=document["title"], document=document))
+                    preview = round_preview(
+                        Scenario(title=document["title"], document=document),
+                        version=profile_version_for(form.cleaned_data["profile"].name),
+                    )
                     status = 200
                 else:
                     try:
@@ -88,11 +109,20 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                     except TrainerError as error:
                         if error.status in (403, 404):
                             raise
-                        _place(form, error)
+                        _place(form, error.field, error.message)
                         status = error.status
                     else:
                         return redirect("teach:scenarios")
-    context = {"form": form, "current": current, "preview": preview}
+    context = {
+        "form": form,
+        "current": current,
+        "preview": preview,
+        # The card picker and action buttons (js/scenario-form.js) write into the fields.
+        "ranks": RANKS,
+        "suits": PICKER_SUITS,
+        "boxes": list(BOXES),
+        "no_hole_card": " ".join(str(pk) for pk in sel.profiles_without_hole_card()),
+    }
     return render(request, "trainer/workspace/scenario_form.html", context, status=status)
 
 

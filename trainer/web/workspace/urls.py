@@ -6,6 +6,7 @@ from trainer.web.workspace import (
     assignments,
     class_requests,
     classes,
+    drill_page,
     drills,
     scenarios,
     views,
@@ -16,6 +17,7 @@ app_name = "teach"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
     path("", include(drills.urlpatterns)),
+    path("", include(drill_page.urlpatterns)),
     path("", include(scenarios.urlpatterns)),
     *assignments.urlpatterns,
     *classes.urlpatterns,
