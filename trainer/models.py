@@ -393,6 +393,11 @@ class Drill(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # A drill made for one trainee (a refresher, the demo's history): only they practise it
+    # without an assignment, and only their "Practise any drill" lists it. None: anyone's.
+    made_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["title"]
