@@ -171,6 +171,10 @@ class RuleProfileVersion(models.Model):
         """The table placard: 'Blackjack pays 6 to 5 · Dealer hits soft 17 · ...'."""
         p = self.parameters
         parts = [f"Blackjack pays {str(p['blackjack_pays']).replace(':', ' to ')}"]
+        unit = _chip_text(p.get("payout_unit"))
+        if unit:
+            # The change chip: the house rules' rounding, on the placard too (issue #24).
+            parts.append(f"Blackjack winnings rounded down to the {unit} chip")
         parts.append(
             "Dealer hits soft 17" if p["dealer_hits_soft_17"] else "Dealer stands on all 17s"
         )

@@ -183,13 +183,48 @@
   applyKeys();
 
   var question = document.getElementById("q-prompt");
+  // The house rules and the placard are read while answering: from them the letter and
+  // number keys still answer (Enter and Space keep opening and closing the house rules).
+  // Escape brings the focus back to the question from anywhere on the page.
+  var houseRules = document.querySelector(".house-rules-box");
+  var keysHint = document.querySelector("[data-keys-hint]");
+  function hint(text) {
+    if (keysHint && keysHint.textContent !== text) keysHint.textContent = text;
+  }
+  function typesCharacters(element) {
+    var tag = element && element.tagName;
+    return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && element.type !== "checkbox" && element.type !== "radio");
+  }
   document.addEventListener("keydown", function (event) {
-    if (!form || !keysOn || event.ctrlKey || event.metaKey || event.altKey) return;
-    // Shortcuts answer only from the question: its form, its heading, or nothing focused.
-    // A letter typed on a link of the top bar or elsewhere on the page answers nothing.
+    if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
     var at = document.activeElement;
-    if (at && at !== document.body && at !== question && !form.contains(at)) return;
+    if (event.key === "Escape" && question) {
+      if (houseRules) houseRules.open = false;
+      if (!question.hasAttribute("tabindex")) question.setAttribute("tabindex", "-1");
+      question.focus();
+      hint("");
+      return;
+    }
+    if (!keysOn) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+    // Shortcuts answer only from the question: its form, its heading, nothing focused, or
+    // the house rules. A letter typed on a link of the top bar or elsewhere on the page
+    // answers nothing, and says why.
+    var onQuestion = !at || at === document.body || at === question || form.contains(at);
+    var onRules = houseRules && houseRules.contains(at) && key.length === 1 && key !== " ";
+    if (!onQuestion && !onRules) {
+      var answers = key.length === 1 && (/[0-9.]/.test(key) || form.querySelector('[data-key="' + key + '"]'));
+      if (answers && !typesCharacters(at)) {
+        hint("The keys answer the question when it has the focus: press Esc to go back to it.");
+      }
+      return;
+    }
+    hint("");
+    if (onRules && amount && /^[0-9.]$/.test(key)) {
+      // A digit goes to the amount, where it is typed (the focus moves before it lands).
+      amount.focus();
+      return;
+    }
     if (rackForm && key === "Backspace") {
       undoChip();
       event.preventDefault();
