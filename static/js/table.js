@@ -183,7 +183,7 @@
   applyKeys();
 
   var question = document.getElementById("q-prompt");
-  // The house rules and the placard are read while answering: from them the letter and
+  // The house rules and the felt are read while answering: from them the letter and
   // number keys still answer (Enter and Space keep opening and closing the house rules).
   // Escape brings the focus back to the question from anywhere on the page.
   var houseRules = document.querySelector(".house-rules-box");
@@ -193,7 +193,8 @@
   }
   function typesCharacters(element) {
     var tag = element && element.tagName;
-    return tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && element.type !== "checkbox" && element.type !== "radio");
+    if (tag === "INPUT") return element.type !== "checkbox" && element.type !== "radio";
+    return tag === "TEXTAREA" || tag === "SELECT";
   }
   document.addEventListener("keydown", function (event) {
     if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -211,9 +212,14 @@
     // the house rules. A letter typed on a link of the top bar or elsewhere on the page
     // answers nothing, and says why.
     var onQuestion = !at || at === document.body || at === question || form.contains(at);
-    var onRules = houseRules && houseRules.contains(at) && key.length === 1 && key !== " ";
+    var reading = document.querySelector(".table-page .felt");
+    var onRules =
+      ((houseRules && houseRules.contains(at)) || (reading && reading === at)) &&
+      key.length === 1 &&
+      key !== " ";
     if (!onQuestion && !onRules) {
-      var answers = key.length === 1 && (/[0-9.]/.test(key) || form.querySelector('[data-key="' + key + '"]'));
+      var answers =
+        key.length === 1 && (/[0-9.]/.test(key) || form.querySelector('[data-key="' + key + '"]'));
       if (answers && !typesCharacters(at)) {
         hint("The keys answer the question when it has the focus: press Esc to go back to it.");
       }
@@ -269,6 +275,26 @@
       target.click();
     }
   });
+
+  // A phone: the felt stays at the top (table.css); the box in question is scrolled into
+  // it, and the page to the question just below it, so both are in view.
+  var felt = document.querySelector(".table-page .felt");
+  var questionCard = document.querySelector(".table-page .question");
+  function keepInView() {
+    if (!felt || !questionCard || window.getComputedStyle(felt).position !== "sticky") return;
+    // The box in question whole, or its hand in question when the box is taller than the felt.
+    var current = felt.querySelector(".box.current");
+    if (current && current.offsetHeight > felt.clientHeight) {
+      current = current.querySelector(".hand.current") || current;
+    }
+    if (current) {
+      var inFelt = current.getBoundingClientRect().top - felt.getBoundingClientRect().top;
+      felt.scrollTop += inFelt - 8;
+    }
+    var below = questionCard.getBoundingClientRect().top + window.scrollY - felt.offsetHeight;
+    window.scrollTo(0, below - 8);
+  }
+  keepInView();
 
   function tick(element) {
     var seconds = parseInt(element.dataset.seconds, 10);

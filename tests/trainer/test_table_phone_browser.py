@@ -23,15 +23,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def three_boxes(doc_id: str = "three-boxes") -> dict:
-    """casino-shoe, three boxes (a wide felt): box 1 wins, box 2 pushes, box 3 busts."""
+    """casino-shoe, three boxes (a wide felt): box 1 wins, box 2 loses, box 3 busts."""
     return {
         "format": "blackjack-scenario/1",
         "id": doc_id,
         "title": "Three boxes",
         "rules": "casino-shoe",
         "boxes": [
-            {"box": 1, "stakes": [{"player": "p1", "amount": "25"}], "actions": []},
-            {"box": 2, "stakes": [{"player": "p2", "amount": "10"}], "actions": []},
+            {"box": 1, "stakes": [{"player": "p1", "amount": "25"}], "actions": ["stand"]},
+            {"box": 2, "stakes": [{"player": "p2", "amount": "10"}], "actions": ["stand"]},
             {"box": 3, "stakes": [{"player": "p3", "amount": "5"}], "actions": ["hit"]},
         ],
         "shoe": ["Ts", "9h", "8d", "7c", "9s", "7h", "Kd", "Qc", "5s", "6h"],
@@ -69,6 +69,9 @@ def test_on_a_phone_the_felt_and_the_question_stay_in_view(
     AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
     with chromium_page(viewport={"width": width, "height": height}) as page:
         _start(page, live_server.url, trainee.username, "Three boxes")
+        # The dealer's hand first: the dealer stands on 17.
+        page.get_by_role("button", name="Stand").click()
+        expect(page.locator("#amount")).to_be_visible()
         settled = 0
         while page.locator("#amount").count():
             expect(page.locator("#q-prompt")).to_contain_text("Settle")
@@ -91,13 +94,22 @@ def test_on_a_phone_the_felt_and_the_question_stay_in_view(
             page.wait_for_load_state()
         page.screenshot(path=artifacts / f"feedback-{width}px.png", full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        for verdict in page.locator(".verdict").all():
-            verdict.scroll_into_view_if_needed()
+        # No table scrolled sideways inside its box either: every verdict is on the screen
+        # as the page is read down (scrolled vertically only).
+        for table in page.locator(".feedback table").all():
+            sideways = table.evaluate("e => e.scrollWidth - e.clientWidth")
+            assert sideways <= 0, f"the feedback scrolls {sideways}px sideways at {width}px"
+        verdicts = page.locator(".verdict").all()
+        assert verdicts
+        for verdict in verdicts:
             box = verdict.evaluate(
-                "e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; }"
+                """e => { window.scrollTo(0, e.getBoundingClientRect().top + scrollY - 100);
+                          const r = e.getBoundingClientRect();
+                          return [r.left, r.right, r.top, r.bottom]; }"""
             )
             assert box[0] >= 0, f"a verdict at {width}px: {box}"
             assert box[1] <= width, f"a verdict at {width}px: {box}"
+            assert 0 <= box[2] <= box[3] <= height, f"a verdict at {width}px: {box}"
 
 
 def test_keys_keep_answering_after_house_rules_is_opened(live_server, trainee, artifacts):
