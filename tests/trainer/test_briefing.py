@@ -160,3 +160,27 @@ def test_another_trainees_briefing_does_not_exist(other_trainee, exam):
     )
     pit_boss = UserFactory(username="pb", roles=["pit_boss"])
     assert client_for(pit_boss).get(reverse("train:briefing", args=[exam.pk])).status_code == 403
+
+
+def test_the_api_lists_the_sittings_as_my_training_does(trainee, exam, api):
+    fresh = api.get("/api/assignments/").json()["results"][0]["sittings"]
+    assert fresh == {
+        "used": 0,
+        "allowed": 3,
+        "left": 3,
+        "cooldown_hours": 24,
+        "next_at": None,
+        "refused": None,
+        "message": None,
+    }
+    first = attempt_start(trainee=trainee, drill=exam.drill, mode=Mode.EXAM, assignment=exam)
+    attempt_submit(attempt=first, user=trainee)
+    cooling = api.get("/api/assignments/").json()["results"][0]["sittings"]
+    assert (cooling["used"], cooling["left"], cooling["refused"]) == (1, 2, "cooling_down")
+    assert cooling["next_at"] is not None
+    refused = api.post(
+        "/api/attempts/",
+        {"drill": exam.drill_id, "assignment": exam.pk, "mode": "exam"},
+        format="json",
+    )
+    assert refused.json()["error"] == cooling["message"]
