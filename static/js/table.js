@@ -89,7 +89,20 @@
         ? "Your stack: " + total + " in " + count
         : "";
       drawn.hidden = !stack.length;
+      showInFelt(drawn);
     }
+  }
+  // On a phone the felt scrolls within itself (table.css): the stack being built is kept
+  // in its view, as the dealer watches it grow beside the bet.
+  function showInFelt(element) {
+    var within = element.closest(".felt");
+    if (!within || element.hidden || window.getComputedStyle(within).position !== "sticky") {
+      return;
+    }
+    var seen = within.getBoundingClientRect();
+    var box = element.getBoundingClientRect();
+    if (box.bottom > seen.bottom) within.scrollTop += box.bottom - seen.bottom + 8;
+    else if (box.top < seen.top) within.scrollTop -= seen.top - box.top + 8;
   }
   function addChip(value) {
     if (stack.length < MOST_CHIPS) stack.push(value);

@@ -17,7 +17,12 @@ from playwright.sync_api import Page, expect
 
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, log_in
-from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    chip_document,
+    natural_document,
+)
 from trainer.models import Decision, Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -116,6 +121,31 @@ def test_on_a_phone_the_felt_and_the_question_stay_in_view(
             assert box[0] >= 0, f"a verdict at {width}px: {box}"
             assert box[1] <= width, f"a verdict at {width}px: {box}"
             assert 0 <= box[2] <= box[3] <= height, f"a verdict at {width}px: {box}"
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (320, 640)])
+def test_on_a_phone_a_chip_question_keeps_the_box_and_the_question_in_view(
+    live_server, trainee, artifacts, width, height
+):
+    drill = DrillFactory(title="Chips", documents=[chip_document()])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    with chromium_page(viewport={"width": width, "height": height}) as page:
+        _start(page, live_server.url, trainee.username, "Chips")
+        expect(page.locator("[data-rack]")).to_be_visible()
+        page.screenshot(path=artifacts / f"chips-{width}px.png")
+        for selector in (".box.current", "#q-prompt"):
+            box = _within(page, selector)
+            assert box["inside"], f"{selector} at {width}px is out of view: {box}"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # The stack built with the keys is drawn on the felt, in view above the question.
+        for key in ("1", "2", "2", "4"):
+            page.keyboard.press(key)
+        expect(page.locator("[data-stack-drawn]")).to_be_visible()
+        drawn = _within(page, "[data-stack-drawn]")
+        felt = _within(page, ".felt")
+        assert felt["top"] <= drawn["top"], (felt, drawn)
+        assert drawn["bottom"] <= felt["bottom"], (felt, drawn)
+        page.screenshot(path=artifacts / f"chips-{width}px-stack.png")
 
 
 def test_keys_keep_answering_after_house_rules_is_opened(live_server, trainee, artifacts):
