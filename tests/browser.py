@@ -63,3 +63,13 @@ def csp_violations(page: Page) -> list[str]:
         ),
     )
     return found
+
+
+def through_briefing(page: Page) -> None:
+    """After a Start on My training: an exam, a table test or a speed round shows its
+    briefing first, whose own button starts it (issue #24); a practice goes straight to
+    the table."""
+    page.locator("#q-prompt, .briefing-start, h1").first.wait_for()
+    page.wait_for_load_state()
+    if page.locator(".briefing-start").count():
+        page.locator(".briefing-start button").click()

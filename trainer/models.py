@@ -171,6 +171,10 @@ class RuleProfileVersion(models.Model):
         """The table placard: 'Blackjack pays 6 to 5 · Dealer hits soft 17 · ...'."""
         p = self.parameters
         parts = [f"Blackjack pays {str(p['blackjack_pays']).replace(':', ' to ')}"]
+        unit = _chip_text(p.get("payout_unit"))
+        if unit:
+            # The change chip: the house rules' rounding, on the placard too (issue #24).
+            parts.append(f"Blackjack winnings rounded down to the {unit} chip")
         parts.append(
             "Dealer hits soft 17" if p["dealer_hits_soft_17"] else "Dealer stands on all 17s"
         )
@@ -391,6 +395,11 @@ class Drill(models.Model):
     # Who may retire it besides an administrator: its author; None for a table test (the
     # department's, so administrators only) and for a drill whose author is not recorded.
     owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # A drill made for one trainee (a refresher, the demo's history): only they practise it
+    # without an assignment, and only their "Practise any drill" lists it. None: anyone's.
+    made_for = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
 

@@ -131,6 +131,7 @@ def refresher_assign(
             count=REFRESHER_ROUNDS,
             max_boxes=min(3, version.engine_profile.boxes),
             description=f"Generated for {trainee.get_full_name() or 'a trainee'}'s retraining.",
+            made_for=trainee,
         )
         assignment = assignment_create(
             drill=drill,

@@ -89,7 +89,20 @@
         ? "Your stack: " + total + " in " + count
         : "";
       drawn.hidden = !stack.length;
+      showInFelt(drawn);
     }
+  }
+  // On a phone the felt scrolls within itself (table.css): the stack being built is kept
+  // in its view, as the dealer watches it grow beside the bet.
+  function showInFelt(element) {
+    var within = element.closest(".felt");
+    if (!within || element.hidden || window.getComputedStyle(within).position !== "sticky") {
+      return;
+    }
+    var seen = within.getBoundingClientRect();
+    var box = element.getBoundingClientRect();
+    if (box.bottom > seen.bottom) within.scrollTop += box.bottom - seen.bottom + 8;
+    else if (box.top < seen.top) within.scrollTop -= seen.top - box.top + 8;
   }
   function addChip(value) {
     if (stack.length < MOST_CHIPS) stack.push(value);
@@ -183,13 +196,54 @@
   applyKeys();
 
   var question = document.getElementById("q-prompt");
+  // The house rules and the felt are read while answering: from them the letter and
+  // number keys still answer (Enter and Space keep opening and closing the house rules).
+  // Escape brings the focus back to the question from anywhere on the page.
+  var houseRules = document.querySelector(".house-rules-box");
+  var keysHint = document.querySelector("[data-keys-hint]");
+  function hint(text) {
+    if (keysHint && keysHint.textContent !== text) keysHint.textContent = text;
+  }
+  function typesCharacters(element) {
+    var tag = element && element.tagName;
+    if (tag === "INPUT") return element.type !== "checkbox" && element.type !== "radio";
+    return tag === "TEXTAREA" || tag === "SELECT";
+  }
   document.addEventListener("keydown", function (event) {
-    if (!form || !keysOn || event.ctrlKey || event.metaKey || event.altKey) return;
-    // Shortcuts answer only from the question: its form, its heading, or nothing focused.
-    // A letter typed on a link of the top bar or elsewhere on the page answers nothing.
+    if (!form || event.ctrlKey || event.metaKey || event.altKey) return;
     var at = document.activeElement;
-    if (at && at !== document.body && at !== question && !form.contains(at)) return;
+    if (event.key === "Escape" && question) {
+      if (houseRules) houseRules.open = false;
+      if (!question.hasAttribute("tabindex")) question.setAttribute("tabindex", "-1");
+      question.focus();
+      hint("");
+      return;
+    }
+    if (!keysOn) return;
     var key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+    // Shortcuts answer only from the question: its form, its heading, nothing focused, or
+    // the house rules. A letter typed on a link of the top bar or elsewhere on the page
+    // answers nothing, and says why.
+    var onQuestion = !at || at === document.body || at === question || form.contains(at);
+    var reading = document.querySelector(".table-page .felt");
+    var onRules =
+      ((houseRules && houseRules.contains(at)) || (reading && reading === at)) &&
+      key.length === 1 &&
+      key !== " ";
+    if (!onQuestion && !onRules) {
+      var answers =
+        key.length === 1 && (/[0-9.]/.test(key) || form.querySelector('[data-key="' + key + '"]'));
+      if (answers && !typesCharacters(at)) {
+        hint("The keys answer the question when it has the focus: press Esc to go back to it.");
+      }
+      return;
+    }
+    hint("");
+    if (onRules && amount && /^[0-9.]$/.test(key)) {
+      // A digit goes to the amount, where it is typed (the focus moves before it lands).
+      amount.focus();
+      return;
+    }
     if (rackForm && key === "Backspace") {
       undoChip();
       event.preventDefault();
@@ -247,6 +301,26 @@
     if (seconds || !(hours || minutes)) parts.push(seconds + " s");
     return parts.join(" ");
   }
+
+  // A phone: the felt stays at the top (table.css); the box in question is scrolled into
+  // it, and the page to the question just below it, so both are in view.
+  var felt = document.querySelector(".table-page .felt");
+  var questionCard = document.querySelector(".table-page .question");
+  function keepInView() {
+    if (!felt || !questionCard || window.getComputedStyle(felt).position !== "sticky") return;
+    // The box in question whole, or its hand in question when the box is taller than the felt.
+    var current = felt.querySelector(".box.current");
+    if (current && current.offsetHeight > felt.clientHeight) {
+      current = current.querySelector(".hand.current") || current;
+    }
+    if (current) {
+      var inFelt = current.getBoundingClientRect().top - felt.getBoundingClientRect().top;
+      felt.scrollTop += inFelt - 8;
+    }
+    var below = questionCard.getBoundingClientRect().top + window.scrollY - felt.offsetHeight;
+    window.scrollTo(0, below - 8);
+  }
+  keepInView();
 
   function tick(element) {
     var seconds = parseInt(element.dataset.seconds, 10);

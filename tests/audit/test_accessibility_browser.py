@@ -18,7 +18,7 @@ from audit.services.reviews import retraining_flag_create
 from tests.accessibility import axe_violations, dangling_references, describe
 from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
-from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in, through_briefing
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import Attempt, Grade, GradingRun, Mode
 from trainer.services.grading.execute import grading_run_execute
@@ -136,6 +136,9 @@ def test_the_trainees_pages(live_server, page, artifacts, trainee, pit_boss):
 
     page.goto(f"{base}/train/")
     page.locator("tr", has_text="Exam: naturals").get_by_role("button", name="Start").click()
+    expect(page.locator("h1")).to_contain_text("Before you start")
+    audit.check("exam-briefing")
+    through_briefing(page)
     page.get_by_role("button", name="End the exam now").click()
     expect(page.locator("h1")).to_have_text("End the exam now?")
     audit.check("confirm-end-exam")
@@ -224,6 +227,10 @@ def test_start_and_continue_stay_on_screen_on_a_phone_and_at_400_percent_zoom(
         log_in(page, live_server.url, trainee.username)
         page.goto(f"{live_server.url}/train/")
         page.locator("tr", has_text="Exam: naturals").get_by_role("button", name="Start").click()
+        # The briefing fits the phone too, its start button within the screen.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not axe_violations(page), describe(axe_violations(page))
+        through_briefing(page)
         page.goto(f"{live_server.url}/train/")
         page.screenshot(path=artifacts / f"my-training-{width}px.png", full_page=True)
         rows = page.locator("[data-assignment]")

@@ -92,6 +92,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The trainee's API: trainees only; someone else's attempt does not exist.
     "api:assignments": ("get", _row(403, 200, 200, 403, 403, 403, 403)),
     "api:attempts": ("get", _row(403, 200, 200, 403, 403, 403, 403)),
+    "api:practice-drills": ("get", _row(403, 200, 200, 403, 403, 403, 403)),
     "api:attempt": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
     "api:attempt-question": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
     "api:attempt-results": ("get", _row(403, 200, 404, 403, 403, 403, 403)),
@@ -130,6 +131,8 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # A trainee's record is their own: it takes no id, so nobody can ask for another's.
     "record:mine": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
     "train:start": ("post", _row(302, 400, 400, 403, 403, 403, 403)),
+    # The sitting's briefing: the trainee's own assignment; another's does not exist.
+    "train:briefing": ("get", _row(302, 200, 404, 403, 403, 403, 403)),
     "train:table": ("get", _row(302, 302, 404, 403, 403, 403, 403)),
     "train:answer": ("post", _row(302, 302, 404, 403, 403, 403, 403)),
     "train:feedback": ("get", _row(302, 302, 404, 403, 403, 403, 403)),

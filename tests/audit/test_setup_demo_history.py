@@ -97,6 +97,9 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     assert "expired" in out
     assert f"exam #{ready.ready}" in out
     assert ledger_verify().ok
+    # The history's drills are the demo trainee's own: no other trainee practises them.
+    history = Drill.objects.filter(title__in=["Short practice", "Short exam"])
+    assert set(history.values_list("made_for", flat=True)) == {trainee.pk}
 
     before = (Attempt.objects.count(), Certification.objects.count())
     assert "nothing to do" in _run()

@@ -16,7 +16,7 @@ from audit.models import Certification
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.browser import artifacts_dir, chromium_page, log_in
+from tests.browser import artifacts_dir, chromium_page, log_in, through_briefing
 from tests.trainer.test_table_browser import graded
 from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, AttemptItem, Drill, DrillPurpose, Mode
@@ -72,6 +72,10 @@ def test_the_demo_trainee_sits_a_table_test_and_the_pit_boss_signs_it_after_a_re
     page.goto(f"{live_server.url}/train/")
     expect(page.locator("h1")).to_have_text("My training")
     page.locator("tr", has_text=TABLE_TEST).get_by_role("button", name="Start").click()
+    # The briefing says what a pass counts for before anything starts.
+    expect(page.locator(".counts-for")).to_contain_text("it goes in your personnel file")
+    assert not Attempt.objects.filter(trainee__username="trainee", drill=drill).exists()
+    through_briefing(page)
     expect(page.locator("#q-prompt")).to_be_visible()
     attempt = Attempt.objects.get(trainee__username="trainee", drill=drill)
     assert attempt.mode == Mode.EXAM

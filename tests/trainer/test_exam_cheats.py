@@ -77,8 +77,8 @@ def shoes(attempt: Attempt) -> list[list[str]]:
 # Practise-then-replay.
 
 
-def test_an_exam_is_not_offered_for_practice(table_test):
-    assert table_test not in list(practice_drills())
+def test_an_exam_is_not_offered_for_practice(table_test, trainee):
+    assert table_test not in list(practice_drills(user=trainee))
 
 
 def test_practising_an_exam_is_refused_by_the_service_the_api_and_the_page(

@@ -12,7 +12,7 @@ import pytest
 from django.db import OperationalError
 from playwright.sync_api import Page, expect
 
-from tests.browser import artifacts_dir, chromium_page
+from tests.browser import artifacts_dir, chromium_page, through_briefing
 from tests.factories import PASSWORD
 from tests.trainer.factories import (
     AssignmentFactory,
@@ -47,6 +47,7 @@ def log_in(page: Page, base: str, username: str) -> None:
 
 def start(page: Page, title: str) -> None:
     page.locator("tr", has_text=title).get_by_role("button", name="Start").click()
+    through_briefing(page)
     expect(page.locator("#q-prompt")).to_be_visible()
     expect(page.locator("[data-shortcut-switch]")).to_be_visible()  # the keys listen
 

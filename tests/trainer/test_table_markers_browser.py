@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.audit.factories import TrainingClassFactory
-from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in, through_briefing
 from tests.factories import PASSWORD
 from tests.trainer.factories import AssignmentFactory, DrillFactory
 from tests.trainer.test_table_browser import graded
@@ -124,6 +124,7 @@ def test_every_marker_is_on_the_trainees_table_in_words(
     page.fill("#id_password", PASSWORD)
     page.keyboard.press("Enter")
     page.locator("tr", has_text="Markers").get_by_role("button", name="Start").click()
+    through_briefing(page)
     felt = page.locator(".felt")
     seen: set[tuple[int, int]] = set()
 

@@ -222,7 +222,9 @@ def test_starting_from_the_home_page_opens_the_table(trainee):
     drill = DrillFactory(documents=[simple_document()])
     assignment = AssignmentFactory(drill=drill, mode=Mode.EXAM, trainee=trainee)
     response = client_for(trainee).post(
-        reverse("train:start"), {"drill": drill.pk, "assignment": assignment.pk, "mode": "exam"}
+        reverse("train:start"),
+        # The briefing's Start button (an exam starts from its briefing: test_briefing.py).
+        {"drill": drill.pk, "assignment": assignment.pk, "mode": "exam", "briefed": "yes"},
     )
     started = Attempt.objects.get()
     assert response["Location"] == reverse("train:table", args=[started.pk])

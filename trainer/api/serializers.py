@@ -9,11 +9,13 @@ the table a question shows in table_serializers.
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.errors import clip
 from trainer.api.table_serializers import TableViewOutput
 from trainer.models import Mode
+from trainer.selectors.sittings import sitting_state_of
 
 # What an amount looks like (the schema's pattern): ASCII digits, at most two decimals.
 # The service (trainer.services.attempts) is the authority and says what is wrong.
@@ -124,6 +126,54 @@ class AttemptBriefOutput(serializers.Serializer[Any]):
     passed = serializers.BooleanField(allow_null=True)
 
 
+class SittingsOutput(serializers.Serializer[Any]):
+    """Where you stand with the assignment's sittings, as My training and the briefing say."""
+
+    used = serializers.IntegerField(source="taken", help_text="Sittings used (every attempt).")
+    allowed = serializers.IntegerField(
+        allow_null=True, help_text="At most this many; null: no limit."
+    )
+    left = serializers.IntegerField(allow_null=True, help_text="Sittings left; null: no limit.")
+    cooldown_hours = serializers.IntegerField(
+        help_text="Hours between a sitting's end and the next."
+    )
+    next_at = serializers.DateTimeField(
+        source="next_open",
+        allow_null=True,
+        help_text="While the cool-down runs: when the next sitting may start; else null.",
+    )
+    refused = serializers.CharField(
+        allow_null=True,
+        help_text="What stops a start now (past_due, no_sittings_left, cooling_down), "
+        "with the words POST /api/attempts/ would answer in `message`; null: a start is open.",
+    )
+    message = serializers.CharField(allow_null=True)
+
+
+class _Sittings(serializers.Field):
+    """The assignment's sittings, from the caller's attempts already read (no query)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, assignment: Any) -> dict[str, Any]:
+        state = sitting_state_of(assignment, getattr(assignment, "my_attempts", []))
+        code, message = state.refusal or (None, None)
+        facts = {
+            "taken": state.taken,
+            "allowed": state.allowed,
+            "left": state.left,
+            "cooldown_hours": state.cooldown_hours,
+            "next_open": state.next_open,
+            "refused": code,
+            "message": message,
+        }
+        return dict(SittingsOutput(facts).data)
+
+
+extend_schema_field(SittingsOutput)(_Sittings)
+
+
 class AssignmentOutput(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     drill = DrillOutput()
@@ -132,6 +182,7 @@ class AssignmentOutput(serializers.Serializer[Any]):
     attempts = AttemptBriefOutput(
         many=True, source="my_attempts", help_text="Your attempts at it, newest first."
     )
+    sittings = _Sittings()
 
 
 class ProgressOutput(serializers.Serializer[Any]):

@@ -7,6 +7,7 @@ app_name = "api"
 
 urlpatterns = [
     path("assignments/", views.AssignmentListView.as_view(), name="assignments"),
+    path("practice-drills/", views.PracticeDrillListView.as_view(), name="practice-drills"),
     path("attempts/", views.AttemptListView.as_view(), name="attempts"),
     path("attempts/<int:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
     path(

@@ -25,11 +25,12 @@ from trainer.api.selectors import (
     attempt_progress,
     drill_get,
 )
-from trainer.models import Assignment, Attempt, AttemptStatus, GradingStatus, Mode
+from trainer.models import Assignment, Attempt, AttemptStatus, Drill, GradingStatus, Mode
 from trainer.selectors.attempts import (
     attempt_get_for_user,
     attempt_results,
     attempts_for_trainee,
+    practice_drills,
     round_feedback,
 )
 from trainer.services.attempts import (
@@ -95,6 +96,20 @@ class AssignmentListView(TraineeView, generics.ListAPIView[Assignment]):
         return assignments_with_attempts(user=_user(self.request))
 
     @extend_schema(responses={200: s.AssignmentOutput(many=True), **errors(400)})
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class PracticeDrillListView(TraineeView, generics.ListAPIView[Drill]):
+    """The drills you may practise without an assignment, by title: the department's and
+    those made for you (a refresher made for another trainee is theirs alone)."""
+
+    serializer_class = s.DrillOutput
+
+    def get_queryset(self) -> QuerySet[Drill]:
+        return practice_drills(user=_user(self.request), limit=None)
+
+    @extend_schema(responses={200: s.DrillOutput(many=True), **errors()})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 

@@ -50,6 +50,7 @@ from trainer.models import (
 from trainer.rules.chips import chip_text, stack_text
 from trainer.rules.money import CENT, fmt
 from trainer.selectors.pools import PoolState, pool_state
+from trainer.selectors.sittings import SittingState, needs_briefing, sitting_state_of
 from trainer.timing import chip_target_seconds
 from trainer.words import question_text, seat_names
 
@@ -87,11 +88,16 @@ def attempts_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Attempt]:
     )
 
 
-def practice_drills(*, limit: int = 50) -> QuerySet[Drill]:
-    """Active practice drills any trainee may practise, by title (never a sealed exam)."""
-    return Drill.objects.filter(is_active=True, purpose=DrillPurpose.PRACTICE).order_by("title")[
-        :limit
-    ]
+def practice_drills(*, user: AbstractBaseUser, limit: int | None = 50) -> QuerySet[Drill]:
+    """Active practice drills the user may practise, by title: the department's and those
+    made for them (a refresher is its trainee's alone), never a sealed exam. No limit:
+    every one (the API pages them)."""
+    drills = (
+        Drill.objects.filter(is_active=True, purpose=DrillPurpose.PRACTICE)
+        .filter(Q(made_for__isnull=True) | Q(made_for=user.pk))
+        .order_by("title", "pk")
+    )
+    return drills if limit is None else drills[:limit]
 
 
 def drill_get_active(*, drill_id: int) -> Drill:
@@ -471,6 +477,10 @@ class AssignmentRow:
     attempts: int
     # "overdue" (due date passed, never passed), "due soon" (within DUE_SOON), or "".
     due: str = ""
+    # Its sittings (used, left, when the next opens, what stops a start) and whether a
+    # start goes through the briefing (trainer.selectors.sittings).
+    state: SittingState | None = None
+    briefed: bool = False
 
 
 @dataclass(frozen=True)
@@ -499,7 +509,11 @@ def trainee_home(*, user: AbstractBaseUser) -> TraineeHome:
                 due = "overdue"
             elif assignment.due_at - now <= DUE_SOON:
                 due = "due soon"
-        rows.append(AssignmentRow(assignment, mine[0] if mine else None, len(mine), due))
+        state = sitting_state_of(assignment, mine, now=now)
+        briefed = needs_briefing(assignment, mode=assignment.mode)
+        rows.append(
+            AssignmentRow(assignment, mine[0] if mine else None, len(mine), due, state, briefed)
+        )
     scores = [a.score for a in attempts if a.score is not None]
     average = (sum(scores, Decimal(0)) / len(scores)).quantize(Decimal("0.01")) if scores else None
     return TraineeHome(

@@ -60,6 +60,7 @@ from trainer.selectors.pools import (
     pool_shared_problem,
     pool_size_problem,
 )
+from trainer.selectors.sittings import sitting_state
 from trainer.services.grading.request import grading_request
 
 
@@ -106,34 +107,13 @@ def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> li
 
 
 def _sitting_rules(*, trainee: AbstractBaseUser, assignment: Assignment) -> int:
-    """The number of the sitting about to start, or a refusal naming the rule that stops it."""
-    now = timezone.now()
-    if assignment.due_at is not None and now > assignment.due_at:
-        raise ConflictError(
-            f"this assignment was due {_when(assignment.due_at)}: ask your pit boss for a new one",
-            code="past_due",
-        )
-    sittings = Attempt.objects.filter(assignment=assignment, trainee_id=trainee.pk)
-    taken = sittings.count()
-    if assignment.max_sittings is not None and taken >= assignment.max_sittings:
-        raise ConflictError(
-            f"you have sat this {taken} times, the most this assignment allows",
-            code="no_sittings_left",
-        )
-    last = sittings.exclude(submitted_at=None).order_by("-submitted_at").first()
-    if last is not None and last.submitted_at is not None and assignment.cooldown_hours:
-        ready = last.submitted_at + timedelta(hours=assignment.cooldown_hours)
-        if now < ready:
-            raise ConflictError(
-                f"the next sitting may start from {_when(ready)} "
-                f"({assignment.cooldown_hours} h after the last one ended)",
-                code="cooling_down",
-            )
-    return taken + 1
-
-
-def _when(moment: datetime) -> str:
-    return timezone.localtime(moment).strftime("%Y-%m-%d %H:%M %Z")
+    """The number of the sitting about to start, or a refusal naming the rule that stops it
+    (trainer.selectors.sittings: My training and the briefing say the same)."""
+    state = sitting_state(assignment=assignment, trainee_id=trainee.pk)
+    if state.refusal is not None:
+        code, message = state.refusal
+        raise ConflictError(message, code=code)
+    return state.taken + 1
 
 
 def _open_attempt(
@@ -172,6 +152,9 @@ def attempt_start(
             )
     else:
         assignment = _assignment_for(trainee=trainee, drill=drill, mode=mode)
+        if assignment is None and drill.made_for_id not in (None, trainee.pk):
+            # Another trainee's refresher: as if it did not exist (its title names them).
+            raise NotFoundError("no such drill", field="drill")
         if assignment is None and (mode != Mode.PRACTICE or drill.purpose == DrillPurpose.EXAM):
             # One answer whether the drill is an exam or just not given to this trainee.
             raise ForbiddenError(f"a {mode} attempt of this drill needs an assignment")

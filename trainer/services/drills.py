@@ -106,8 +106,12 @@ def drill_create(
     purpose: str = DrillPurpose.PRACTICE,
     certifies: RuleProfile | None = None,
     skill_minimums: Mapping[str, int] | None = None,
+    made_for: AbstractBaseUser | None = None,
 ) -> Drill:
     """A new drill: an ordered set of library scenarios (fixed) or a recipe (generated).
+
+    A drill ``made_for`` one trainee (a refresher) is theirs: no other trainee practises it
+    or sees it in "Practise any drill" (an assignment still gives it to whom it names).
 
     An exam (``purpose="exam"``) is sealed: a fixed exam is a pool of at least
     ``POOL_FACTOR`` (5) times the ``count`` rounds drawn per sitting, all different
@@ -146,6 +150,7 @@ def drill_create(
         "owner_id": None if certifies is not None else user.pk,
         "purpose": purpose,
         "certifies": certifies,
+        "made_for_id": made_for.pk if made_for is not None else None,
     }
     if kind == DrillKind.FIXED:
         if certifies is not None:
@@ -243,6 +248,7 @@ def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int
             "time_limit_seconds": drill.time_limit_seconds,
             "time_box_seconds": drill.time_box_seconds,
             "pass_mark": drill.pass_mark,
+            **({"made_for": drill.made_for_id} if drill.made_for_id else {}),
         },
         actor=user,
     )

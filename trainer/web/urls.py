@@ -9,6 +9,7 @@ app_name = "train"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
     path("start/", views.start, name="start"),
+    path("assignments/<int:assignment_id>/briefing/", views.briefing, name="briefing"),
     path("attempts/<int:attempt_id>/", views.table, name="table"),
     path("attempts/<int:attempt_id>/answer/", views.answer, name="answer"),
     path(

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config import pages
 from core.access import role_required
-from core.errors import NotFoundError, TrainerError, echo
+from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from trainer import rules
 from trainer.games.blackjack import MAX_CHIPS
 from trainer.models import AttemptStatus, Mode
@@ -40,12 +40,14 @@ from trainer.selectors.attempts import (
     seconds_left,
     trainee_home,
 )
+from trainer.selectors.sittings import needs_briefing
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
     attempt_submit,
     decision_record,
 )
+from trainer.web.briefing import briefing_page
 from trainer.web.display import (
     CHIP_COLOURS,
     RACK_VALUES,
@@ -98,7 +100,7 @@ def trainee_page(view: View) -> View:
 def home(request: HttpRequest) -> HttpResponse:
     context = {
         "home": trainee_home(user=_me(request)),
-        "practice_drills": practice_drills(),
+        "practice_drills": practice_drills(user=_me(request)),
     }
     return render(request, "trainer/home.html", context)
 
@@ -121,8 +123,27 @@ def start(request: HttpRequest) -> HttpResponse:
         if assignment is None:
             raise NotFoundError("no such assignment", field="assignment")
     mode = request.POST.get("mode") or (assignment.mode if assignment else Mode.PRACTICE)
+    if assignment is not None and needs_briefing(assignment, mode=mode):
+        if request.POST.get("briefed") != "yes":
+            # Not through the briefing (a stale form, a script): read it first.
+            return redirect("train:briefing", assignment_id=assignment.pk)
+        try:
+            attempt = attempt_start(
+                trainee=_me(request), drill=drill, mode=mode, assignment=assignment
+            )
+        except ConflictError as refused:
+            # The refusal beside what it is about: the sittings and the next one's time.
+            return briefing_page(request, assignment.pk, error=refused)
+        return redirect("train:table", attempt_id=attempt.pk)
     attempt = attempt_start(trainee=_me(request), drill=drill, mode=mode, assignment=assignment)
     return redirect("train:table", attempt_id=attempt.pk)
+
+
+@require_GET
+@trainee_page
+def briefing(request: HttpRequest, assignment_id: int) -> HttpResponse:
+    """What the sitting is and what a pass counts for; its Start button posts to start."""
+    return briefing_page(request, assignment_id)
 
 
 def _table(

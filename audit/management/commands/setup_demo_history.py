@@ -110,8 +110,12 @@ class Command(BaseCommand):
                     "skills": skills,
                     "count": rounds,
                     "max_boxes": 2,
+                    # The demo trainee's history, not a drill for every trainee to practise.
+                    "made_for": trainee,
                 },
             )
+            if drill.made_for_id is None:  # made by a run before drills knew their trainee
+                Drill.objects.filter(pk=drill.pk).update(made_for=trainee)
             if self._sat(trainee, drill):
                 continue
             attempt = self._sit(trainee, boss, drill, mode, rng, right)
