@@ -82,8 +82,8 @@ class ReportRequestForm(forms.Form):
             if not cleaned.get(name) and name not in self.errors:
                 self.add_error(
                     name,
-                    f"Give the day the period {'starts' if name == 'start' else 'ends'} on, "
-                    "or pick a period above.",
+                    f"The day the period {'starts' if name == 'start' else 'ends'} on is "
+                    "required, unless a period is picked above.",
                 )
         start, end = cleaned.get("start"), cleaned.get("end")
         if start and end and start > end:
