@@ -105,7 +105,7 @@ def report_reviews(
     )
     questions = QuestionWords()
     while batch := list(islice(rows, chunk_size)):
-        questions.load(row[8] for row in batch)
+        questions.load(row[9] for row in batch)  # the round (item) id
         for (at, rf, rl, ru, tf, tl, tu, drill, position, item, n, category,
              corrected_at, cf, cl, cu, comment) in batch:  # fmt: skip
             corrects = (

@@ -49,6 +49,9 @@ def people(trainee, pit_boss):
     trainee.save()
     pit_boss.first_name, pit_boss.last_name = "Pat", "Boss"
     pit_boss.save()
+    # A year before the period: its round takes the first id, so that no round's id is its
+    # position (a row read by the wrong one shows).
+    make_attempt(trainee=trainee, answers=[RIGHT], submitted_at=NOON - dt.timedelta(days=365))
     return trainee, pit_boss
 
 
