@@ -71,7 +71,9 @@ class ReportRequestForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Today in the house's time zone, so the days are those of the house's calendar.
-        self.fields["preset"].choices = [("", "The days below"), *preset_choices()]
+        preset = self.fields["preset"]
+        assert isinstance(preset, forms.ChoiceField)
+        preset.choices = [("", "The days below"), *preset_choices()]
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

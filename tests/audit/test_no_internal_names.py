@@ -201,7 +201,7 @@ def _urls(ids: dict[str, list[object]]) -> list[str]:
         if not kwargs:
             urls.append(reverse(name))
             continue
-        combos = [{}]
+        combos: list[dict[str, object]] = [{}]
         for key in kwargs:
             combos = [{**c, key: value} for c in combos for value in ids[key]]
         urls += [reverse(name, kwargs=c) for c in combos]

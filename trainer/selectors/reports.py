@@ -253,8 +253,8 @@ def report_classes(*, start: dt.date, end: dt.date) -> list[ClassSummary]:
         .annotate(roster=Count("trainees", distinct=True))
         .order_by("name")
     )
-    figures = {
-        row["trainee__classes_attended"]: row
+    figures: dict[int, dict[str, Any]] = {
+        row["trainee__classes_attended"]: dict(row)
         for row in period.filter(trainee__classes_attended__in=class_ids)
         .values("trainee__classes_attended")
         .annotate(n_attempts=Count("id", distinct=True), n_trainees=Count("trainee", distinct=True))
@@ -262,7 +262,7 @@ def report_classes(*, start: dt.date, end: dt.date) -> list[ClassSummary]:
     }
     summaries = []
     for training_class in rows:
-        counted = figures.get(training_class.pk, {})
+        counted: dict[str, Any] = figures.get(training_class.pk, {})
         summaries.append(
             ClassSummary(
                 name=training_class.name,
