@@ -231,3 +231,36 @@ def test_every_compliance_url_is_safe_to_revisit(compliance_officer):
     assert again.status_code in (200, 302)
     if again.status_code == 302:
         assert again["Location"] == "/compliance/"
+
+
+@pytest.mark.django_db
+def test_an_unknown_preset_is_refused_at_its_field_and_a_pit_boss_is_refused(
+    compliance_officer, pit_boss
+):
+    officer = Client()
+    officer.force_login(compliance_officer)
+    response = officer.post("/compliance/reports/", {"preset": "next_year", "fmt": "csv"})
+    assert response.status_code == 400
+    assert 'data-error="preset"' in response.content.decode()
+    boss = Client()
+    boss.force_login(pit_boss)
+    assert (
+        boss.post("/compliance/reports/", {"preset": "last_month", "fmt": "flat"}).status_code
+        == 403
+    )
+    assert boss.get("/compliance/verify/").status_code == 403
+    assert not ComplianceReport.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_command_writes_the_flat_csv(drilled, tmp_path):
+    from django.core.management import call_command
+
+    out = tmp_path / "decisions.csv"
+    call_command(
+        "export_compliance_report", "--from", "2026-03-10", "--to", "2026-03-10",
+        "--format", "flat", "--out", str(out), stdout=io.StringIO(),
+    )  # fmt: skip
+    header, *rows = list(csv.reader(io.StringIO(out.read_text(encoding="utf-8"))))
+    assert header[0] == "attempt"
+    assert len(rows) == 2
