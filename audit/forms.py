@@ -252,7 +252,7 @@ class SignOffForm(_OwnIds, forms.Form):
 def _attempt_label(attempt: Attempt) -> str:
     when = attempt.graded_at.date().isoformat() if attempt.graded_at else "?"
     return (
-        f"#{attempt.pk} {attempt.drill.title} — {attempt.score}% "
+        f"{attempt.drill.title} — {attempt.score}% "
         f"({getattr(attempt, 'rounds', '?')} scenarios, graded {when})"
     )
 

@@ -145,7 +145,10 @@ class ComplianceReport(models.Model):
 
     period_start = models.DateField()
     period_end = models.DateField()
-    format = models.CharField(max_length=8, choices=[("csv", "CSV"), ("pdf", "PDF")])
+    format = models.CharField(
+        max_length=8,
+        choices=[("csv", "CSV"), ("pdf", "PDF"), ("flat", "CSV, decisions only")],
+    )
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )

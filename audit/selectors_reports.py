@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from django.db.models import CharField, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
+from django.utils import timezone
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
 from core.errors import NotFoundError
@@ -15,7 +18,8 @@ from core.roles import Role
 from ledger.models import LedgerEntry
 from trainer import words
 from trainer.models import Skill
-from trainer.selectors.reports import period_bounds
+from trainer.selectors.report_decisions import QuestionWords
+from trainer.selectors.reports import period_bounds, person_text
 
 _SKILLS = dict(Skill.choices)
 
@@ -23,7 +27,7 @@ REVIEW_COLUMNS = (
     "reviewed_at",
     "reviewer",
     "trainee",
-    "attempt",
+    "drill",
     "round",
     "question",
     "category",
@@ -57,58 +61,149 @@ SIGNOFF_COLUMNS = (
 )
 
 
+def local_text(instant: dt.datetime | None, *, minutes: bool = True) -> str:
+    """An instant in the house's time zone, as the report's words write it:
+    "2026-03-10 12:00 UTC" (or the day alone)."""
+    if instant is None:
+        return ""
+    local = timezone.localtime(instant)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" if minutes else f"{local:%Y-%m-%d}"
+
+
+def _person(prefix: str) -> tuple[str, str, str]:
+    return (f"{prefix}__first_name", f"{prefix}__last_name", f"{prefix}__username")
+
+
+def _named(first: str | None, last: str | None, username: str) -> str:
+    return person_text(f"{first or ''} {last or ''}".strip(), username)
+
+
 def report_reviews(
     *, start: dt.date, end: dt.date, chunk_size: int = 2000
 ) -> Iterator[tuple[Any, ...]]:
-    """Reviews written in the period, oldest first, in REVIEW_COLUMNS order."""
+    """Reviews written in the period, oldest first, in REVIEW_COLUMNS order: people by name
+    and username, the drill by its title, the question as the trainee read it, the review a
+    correction corrects in words."""
     lower, upper = period_bounds(start=start, end=end)
     rows = (
         Review.objects.filter(created_at__gte=lower, created_at__lt=upper)
         .order_by("created_at", "id")
         .values_list(
             "created_at",
-            "reviewer__username",
-            "grade__run__attempt__trainee__username",
-            "grade__run__attempt_id",
+            *_person("reviewer"),
+            *_person("grade__run__attempt__trainee"),
+            "grade__run__attempt__drill__title",
             "grade__item__position",
+            "grade__item_id",
             "grade__question",
             "grade__category",
-            "corrects_id",
+            "corrects__created_at",
+            *_person("corrects__reviewer"),
             "comment",
         )
         .iterator(chunk_size=chunk_size)
     )
-    category_at = REVIEW_COLUMNS.index("category")
-    for row in rows:
-        cells = list(row)
-        cells[category_at] = words.category_label(str(cells[category_at] or ""))
-        yield tuple(cells)
+    questions = QuestionWords()
+    while batch := list(islice(rows, chunk_size)):
+        questions.load(row[9] for row in batch)  # the round (item) id
+        for (at, rf, rl, ru, tf, tl, tu, drill, position, item, n, category,
+             corrected_at, cf, cl, cu, comment) in batch:  # fmt: skip
+            corrects = (
+                f"Corrects the review written {local_text(corrected_at)} by {_named(cf, cl, cu)}"
+                if corrected_at
+                else ""
+            )
+            yield (
+                at,
+                _named(rf, rl, ru),
+                _named(tf, tl, tu),
+                drill,
+                position,
+                questions.text(item, n),
+                words.category_label(str(category or "")),
+                corrects,
+                comment,
+            )
+
+
+def _flag_text(
+    at: dt.datetime, by: tuple[str, str, str], trainee: tuple[str, str, str], reason: str
+) -> str:
+    return (
+        f"Retraining flag raised {local_text(at, minutes=False)} by {_named(*by)} "
+        f"for {_named(*trainee)}: {reason}"
+    )
 
 
 def report_flags(
     *, start: dt.date, end: dt.date, chunk_size: int = 2000
 ) -> Iterator[tuple[Any, ...]]:
-    """Retraining flags raised or lifted in the period, oldest first, in FLAG_COLUMNS order."""
+    """Retraining flags raised or lifted in the period, oldest first, in FLAG_COLUMNS order;
+    the flag an entry lifts or replaces in words."""
     lower, upper = period_bounds(start=start, end=end)
     rows = (
         RetrainingFlag.objects.filter(created_at__gte=lower, created_at__lt=upper)
         .order_by("created_at", "id")
         .values_list(
             "created_at",
-            "flagged_by__username",
-            "trainee__username",
+            *_person("flagged_by"),
+            *_person("trainee"),
             "active",
             "skills",
-            "corrects_id",
+            "corrects__created_at",
+            *_person("corrects__flagged_by"),
             "reason",
         )
         .iterator(chunk_size=chunk_size)
     )
-    skills_at = FLAG_COLUMNS.index("skills")
-    for row in rows:
-        cells = list(row)
-        cells[skills_at] = "; ".join(_SKILLS.get(str(s), str(s)) for s in cells[skills_at] or [])
-        yield tuple(cells)
+    for (at, ff, fl, fu, tf, tl, tu, active, skills, corrected_at, cf, cl, cu,
+         reason) in rows:  # fmt: skip
+        corrects = ""
+        if corrected_at:
+            verb = "Replaces" if active else "Lifts"
+            corrects = (
+                f"{verb} the retraining flag raised {local_text(corrected_at, minutes=False)} "
+                f"by {_named(cf, cl, cu)}"
+            )
+        yield (
+            at,
+            _named(ff, fl, fu),
+            _named(tf, tl, tu),
+            active,
+            "; ".join(_SKILLS.get(str(s), str(s)) for s in skills or []),
+            corrects,
+            reason,
+        )
+
+
+def flags_text(flag_ids: Iterable[int]) -> str:
+    """Retraining flags in words, "; " between them: "Retraining flag raised 2026-03-10 by
+    Pat Boss (pboss) for Sam Dealer (sam): the reason"."""
+    ids = list(flag_ids)
+    if not ids:
+        return ""
+    flags = {
+        row[0]: row
+        for row in RetrainingFlag.objects.filter(pk__in=ids).values_list(
+            "pk", "created_at", *_person("flagged_by"), *_person("trainee"), "reason"
+        )
+    }
+    texts = []
+    for pk in ids:
+        if pk not in flags:
+            texts.append("a retraining flag no longer on record")
+            continue
+        _, at, ff, fl, fu, tf, tl, tu, reason = flags[pk]
+        texts.append(_flag_text(at, (ff, fl, fu), (tf, tl, tu), reason))
+    return "; ".join(texts)
+
+
+def sitting_text(drill: str | None, submitted_at: dt.datetime | None, score: Decimal | None) -> str:
+    """An exam sitting in words: its drill, when it was submitted and its score."""
+    if drill is None:
+        return ""
+    text = f"{drill}, submitted {local_text(submitted_at)}" if submitted_at else drill
+    return f"{text}, score {score:.2f}%" if score is not None else text
 
 
 def report_signoffs(
@@ -116,8 +211,8 @@ def report_signoffs(
 ) -> Iterator[tuple[Any, ...]]:
     """Certifications signed or withdrawn in the period, oldest first, in SIGNOFF_COLUMNS order:
     with the signer's role, the expiry, the retraining flags a signer signed over and why,
-    and the warnings they acknowledged, each as plain text (flags as their numbers, the
-    acknowledgements as worded to the signer, separated by "; ")."""
+    and the warnings they acknowledged, each as plain text (flags and the sitting in words,
+    the acknowledgements as worded to the signer, separated by "; ")."""
     lower, upper = period_bounds(start=start, end=end)
     rows = (
         Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
@@ -130,15 +225,18 @@ def report_signoffs(
         )
         .values_list(
             "signed_at",
-            "signed_by__username",
+            *_person("signed_by"),
             "signer_full_name",
             "signer_role",
-            "trainee__username",
+            *_person("trainee"),
             "profile_title",
-            "attempt_id",
+            "attempt__drill__title",
+            "attempt__submitted_at",
+            "attempt__score",
             "expires_at",
             "withdrawn",
-            "corrects_id",
+            "corrects__signed_at",
+            "corrects__signer_full_name",
             "flags_overridden",
             "override_reason",
             "acknowledged",
@@ -146,15 +244,29 @@ def report_signoffs(
         )
         .iterator(chunk_size=chunk_size)
     )
-    role_at = SIGNOFF_COLUMNS.index("signer_role")
-    flags_at = SIGNOFF_COLUMNS.index("flags_overridden")
-    acknowledged_at = SIGNOFF_COLUMNS.index("acknowledged")
-    for row in rows:
-        cells = list(row)
-        cells[role_at] = Role(cells[role_at]).label if cells[role_at] in set(Role) else ""
-        cells[flags_at] = ", ".join(f"flag #{pk}" for pk in cells[flags_at] or [])
-        cells[acknowledged_at] = "; ".join(str(text) for text in cells[acknowledged_at] or [])
-        yield tuple(cells)
+    for (signed_at, sf, sl, su, signer_full_name, role, tf, tl, tu, profile, drill,
+         submitted_at, score, expires_at, withdrawn, corrected_at, corrected_by, flags,
+         override_reason, acknowledged, statement) in rows:  # fmt: skip
+        yield (
+            signed_at,
+            _named(sf, sl, su),
+            signer_full_name,
+            Role(role).label if role in set(Role) else "",
+            _named(tf, tl, tu),
+            profile,
+            sitting_text(drill, submitted_at, score),
+            expires_at,
+            withdrawn,
+            (
+                f"the certification signed {local_text(corrected_at)} by {corrected_by}"
+                if corrected_at
+                else ""
+            ),
+            flags_text(flags or []),
+            override_reason,
+            "; ".join(str(text) for text in acknowledged or []),
+            statement,
+        )
 
 
 def compliance_reports_list(*, limit: int = 100) -> QuerySet[ComplianceReport]:

@@ -323,8 +323,8 @@ class Scenario(models.Model):
 
 
 class DrillKind(models.TextChoices):
-    FIXED = "fixed", "An ordered set of scenarios"
-    GENERATED = "generated", "Generated fresh from a seed"
+    FIXED = "fixed", "Set rounds from the library"
+    GENERATED = "generated", "Fresh rounds dealt at every attempt"
 
 
 class Mode(models.TextChoices):
@@ -342,7 +342,7 @@ class DrillPurpose(models.TextChoices):
     """
 
     PRACTICE = "practice", "Practice"
-    EXAM = "exam", "Exam (sealed)"
+    EXAM = "exam", "Sealed exam"
 
 
 class Drill(models.Model):

@@ -132,7 +132,7 @@ def _sitting_cells(sitting: audit_selectors.Sitting, tables: dict[str, str]) -> 
     score = NOTHING if evidence.score is None else f"{evidence.score} %"
     return [
         _stamp(evidence.submitted_at or evidence.graded_at),
-        f"#{evidence.attempt_id} {drill.title}",
+        drill.title,
         table,
         score,
         "pass" if evidence.passed else "fail",
@@ -148,7 +148,7 @@ def _signature_cells(signature: audit_selectors.SignatureRecord) -> list[str]:
         statement += f" Acknowledged: {warning}."
     evidence = cert.evidence or {}
     if evidence.get("attempt_id"):
-        statement += f" On exam #{evidence['attempt_id']}, {evidence.get('score')} %."
+        statement += f" On its table-test sitting, {evidence.get('score')} %."
     if withdrawal is None:
         withdrawn = "no"
     else:
@@ -240,7 +240,7 @@ def _pdf(
         canvas.drawString(
             doc.leftMargin,
             8.5 * mm,
-            f"Read at ledger entry #{sequence}, head hash {head_hash[:16]}…",
+            f"Read at ledger entry {sequence}, head hash {head_hash[:16]}…",
         )
         canvas.drawRightString(
             doc.pagesize[0] - doc.rightMargin, 8.5 * mm, f"Page {canvas.getPageNumber()}"

@@ -86,7 +86,7 @@ def accuracy_trend_svg(points: Sequence[TrendPoint]) -> Chart:
     # Several attempts a day would all read the same date: then each says its time too.
     same_day = len({d for d in days if d is not None}) < len([d for d in days if d is not None])
     labels = tuple(
-        f"#{p.attempt_id}"
+        "not submitted"
         if p.when is None
         else f"{timezone.localtime(p.when):%m-%d %H:%M}"
         if same_day

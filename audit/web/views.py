@@ -94,7 +94,7 @@ def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True
     page already names it)."""
     standing = audit_selectors.TableStanding
     when = _day(state.when)
-    renew = f"; exam #{state.ready} can renew it" if state.ready else ""
+    renew = "; a passed sitting can renew it" if state.ready else ""
     match state.standing:
         case standing.CERTIFIED:
             text, tone = f"certified until {when}{renew}", "good"
@@ -105,7 +105,7 @@ def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True
         case standing.WITHDRAWN:
             text, tone = f"certification withdrawn {when}", "bad"
         case standing.PASSED:
-            text, tone = f"passed, not signed (exam #{state.ready})", "plain"
+            text, tone = "passed, not signed", "plain"
         case standing.NOT_PASSED:
             text, tone = "not passed", "muted"
         case _:

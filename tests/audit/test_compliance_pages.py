@@ -230,9 +230,11 @@ def test_the_forms_require_the_csrf_token(compliance_officer):
 
 @pytest.mark.django_db
 def test_the_pages_answer_only_the_methods_they_serve(officer):
-    assert officer.get(REQUEST).status_code == 405
-    assert officer.get(VERIFY).status_code == 405
+    # Revisiting a form's address (a bookmark, a restored tab) finds the page, not a 405.
+    assert officer.get(REQUEST).status_code == 302
+    assert officer.get(VERIFY).status_code == 200
     assert officer.post(INDEX).status_code == 405
+    assert officer.put(VERIFY).status_code == 405
 
 
 @pytest.mark.django_db

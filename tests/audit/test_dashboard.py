@@ -599,7 +599,7 @@ def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_s
     make_attempt(trainee=trainee, answers=[wrong("1.00")] * 50, drill=drill)
     assert _standing(client, trainee) == "Six-deck shoe: not passed"
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
-    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{exam.pk})"
+    assert _standing(client, trainee) == "Six-deck shoe: passed, not signed"
 
     cert = certification_sign(request=signing_request(),
         trainee=trainee, profile=drill.certifies, attempt=exam, signer=pit_boss,
@@ -619,13 +619,13 @@ def test_the_dashboard_follows_a_sitting_through_sign_off_withdrawal_and_a_new_s
     assert _standing(client, trainee) == (
         f"Six-deck shoe: certification withdrawn {withdrawal.signed_at:%Y-%m-%d}"
     )
-    again = make_attempt(
+    make_attempt(
         trainee=trainee,
         answers=[RIGHT] * 50,
         drill=drill,
         submitted_at=timezone.now() + dt.timedelta(seconds=1),
     )
-    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{again.pk})"
+    assert _standing(client, trainee) == "Six-deck shoe: passed, not signed"
 
 
 def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee, pit_boss):
@@ -651,8 +651,8 @@ def test_the_dashboard_shows_a_certification_expiring_then_expired(pit, trainee,
     Certification.objects.filter(pk=cert.pk).update(signed_at=signed, expires_at=expires)
     assert _standing(client, trainee) == f"Six-deck shoe: certification expired {expires:%Y-%m-%d}"
 
-    renewal = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
-    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{renewal.pk})"
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=drill)
+    assert _standing(client, trainee) == "Six-deck shoe: passed, not signed"
 
 
 # What another process writes: a grading worker, or the other web process. With the
@@ -716,7 +716,7 @@ def test_a_signature_and_a_withdrawal_in_another_process_show_on_the_next_showin
     client = client_for(pit_boss)
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
     _twice(client)
-    assert _standing(client, trainee) == f"Six-deck shoe: passed, not signed (exam #{exam.pk})"
+    assert _standing(client, trainee) == "Six-deck shoe: passed, not signed"
     with _in_another_process(settings):
         cert = certification_sign(request=signing_request(),
             trainee=trainee, profile=exam.drill.certifies, attempt=exam, signer=pit_boss,
@@ -801,7 +801,7 @@ def test_reviewing_from_the_drill_down_and_correcting(history, trainee, pit_boss
     first = Review.objects.get()
     assert client.post(url, {"comment": "Paid 2:1", "corrects": first.pk}).status_code == 302
     html = client.get(reverse("pit:grade", args=[grade.pk])).content.decode()
-    assert f"Correction</strong> of review #{first.pk}" in html
+    assert "Correction</strong> of an earlier review" in html
 
 
 def test_a_review_of_another_mistakes_review_is_refused(history, trainee, pit_boss):

@@ -28,10 +28,23 @@ from trainer.rules import Kind
 START = dt.date(2000, 1, 1)
 
 
+# Words of the program a person once read (issue #24): a drill kind's and purpose's
+# internal labels, run and record numbers standing for things, an engine message, and a
+# rule change named by its parameters ("casino-shoe with blackjack_pays=6:5").
+PHRASES = (
+    "Generated fresh from a seed",
+    "(sealed)",
+    "grading run",
+    "more decimals than cents",
+    "this scenario places none",
+)
+
+
 def internal_names() -> re.Pattern[str]:
     """Every name of ours a person must not read, as whole words: question kinds and
     categories with an underscore, profile and skill slugs, the players' ids in the dealt
-    rounds, and ISO timestamps (the "T" form, with or without microseconds)."""
+    rounds, ISO timestamps (the "T" form, with or without microseconds), a record's bare
+    number ("flag #1", "attempt #7"), a rule parameter with its value and PHRASES."""
     words = {kind.value for kind in Kind if "_" in kind.value}
     words |= {c.value for c in ErrorCategory if "_" in c.value}
     words |= set(RuleProfile.objects.values_list("name", flat=True))
@@ -39,7 +52,11 @@ def internal_names() -> re.Pattern[str]:
     for document in AttemptItem.objects.values_list("document", flat=True):
         words |= {s["player"] for box in document["boxes"] for s in box["stakes"]}
     alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
-    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])|\d{{4}}-\d\d-\d\dT\d\d:\d\d")
+    phrases = "|".join(map(re.escape, PHRASES))
+    return re.compile(
+        rf"(?<![\w-])(?:{alternatives})(?![\w-])|\d{{4}}-\d\d-\d\dT\d\d:\d\d"
+        rf"|(?<![\w&])#\d+|\b[a-z]+_[a-z_0-9]+=|{phrases}"
+    )
 
 
 def visible_text(page: str) -> str:
@@ -151,3 +168,140 @@ def test_durations_read_in_seconds_and_minutes_on_every_page(history):
     assert any(
         re.search(r"\b\d+(\.\d)? s\b", visible_text(r.content.decode())) for r in pages.values()
     )
+
+
+# Issue #24: every page, CSV and PDF a person reads, walked role by role, on the demo's
+# history with a round dealt under a rule change (this table pays 6 to 5 on blackjack).
+
+RULE_CHANGE = {
+    "format": "blackjack-scenario/1",
+    "id": "six-to-five-natural",
+    "title": "A natural at a 6 to 5 table",
+    "skills": ["natural-6to5"],
+    "rules": {"profile": "casino-shoe", "overrides": {"blackjack_pays": "6:5"}},
+    "boxes": [
+        {"box": 1, "stakes": [{"player": "p1", "amount": "10"}], "actions": []},
+        {"box": 2, "stakes": [{"player": "p2", "amount": "25"}], "actions": ["stand"]},
+    ],
+    "shoe": ["As", "Th", "6d", "Kc", "9h", "5s", "Td"],
+}
+
+
+def _rule_change_round(trainee, boss) -> Attempt:
+    """A practice attempt of one round dealt under a rule change, every answer wrong."""
+    from random import Random
+
+    from audit.management.commands.setup_demo_history import Command
+    from trainer.models import Drill, DrillScenario, Mode
+    from trainer.services.scenario_authoring import scenario_create
+
+    scenario = scenario_create(document=RULE_CHANGE, user=boss)
+    drill = Drill.objects.create(title="Six to five", kind="fixed", count=1, owner=boss)
+    DrillScenario.objects.create(drill=drill, scenario=scenario, position=1)
+    return Command()._sit(trainee, boss, drill, Mode.PRACTICE, Random(7), 0.0)
+
+
+def _patterns(resolver=None, prefix=""):
+    from django.urls import URLResolver, get_resolver
+
+    resolver = resolver or get_resolver()
+    for pattern in resolver.url_patterns:
+        if isinstance(pattern, URLResolver):
+            # The admin reads records; the API and its schema are for programs.
+            if pattern.namespace in ("admin", "api") or str(pattern.pattern).startswith("api"):
+                continue
+            name = f"{pattern.namespace}:" if pattern.namespace else ""
+            for inner, route in _patterns(pattern, prefix + str(pattern.pattern)):
+                yield name + inner, route
+        elif pattern.name and not pattern.name.startswith("api"):
+            yield pattern.name, prefix + str(pattern.pattern)
+
+
+def _urls(ids: dict[str, list[object]]) -> list[str]:
+    """Every routed page with each value of its arguments (none: the page alone)."""
+    urls = []
+    for name, route in _patterns():
+        kwargs = re.findall(r"<(?:\w+:)?(\w+)>", route)
+        if any(not ids.get(k) for k in kwargs):
+            continue
+        if not kwargs:
+            urls.append(reverse(name))
+            continue
+        combos: list[dict[str, object]] = [{}]
+        for key in kwargs:
+            combos = [{**c, key: value} for c in combos for value in ids[key]]
+        urls += [reverse(name, kwargs=c) for c in combos]
+    return urls
+
+
+def _read(response) -> str:
+    kind = response.get("Content-Type", "")
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    if kind.startswith("application/pdf"):
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "page.pdf"
+            path.write_bytes(body)
+            return pdf_text(path)
+    text = body.decode()
+    return visible_text(text) if kind.startswith("text/html") else text
+
+
+@pytest.mark.django_db(transaction=False)
+def test_every_page_csv_and_pdf_each_role_reads_shows_no_internal_name(
+    history, admin_user, settings, tmp_path
+):
+    from audit.models import ComplianceReport
+    from audit.services.reports.lifecycle import compliance_report_request
+    from trainer.models import Assignment, AttemptItem, Scenario, TrainingClass
+
+    settings.MEDIA_ROOT = tmp_path
+    trainee, boss, officer = history
+    changed = _rule_change_round(trainee, boss)
+    pattern = internal_names()
+    end = timezone.now().date() + dt.timedelta(days=1)
+    for fmt in ("csv", "flat", "pdf"):
+        compliance_report_request(start=START, end=end, fmt=fmt, user=officer)
+    wrong = Grade.objects.filter(correct=False)
+    ids: dict[str, list[object]] = {
+        "attempt_id": list(Attempt.objects.filter(trainee=trainee).values_list("pk", flat=True)),
+        "position": [1],
+        "grade_id": [
+            *wrong.filter(run__attempt=changed).values_list("pk", flat=True),
+            *wrong.exclude(run__attempt=changed).values_list("pk", flat=True)[:3],
+        ],
+        "trainee_id": [trainee.pk],
+        "class_id": list(TrainingClass.objects.values_list("pk", flat=True)),
+        "assignment_id": list(Assignment.objects.values_list("pk", flat=True)),
+        "scenario_id": list(Scenario.objects.values_list("pk", flat=True)[:2]),
+        "report_id": list(ComplianceReport.objects.values_list("pk", flat=True)),
+        "name": list(RuleProfile.objects.values_list("name", flat=True)),
+    }
+    assert AttemptItem.objects.filter(attempt=changed).exists()
+    read: dict[str, int] = {}
+    leaks: dict[str, list[str]] = {}
+    for who in (trainee, boss, officer, admin_user):
+        client = client_for(who)
+        for url in _urls(ids):
+            response = client.get(url)
+            if response.status_code != 200:
+                continue
+            text = _read(response)
+            read[f"{who.username} {url}"] = len(text)
+            if hits := found(pattern, text):
+                leaks[f"{who.username} {url}"] = hits
+    assert leaks == {}
+    # The walk read the pages that matter: the rule change's feedback and the pit's view
+    # of it, the reports in their three formats, the personnel file.
+    feedback = reverse("train:feedback", args=[changed.pk, 1])
+    assert f"{trainee.username} {feedback}" in read
+    grade = wrong.filter(run__attempt=changed, rule__contains="with blackjack_pays=").first()
+    assert grade is not None
+    page = client_for(boss).get(reverse("pit:grade", args=[grade.pk])).content.decode()
+    assert "pays 6 to 5 on blackjack" in visible_text(page)
+    for report in ComplianceReport.objects.all():
+        url = reverse("compliance:report_download", args=[report.pk])
+        assert f"{officer.username} {url}" in read, report.format
+    assert f"{boss.username} {reverse('pit:trainee_record', args=[trainee.pk])}" in read

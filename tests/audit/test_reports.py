@@ -45,7 +45,7 @@ from tests.factories import UserFactory
 from tests.ledger_protection import tamper
 from tests.pdf import needs_pdftotext, pdf_text
 from tests.vouching import vouch_rows
-from trainer.selectors.reports import report_decisions, report_decisions_csv
+from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -135,7 +135,7 @@ def test_the_csv_states_the_period_and_the_totals(period_data):
 
 
 @pytest.mark.django_db
-def test_the_csv_summarises_each_trainee_with_their_classes(period_data):
+def test_the_csv_summarises_each_trainee_with_their_classes(period_data, pit_boss):
     trainees = {row["trainee"]: row for row in as_dicts(csv_report()["trainees"])}
     assert trainees["tina"] == {
         "trainee": "tina",
@@ -154,7 +154,13 @@ def test_the_csv_summarises_each_trainee_with_their_classes(period_data):
     assert trainees["otto"]["questions"] == "2"
     assert trainees["otto"]["accuracy_percent"] == "100.00"
     assert as_dicts(csv_report()["classes"]) == [
-        {"class": "Spring", "instructors": "boss", "trainees": "1", "attempts": "1"}
+        {
+            "class": "Spring",
+            "instructors": f"{pit_boss.get_full_name()} (boss)",
+            "trainees_on_roster": "1",
+            "trainees_who_submitted": "1",
+            "attempts": "1",
+        }
     ]
 
 
@@ -211,21 +217,27 @@ def test_a_missed_question_is_listed_without_an_answer(trainee):
 
 
 @pytest.mark.django_db
-def test_the_csv_lists_reviews_and_sign_offs_with_who_and_when(period_data):
+def test_the_csv_lists_reviews_and_sign_offs_with_who_and_when(
+    period_data, pit_boss, other_trainee
+):
     report = csv_report()
     (review,) = as_dicts(report["reviews"])
-    assert review["reviewer"] == "boss"
-    assert review["trainee"] == "tina"
+    assert review["reviewer"] == f"{pit_boss.get_full_name()} (boss)"
+    assert review["trainee"] == "Tina Turner (tina)"
     assert review["category"] == "Overpay"
     assert review["comment"] == "Counted the 3:2 as 2:1"
     assert review["reviewed_at"] == "2026-03-10 13:00:00 UTC"
     (signoff,) = as_dicts(report["signoffs"])
     assert signoff["signed_at"] == "2026-03-10 12:00:00 UTC"
-    assert (signoff["signed_by"], signoff["signer_full_name"]) == ("boss", "Bea Boss")
-    assert signoff["trainee"] == "otto"
+    assert (signoff["signed_by"], signoff["signer_full_name"]) == (
+        f"{pit_boss.get_full_name()} (boss)",
+        "Bea Boss",
+    )
+    assert signoff["trainee"] == f"{other_trainee.get_full_name()} (otto)"
     assert signoff["signer_role"] == "Pit boss"
     assert signoff["expires_at"] == "2027-03-10 12:00:00 UTC"
-    assert signoff["flags_overridden"] == "flag #7"
+    # The flag's id names no flag on record here: said so, never "flag #7".
+    assert signoff["flags_overridden"] == "a retraining flag no longer on record"
     assert signoff["override_reason"] == "The flag is for rounding on 6:5; this table pays 3:2"
     assert signoff["acknowledged"] == "Answers averaged 1.2 s, faster than 1.5 s"
     assert signoff["statement"] == "Ready to deal casino-shoe"
@@ -315,9 +327,11 @@ def test_the_pdf_reads_back_with_period_trainees_totals_and_head_hash(period_dat
     assert "2027-03-10" in text
     # The override and the acknowledged warning are part of the signed record.
     flat = " ".join(text.split())
-    assert "Signed over flag #7 in force" in flat
+    assert "Signed over, in force: a retraining flag no longer on record" in flat
     assert "this table pays 3:2" in flat
-    assert "Acknowledged: Answers averaged 1.2 s" in flat
+    # The signer's cell ("name, as name (username), role") wraps beside it.
+    assert "Acknowledged: Answers" in flat
+    assert "averaged 1.2 s, faster than 1.5 s" in flat
     assert verification.head_hash in text
     assert "The hash chain holds" in text
     assert "Page 2" in text
@@ -520,10 +534,12 @@ def test_typed_formulas_reach_the_csv_neutralised_with_a_leading_quote(typed_for
     assert as_dicts(report["classes"])[0]["class"] == "'+cmd|' /C calc'!A0"
     decisions = as_dicts(report["decisions"])
     assert {row["trainee"] for row in decisions} == {"'-2+3", "-7"}
+    # Named with the name: the cell starts with the typed name, neutralised the same way.
+    evil = """'=HYPERLINK("http://evil.example") (-2+3)"""
     (review,) = as_dicts(report["reviews"])
-    assert (review["trainee"], review["comment"]) == ("'-2+3", "'=1+1")
+    assert (review["trainee"], review["comment"]) == (evil, "'=1+1")
     (flag,) = as_dicts(report["retraining"])
-    assert (flag["trainee"], flag["reason"]) == ("'-2+3", "'\t=cmd")
+    assert (flag["trainee"], flag["reason"]) == (evil, "'\t=cmd")
     (signoff,) = as_dicts(report["signoffs"])
     assert (signoff["signer_full_name"], signoff["statement"]) == ("'-Bea Boss", "'\r@SUM(1+1)")
 

@@ -76,8 +76,8 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     trainee, boss = demo
     out = _run()
     attempts = Attempt.objects.filter(trainee=trainee)
-    # The history's drills (two here), and two table-test sittings.
-    assert attempts.count() == 4
+    # The history's drills (two here), two table-test sittings and last month's practice.
+    assert attempts.count() == 5
     assert set(attempts.values_list("grading_status", flat=True)) == {GradingStatus.GRADED}
     visible = visibility.trainees_visible_to(user=boss).values("pk")
     assert grades.grades_list(trainees=visible).filter(correct=False).exists()

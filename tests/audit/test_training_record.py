@@ -127,7 +127,7 @@ def test_the_record_holds_sittings_signatures_and_flags(
     assert "In force" in flat
     # The footer: who produced it, when, and the ledger head it was read at.
     assert f"Produced by {pit_boss.get_full_name()} (Pit boss)" in flat
-    assert f"entry #{head.sequence}" in flat
+    assert f"entry {head.sequence}," in flat
     assert head.hash[:16] in flat
     assert STAMP.search(flat)
     # Written for a person: titles, not the system's names for things.

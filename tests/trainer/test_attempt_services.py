@@ -186,7 +186,7 @@ def test_it_records_a_decision_with_its_timing_and_a_ledger_entry(trainee, pract
     [
         ("abc", "not a number"),
         ("-5", "negative"),
-        ("1.234", "more decimals than cents"),
+        ("1.234", "paid to the cent, two places at most"),
         ("99999999", "over the 1,000,000 limit"),
         ("NaN", "not a number"),
         (12.5, "string"),

@@ -146,7 +146,7 @@ def test_a_trainee_practises_by_chips_and_keyboard_and_sees_feedback(
     page.keyboard.press("p")
     page.keyboard.type("12.345")
     page.keyboard.press("Enter")
-    expect(page.locator("#answer-error")).to_contain_text("more decimals than cents")
+    expect(page.locator("#answer-error")).to_contain_text("paid to the cent, two places at most")
     page.keyboard.press("x")
     page.keyboard.press("p")
     page.keyboard.type("10")

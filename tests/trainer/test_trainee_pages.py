@@ -145,7 +145,7 @@ def test_a_right_answer_is_recorded_and_the_next_question_shown(trainee, attempt
     [
         ("abc", "not a number of dollars and cents"),
         ("-5", "cannot be negative"),
-        ("1.234", "more decimals than cents"),
+        ("1.234", "paid to the cent, two places at most"),
         ("99999999", "over the 1,000,000 limit"),
     ],
 )

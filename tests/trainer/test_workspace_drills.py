@@ -28,7 +28,7 @@ def test_the_list_shows_each_drill_with_its_use_and_labels(pit_boss, trainee):
     AssignmentFactory(drill=drill, trainee=trainee)
     page = client_for(pit_boss).get(reverse("teach:drills")).content.decode()
     assert "Naturals" in page
-    assert "An ordered set of scenarios" in page
+    assert "Set rounds from the library" in page
     assert "in use by 1" in page
     assert "Create the table test for" in page
 

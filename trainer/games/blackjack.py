@@ -70,7 +70,10 @@ def parse_amount(value: object) -> Decimal:
     amount = decimal_amount(text, whole_digits=9, leading_zeros=True)
     if amount is None:
         if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
-            raise TrainerError(f"amount has more decimals than cents: {shown}", field="amount")
+            raise TrainerError(
+                f"amount is paid to the cent, two places at most (like 12.50): {shown}",
+                field="amount",
+            )
         if any(char.isdecimal() and not char.isascii() for char in text):
             raise TrainerError(
                 f"amount must be written with the digits 0-9: {shown}", field="amount"

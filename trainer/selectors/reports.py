@@ -9,27 +9,22 @@ each attempt's current grading run counts (the newest graded one: a regrade repl
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import (
     Count,
     DecimalField,
     Q,
     QuerySet,
     Sum,
-    TextField,
     Value,
 )
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Coalesce
 
-from core.dates import day_start, house_zone_name, zone_abbreviations
-from core.postgres import sql_csv_text, sql_house_text, sql_literal, sql_words
-from trainer import words
+from core.dates import day_start
 from trainer.models import (
     Attempt,
     ErrorCategory,
@@ -85,8 +80,24 @@ class TraineeSummary:
 class ClassSummary:
     name: str
     instructors: str
-    trainees: int
+    # Everyone on the class's roster now, and those of them who submitted in the period.
+    roster: int
+    submitted: int
+    # The period's attempts of the roster's trainees, each once.
     attempts: int
+
+
+CLASS_COLUMNS = ("class", "instructors", "trainees_on_roster", "trainees_who_submitted", "attempts")
+
+
+def class_cells(summary: ClassSummary) -> tuple[Any, ...]:
+    return (summary.name, summary.instructors, summary.roster, summary.submitted, summary.attempts)
+
+
+def person_text(full_name: str, username: str) -> str:
+    """A person as the reports name them: "Pat Boss (pboss)"; the username alone when no
+    name is recorded."""
+    return f"{full_name} ({username})" if full_name.strip() else username
 
 
 @dataclass(frozen=True)
@@ -231,25 +242,39 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
 
 
 def report_classes(*, start: dt.date, end: dt.date) -> list[ClassSummary]:
-    """Every class with a trainee who submitted in the period: instructors, size, attempts."""
+    """Every class with a trainee who submitted in the period: its instructors by name, its
+    roster, how many of the roster submitted, and their attempts, each counted once."""
     period = attempts_in_period(start=start, end=end)
+    members = TrainingClass.trainees.through.objects.filter(user_id__in=period.values("trainee_id"))
+    class_ids = set(members.values_list("trainingclass_id", flat=True))
     rows = (
-        TrainingClass.objects.filter(trainees__attempts__in=period)
-        .distinct()
+        TrainingClass.objects.filter(pk__in=class_ids)
         .prefetch_related("instructors")
-        .annotate(size=Count("trainees", distinct=True))
+        .annotate(roster=Count("trainees", distinct=True))
         .order_by("name")
     )
+    figures: dict[int, dict[str, Any]] = {
+        row["trainee__classes_attended"]: dict(row)
+        for row in period.filter(trainee__classes_attended__in=class_ids)
+        .values("trainee__classes_attended")
+        .annotate(n_attempts=Count("id", distinct=True), n_trainees=Count("trainee", distinct=True))
+        .order_by()
+    }
     summaries = []
     for training_class in rows:
+        counted: dict[str, Any] = figures.get(training_class.pk, {})
         summaries.append(
             ClassSummary(
                 name=training_class.name,
                 instructors="; ".join(
-                    sorted(user.get_username() for user in training_class.instructors.all())
+                    sorted(
+                        person_text(user.get_full_name(), user.get_username())
+                        for user in training_class.instructors.all()
+                    )
                 ),
-                trainees=training_class.size,
-                attempts=period.filter(trainee__classes_attended=training_class).count(),
+                roster=training_class.roster,
+                submitted=counted.get("n_trainees", 0),
+                attempts=counted.get("n_attempts", 0),
             )
         )
     return summaries
@@ -278,151 +303,3 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
         )
         for row in rows_
     ]
-
-
-DECISION_COLUMNS = (
-    "attempt",
-    "trainee",
-    "mode",
-    "grading_run",
-    "round",
-    "question",
-    "kind",
-    "answered_at",
-    "response_ms",
-    "correct",
-    "category",
-    "money_diff",
-    "given_action",
-    "given_amount",
-    "expected_action",
-    "expected_amount",
-    # Chip questions (issue 14): the stacks, largest chip first. Last, so the columns
-    # before them keep their places for a reader of older reports.
-    "given_chips",
-    "expected_chips",
-)
-
-
-def _decisions(*, start: dt.date, end: dt.date) -> QuerySet[Grade, tuple[Any, ...]]:
-    return (
-        graded_questions(start=start, end=end)
-        .order_by("run__attempt_id", "item__position", "question")
-        .annotate(
-            given_text=Cast("given", TextField()), expected_text=Cast("expected", TextField())
-        )
-        .values_list(
-            "run__attempt_id",
-            "run__attempt__trainee__username",
-            "run__attempt__mode",
-            "run__number",
-            "item__position",
-            "question",
-            "kind",
-            "decision__answered_at",
-            "response_ms",
-            "correct",
-            "category",
-            "money_diff",
-            "given_text",
-            "expected_text",
-        )
-    )
-
-
-def report_decisions(
-    *, start: dt.date, end: dt.date, chunk_size: int = 5000
-) -> Iterator[tuple[Any, ...]]:
-    """Every graded question of the period, in DECISION_COLUMNS order, streamed from the DB.
-
-    `given` and `expected` come as their JSON text, as the database holds it (decoding and
-    re-encoding a million of them would double the export's time); `answered_at` and
-    `given` are None for a question never answered.
-    """
-    return _decisions(start=start, end=end).iterator(chunk_size=chunk_size)
-
-
-def report_decisions_csv(
-    *, start: dt.date, end: dt.date, chunk_size: int = 20_000
-) -> Iterator[str] | None:
-    """The decision rows already written as CSV lines by PostgreSQL, in blocks of lines.
-
-    Each line is "decisions," and the DECISION_COLUMNS cells, as the report writes
-    `report_decisions`' rows in Python (the report's formatting of each value, text through
-    `core.postgres.csv_formula_safe`, a cell quoted when it holds a character of CSV_QUOTED), "\\n"
-    ended. Formatting a million rows in the database costs a fraction of doing it in
-    Python. None on another database: use `report_decisions`.
-    """
-    if connection.vendor != "postgresql":
-        return None
-    inner, params = _decisions(start=start, end=end).query.sql_with_params()
-    # The query's fourteen columns: given and expected each become two cells, and their
-    # chips two more at the end.
-    c = [f"d.c{n}" for n in range(1, 15)]
-    cells = [
-        f"{c[0]}::text",
-        sql_csv_text(c[1]),
-        sql_csv_text(sql_words(c[2], words.MODE_WORDS)),
-        f"{c[3]}::text",
-        f"{c[4]}::text",
-        f"{c[5]}::text",
-        sql_csv_text(sql_words(c[6], words.KIND_VALUE_WORDS)),
-        sql_house_text(
-            c[7], zone=house_zone_name(), abbreviations=zone_abbreviations(start=start, end=end)
-        ),
-        f"COALESCE({c[8]}::text, '')",
-        f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
-        sql_csv_text(sql_words(c[10], words.CATEGORY_WORDS)),
-        f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
-        *map(sql_csv_text, _sql_answer_parts(f"({c[12]})::jsonb")),
-        *map(sql_csv_text, _sql_answer_parts(f"({c[13]})::jsonb")),
-        sql_csv_text(_sql_chips(f"({c[12]})::jsonb")),
-        sql_csv_text(_sql_chips(f"({c[13]})::jsonb")),
-    ]
-    line = " || ',' || ".join(["'decisions'", *cells]) + " || E'\\n'"
-    sql = (
-        f"SELECT {line} FROM ({inner}) AS d({', '.join(n[2:] for n in c)}) "  # noqa: S608 - built from our own expressions
-        f"ORDER BY d.c1, d.c5, d.c6"
-    )
-    return _blocks(sql, params, chunk_size)
-
-
-def _sql_answer_parts(answer: str) -> tuple[str, str]:
-    """`trainer.words.answer_parts` in SQL, of a JSON answer: its action in words and its
-    amount (NULL, an unanswered question, as two empty cells)."""
-    said = f"({answer} ->> 'answer')"
-    money = f"({answer} ->> 'action')"
-    finding = " ".join(
-        f"WHEN {sql_literal('true' if natural else 'false')} THEN {sql_literal(text)}"
-        for natural, text in words.PEEK_FINDING_WORDS.items()
-    )
-    action = (
-        f"CASE WHEN {answer} IS NULL THEN NULL "
-        f"WHEN {answer} ? 'action' THEN "
-        f"{sql_words(money, _by_value(words.ACTION_WORDS))} "
-        f"WHEN {answer} ? 'chips' THEN {sql_literal(words.EXCHANGE_WORD)} "
-        f"ELSE {sql_words(said, _by_value(words.ANSWER_WORDS))} || "
-        f"COALESCE(CASE ({answer} -> 'dealer_blackjack')::text {finding} END, '') END"
-    )
-    amount = f"CASE WHEN {answer} ? 'action' OR {answer} ? 'chips' THEN {answer} ->> 'amount' END"
-    return action, amount
-
-
-def _sql_chips(answer: str) -> str:
-    """`trainer.words.chips_text` in SQL: the stack's chips joined by " + ", in order."""
-    return (
-        f"array_to_string(ARRAY(SELECT jsonb_array_elements_text("
-        f"CASE WHEN jsonb_typeof({answer} -> 'chips') = 'array' THEN {answer} -> 'chips' END"
-        f")), ' + ')"
-    )
-
-
-def _by_value(words_of: Mapping[Any, str]) -> dict[str, str]:
-    return {str(key): word for key, word in words_of.items()}
-
-
-def _blocks(sql: str, params: Any, chunk_size: int) -> Iterator[str]:
-    with connection.chunked_cursor() as cursor:
-        cursor.execute(sql, params)
-        while rows := cursor.fetchmany(chunk_size):
-            yield "".join([row[0] for row in rows])

@@ -10,13 +10,13 @@ fails here at import rather than showing up unlabelled.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
+from trainer.web.rule_words import rule_text  # noqa: F401 - the pages import it from here
 from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
     ACTION_WORDS,
     ANSWER_WORDS,
@@ -426,17 +426,6 @@ def question_table(question: Mapping[str, Any], seats: Seats | None = None) -> d
     )
     drawn["work"] = chip_work(question)
     return drawn
-
-
-# The engine ends a rule with the parameters and profile it rests on, "(surrender: late,
-# casino-shoe)": words for programs. People read the rule without them.
-_RULE_SOURCE = re.compile(r"\s*\((?:[a-z_0-9]+: [^()]*|[a-z0-9]+(?:-[a-z0-9]+)+)\)\s*$")
-
-
-def rule_text(rule: str) -> str:
-    """The rule a question rests on, as a person reads it (without the engine's parameter
-    names and profile)."""
-    return _RULE_SOURCE.sub("", rule or "").strip()
 
 
 # The keyboard shortcut of each answer at the table.

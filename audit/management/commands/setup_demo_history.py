@@ -12,6 +12,8 @@ certification is signed through the sign-off service with the demo pit boss's pa
 so the ledger, the grades and the dashboard are exactly what real use would have produced.
 The expired certification and the sitting it rests on are made on a clock turned back
 (EXPIRED_AGO): every record of them, their ledger entries included, carries that date.
+So is one practice drill sat last month (LAST_MONTH), so that a compliance officer's
+"last month" report has decisions in it.
 """
 
 from __future__ import annotations
@@ -75,6 +77,9 @@ EXPIRED_TABLE = "casino-double-deck"
 READY_TABLE = "casino-shoe"
 # How long ago the expired certification was signed: more than the 12 months it lasts.
 EXPIRED_AGO = timedelta(days=400)
+# A practice drill sat in the middle of last month (the house's calendar), with its own
+# random draw so that the rest of the history stays as it was.
+LAST_MONTH = ("Demo history: last month's naturals", Mode.PRACTICE, 4, 0.6, ["natural-3to2"])
 
 
 class Command(BaseCommand):
@@ -124,12 +129,35 @@ class Command(BaseCommand):
         made = self._expired_certification(trainee, boss, rng) or made
         made = self._ready_sitting(trainee, boss, rng) or made
         made = self._refresher(trainee, boss) or made
+        made = self._last_month(trainee, boss, version) or made
         if not made:
             self.stdout.write("The demo trainee already has a graded history: nothing to do.")
             return
         self.stdout.write(
             f"The demo trainee has a graded history; log in as {PIT_BOSS} to review it."
         )
+
+    def _last_month(self, trainee: Any, boss: Any, version: RuleProfileVersion) -> bool:
+        title, mode, rounds, right, skills = LAST_MONTH
+        drill, _ = Drill.objects.get_or_create(
+            title=title,
+            defaults={
+                "kind": DrillKind.GENERATED,
+                "profile_version": version,
+                "skills": skills,
+                "count": rounds,
+                "max_boxes": 2,
+                # The trainee's own history, not a drill the department offers.
+                "owner": boss,
+            },
+        )
+        if self._sat(trainee, drill):
+            return False
+        today = timezone.localdate()
+        with _clock_turned_back(timedelta(days=today.day + 14)):
+            attempt = self._sit(trainee, boss, drill, mode, random.Random(2027), right)  # noqa: S311 - a demo
+        self.stdout.write(f"  {title}: {self._score(attempt)}, sat last month")
+        return True
 
     def _refresher(self, trainee: Any, boss: Any) -> bool:
         """A refresher on the trainee's weakest skills, so a newcomer sees remediation on

@@ -22,7 +22,11 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from audit.models import ComplianceReport, ReportStatus
-from audit.services.reports.rows import check_request, compliance_report_write_csv
+from audit.services.reports.rows import (
+    check_request,
+    compliance_report_write_csv,
+    compliance_report_write_flat,
+)
 from core.errors import ConflictError, ForbiddenError, NotFoundError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
@@ -59,9 +63,10 @@ def _require_compliance(user: AbstractBaseUser | AnonymousUser) -> None:
 def _write(
     fmt: str, start: dt.date, end: dt.date, path: Path, producer: AbstractBaseUser | None
 ) -> LedgerVerification:
-    if fmt == "csv":
+    if fmt in ("csv", "flat"):
+        write = compliance_report_write_csv if fmt == "csv" else compliance_report_write_flat
         with path.open("w", encoding="utf-8", newline="") as handle:
-            return compliance_report_write_csv(start=start, end=end, out=handle)
+            return write(start=start, end=end, out=handle)
     # Imported here: the PDF library loads only where a PDF is written.
     from audit.services.reports.pdf import compliance_report_write_pdf
 
@@ -190,8 +195,13 @@ def compliance_report_export(
 def _stored_name(report: ComplianceReport) -> str:
     return (
         f"reports/compliance-{report.pk}-{report.period_start.isoformat()}"
-        f"-{report.period_end.isoformat()}.{report.format}"
+        f"-{report.period_end.isoformat()}.{file_extension(report.format)}"
     )
+
+
+def file_extension(fmt: str) -> str:
+    """A report file's extension: the flat CSV is a CSV too."""
+    return "csv" if fmt == "flat" else fmt
 
 
 def _is_local(storage: Storage) -> bool:
@@ -209,7 +219,7 @@ def _write_temporary(
 ) -> tuple[Path, str, int, LedgerVerification]:
     """Write the report into a temporary file of this host, to hash it and hand it to the
     storage whole; the caller removes it."""
-    handle, name = tempfile.mkstemp(prefix="shoeschool-report-", suffix=f".{fmt}")
+    handle, name = tempfile.mkstemp(prefix="shoeschool-report-", suffix=f".{file_extension(fmt)}")
     return _write_hashed(fmt, start, end, handle, Path(name), producer)
 
 

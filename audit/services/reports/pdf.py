@@ -56,8 +56,10 @@ from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
 from trainer.selectors.chip_figures import report_chip_figures
 from trainer.selectors.reports import (
+    CLASS_COLUMNS,
     MispaySummary,
     Totals,
+    class_cells,
     report_classes,
     report_mispays,
     report_totals,
@@ -362,11 +364,8 @@ def _sections(
         Paragraph("Classes", heading),
         _table(
             styles,
-            ("class", "instructors", "trainees", "attempts"),
-            (
-                (c.name, c.instructors, c.trainees, c.attempts)
-                for c in report_classes(start=start, end=end)
-            ),
+            CLASS_COLUMNS,
+            map(class_cells, report_classes(start=start, end=end)),
         ),
         Paragraph(f"Mistakes by category ({settings.CURRENCY})", heading),
         _table(styles, MISPAY_COLUMNS, map(mispay_cells, mispays)),

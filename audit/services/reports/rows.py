@@ -32,20 +32,25 @@ from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
 from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
-from trainer.selectors.reports import (
+from trainer.selectors.report_decisions import (
     DECISION_COLUMNS,
+    report_decisions,
+    report_decisions_csv,
+)
+from trainer.selectors.reports import (
+    CLASS_COLUMNS,
     MispaySummary,
     Totals,
     TraineeSummary,
+    class_cells,
     report_classes,
-    report_decisions,
-    report_decisions_csv,
     report_mispays,
     report_totals,
     report_trainees,
 )
 
-FORMATS = ("csv", "pdf")
+# The sectioned CSV, the PDF, and the decisions alone as a flat CSV (one header row).
+FORMATS = ("csv", "pdf", "flat")
 
 Row = list[str]
 
@@ -62,7 +67,7 @@ def check_request(*, start: object, end: object, fmt: object) -> None:
             field="from",
         )
     if fmt not in FORMATS:
-        raise TrainerError(f"format must be csv or pdf, not {fmt!r}", field="format")
+        raise TrainerError(f"format must be csv, pdf or flat, not {fmt!r}", field="format")
 
 
 def cell(value: Any) -> str:
@@ -188,15 +193,16 @@ SIGNOFF_PDF_COLUMNS = (
 
 def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
     cell = dict(zip(SIGNOFF_COLUMNS, row, strict=True))
-    signer = f"{cell['signer_full_name']} ({cell['signed_by']})"
+    # The name signed with, and the account (with its name now) that signed.
+    signer = f"{cell['signer_full_name']}, as {cell['signed_by']}"
     if cell["signer_role"]:
         signer += f", {cell['signer_role']}"
     written = [f"“{cell['statement']}”"]
     if cell["corrects_certification"]:
-        written.append(f"Withdraws certification #{cell['corrects_certification']}.")
+        written.append(f"Withdraws {cell['corrects_certification']}.")
     if cell["flags_overridden"]:
         written.append(
-            f"Signed over {cell['flags_overridden']} in force: “{cell['override_reason']}”"
+            f"Signed over, in force: {cell['flags_overridden']}. Why: “{cell['override_reason']}”"
         )
     if cell["acknowledged"]:
         written.append(f"Acknowledged: {cell['acknowledged']}")
@@ -235,7 +241,8 @@ def decision_row(row: tuple[Any, ...]) -> Row:
     # cell's checks. Words by their labels, as the SQL beside it writes them
     # (trainer.selectors.reports.report_decisions_csv): the same bytes.
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
-     correct, category, money_diff, given, expected) = row  # fmt: skip
+     correct, category, money_diff, given, expected, trainee_name, drill, table,
+     question_text) = row  # fmt: skip
     given_action, given_amount, given_chips = _answer_cells(given)
     expected_action, expected_amount, expected_chips = _answer_cells(expected)
     return [
@@ -245,7 +252,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
         "yes" if correct else "no",
         words.CATEGORY_WORDS.get(category, category) if category else "",
         f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
-        given_chips, expected_chips,
+        given_chips, expected_chips, trainee_name, drill, table, question_text,
     ]  # fmt: skip
 
 
@@ -324,12 +331,7 @@ def leading_rows(
         "trainees", TRAINEE_COLUMNS, map(trainee_cells, report_trainees(start=start, end=end))
     )
     yield from section(
-        "classes",
-        ("class", "instructors", "trainees", "attempts"),
-        (
-            (c.name, c.instructors, c.trainees, c.attempts)
-            for c in report_classes(start=start, end=end)
-        ),
+        "classes", CLASS_COLUMNS, map(class_cells, report_classes(start=start, end=end))
     )
     yield from section(
         "mispays", MISPAY_COLUMNS, map(mispay_cells, report_mispays(start=start, end=end))
@@ -363,4 +365,23 @@ def compliance_report_write_csv(
     else:
         out.writelines(blocks)
     out.writelines(map(csv_line, section("ledger", LEDGER_COLUMNS, [ledger_cells(verification)])))
+    return verification
+
+
+def compliance_report_write_flat(
+    *, start: dt.date, end: dt.date, out: IO[str]
+) -> LedgerVerification:
+    """Write the decisions alone as a flat CSV, one header row (DECISION_COLUMNS) and one row
+    per graded question, for a spreadsheet's filters; return the ledger verification the
+    stored report records (the flat file has no section to state it in)."""
+    check_request(start=start, end=end, fmt="flat")
+    verification = ledger_verify()
+    out.write(csv_line(list(DECISION_COLUMNS)))
+    blocks = report_decisions_csv(start=start, end=end, sectioned=False)
+    if blocks is None:
+        out.writelines(
+            csv_line(decision_row(row)[1:]) for row in report_decisions(start=start, end=end)
+        )
+    else:
+        out.writelines(blocks)
     return verification
