@@ -25,7 +25,7 @@ from trainer.models import GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit, decision_record
 from trainer.services.grading.execute import grading_runs_execute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
 
 
 @contextmanager

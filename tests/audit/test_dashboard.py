@@ -379,6 +379,7 @@ COLD_QUERIES = 21
 WARM_QUERIES = 14
 
 
+@pytest.mark.usefixtures("session_activity_unwritten")
 def test_the_dashboards_query_count_does_not_grow_with_trainees_or_classes(pit, trainee, pit_boss):
     client = client_for(pit_boss)
     _add_students(pit["mine"], 0, 2, signer=pit_boss)

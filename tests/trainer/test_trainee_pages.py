@@ -19,7 +19,7 @@ from trainer.models import Attempt, AttemptStatus, Decision, GradingRun, Mode
 from trainer.services.attempts import attempt_start
 from trainer.services.grading.execute import grading_run_execute
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
 
 
 def client_for(user) -> Client:

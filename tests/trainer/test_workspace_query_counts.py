@@ -14,7 +14,7 @@ from trainer.models import RuleProfile
 from trainer.services.drills import drill_create
 from trainer.services.scenarios import scenario_import
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
 
 
 def _drills(size, boss, trainee):
