@@ -29,7 +29,7 @@ urlpatterns = [
     path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        accounts.PasswordResetDoneView.as_view(),
         name="password_reset_done",
     ),
     path(
