@@ -158,6 +158,8 @@ class PasswordResetView(auth_views.PasswordResetView):
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     # Never signs in: a login here would pass by the lockout (docs/security.md).
     post_reset_login = False
+    form_class = NewPasswordForm
+    success_url = reverse_lazy("password_reset_complete")
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return {**super().get_context_data(**kwargs), "link_validity": link_validity_words()}
@@ -168,5 +170,3 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return {**super().get_context_data(**kwargs), "link_validity": link_validity_words()}
-    form_class = NewPasswordForm
-    success_url = reverse_lazy("password_reset_complete")
