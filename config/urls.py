@@ -56,6 +56,7 @@ urlpatterns = [
     path("pit/", include("audit.web.urls")),
     path("teach/", include("trainer.web.workspace.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
+    path("administration/", include("trainer.web.administration.urls")),
     path("", include("trainer.urls")),
 ]
 # A refusal is logged as one line with who and why, then shown as templates/403.html.
