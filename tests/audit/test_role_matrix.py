@@ -193,6 +193,16 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
         _row(302, 403, 403, 403, 403, 403, 302),
     ),
     "administration:trainee_move": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    # The same in the API: administrators only; a form body is refused unread (415).
+    "api:people": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
+    "api:person": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
+    "api:person-roles": ("put", _row(403, 403, 403, 403, 403, 403, 400)),
+    "api:person-close": ("post", _row(403, 403, 403, 403, 403, 403, 200)),
+    "api:person-open": ("post", _row(403, 403, 403, 403, 403, 403, 409)),
+    "api:person-unlock": ("post", _row(403, 403, 403, 403, 403, 403, 409)),
+    "api:person-invitation": ("post", _row(403, 403, 403, 403, 403, 403, 409)),
+    "api:class-instructors": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
+    "api:class-instructor": ("delete", _row(403, 403, 403, 403, 403, 403, 204)),
 }
 
 
