@@ -153,3 +153,18 @@ def test_the_speed_round_is_a_pool_five_times_its_sitting_even_after_an_older_se
     assignment = Assignment.objects.get(drill=speed, trainee=trainee)
     attempt = attempt_start(trainee=trainee, drill=speed, mode=Mode.SPEED, assignment=assignment)
     assert attempt.items.count() == 20
+
+
+def test_an_invited_pit_boss_waits_on_the_administration_pages(demo, client):
+    """Issue #24: the administrator's demo shows someone invited who has not chosen a
+    password, to send the invitation again to."""
+    newhire = get_user_model().objects.get(username="newhire")
+    assert roles_of(newhire) == {Role.PIT_BOSS}
+    assert not newhire.has_usable_password()
+    client.force_login(get_user_model().objects.get(username="admin"))
+    page = client.get("/administration/").content.decode()
+    assert "1 person has not chosen a password yet" in page
+    person = client.get(f"/administration/people/{newhire.pk}/").content.decode()
+    assert "Send the invitation again" in person
+    run()
+    assert get_user_model().objects.filter(username="newhire").count() == 1

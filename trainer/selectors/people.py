@@ -86,8 +86,8 @@ def _rows(users: list[User]) -> list[PersonRow]:
                 roles=[role for role in Role if role in held],
                 lockout=locks.get(username_key(user.get_username())),
                 invited=not user.has_usable_password(),
-                taught=list(user.classes_taught.all()),  # type: ignore[attr-defined]
-                attended=list(user.classes_attended.all()),  # type: ignore[attr-defined]
+                taught=list(user.classes_taught.all()),
+                attended=list(user.classes_attended.all()),
             )
         )
     return rows

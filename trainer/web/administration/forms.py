@@ -26,7 +26,7 @@ def person_label(user: User) -> str:
     return f"{name} ({user.get_username()})" if name else user.get_username()
 
 
-class PersonChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+class PersonChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return person_label(obj)
 
