@@ -243,3 +243,18 @@ def test_a_pit_boss_with_no_class_is_told_what_to_do(db):
     assert "You teach no class yet. Create one under" in html
     assert f'href="{reverse("teach:classes")}"' in html
     assert "ask an administrator to make you an instructor" in html
+
+
+def test_send_again_is_offered_on_the_people_page(admin, django_capture_on_commit_callbacks):
+    invited = UserFactory(username="nia", roles=["pit_boss"], email="nia@x.example")
+    invited.set_unusable_password()
+    invited.save()
+    html = admin.get(reverse("administration:people")).content.decode()
+    row = html.split('data-person="nia"', 1)[1].split("</tr>", 1)[0]
+    action = reverse("administration:person_invitation", args=[invited.pk])
+    assert f'action="{action}"' in row
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin.post(action, follow=True)
+    assert "A new link went to nia@x.example; it works for 7 days." in response.content.decode()
+    [message] = mail.outbox
+    assert message.to == ["nia@x.example"]
