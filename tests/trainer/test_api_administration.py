@@ -169,3 +169,20 @@ def test_nobody_but_an_admin_uses_the_administration_api(request, who, morning, 
     assert LedgerEntry.objects.count() == before
     assert Role.ADMIN not in roles_of(fresh(actor))
     assert fresh(other_trainee).is_active
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"role": "croupier"}, "role"),
+        ({"status": "asleep"}, "status"),
+        ({"q": "x" * 101}, "q"),
+        ({"q": "a\x00b"}, "q"),
+        ({"page": "0"}, "page"),
+        ({"sort": "name"}, "sort"),
+    ],
+)
+def test_the_people_list_refuses_bad_filters_naming_them(api, query, field):
+    response = api.get(PEOPLE, query)
+    assert response.status_code == 400
+    assert response.json()["field"] == field

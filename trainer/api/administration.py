@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.request import Request
@@ -124,25 +124,46 @@ ADMIN_ERRORS = {
 # Views.
 
 
+class PeopleQuery(StrictSerializer):
+    """The list's filters, strict: a role or status outside the choices, or an unknown
+    parameter, is a 400 naming it."""
+
+    role = serializers.ChoiceField(
+        choices=ROLE_VALUES,
+        required=False,
+        error_messages={"invalid_choice": "must be one of " + ", ".join(ROLE_VALUES)},
+    )
+    status = serializers.ChoiceField(
+        choices=list(selectors.STATUSES),
+        required=False,
+        error_messages={"invalid_choice": "must be one of " + ", ".join(selectors.STATUSES)},
+    )
+    q = TextField(
+        max_length=100, required=False, help_text="A search in names, username and e-mail."
+    )
+    page = serializers.IntegerField(
+        required=False, min_value=1, help_text="A page number from 1 to the last page."
+    )
+
+
 class PeopleView(AdministratorView):
     pagination_class = StrictPageNumberPagination
 
     @extend_schema(
-        parameters=[
-            OpenApiParameter("role", enum=ROLE_VALUES, required=False),
-            OpenApiParameter("status", enum=list(selectors.STATUSES), required=False),
-            OpenApiParameter("q", str, required=False, description="In name, username, e-mail."),
-        ],
+        parameters=[PeopleQuery],
         responses={200: AccountOutput(many=True), **errors(400)},
     )
     def get(self, request: Request) -> Response:
         """Every account: roles, whether it can sign in, is locked out or invited, its
         classes. Filtered by role, status and a search."""
+        query = PeopleQuery(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        given = query.validated_data
         rows = selectors.people_list(
             user=request.user,
-            role=request.query_params.get("role", ""),
-            status=request.query_params.get("status", ""),
-            search=request.query_params.get("q", ""),
+            role=given.get("role", ""),
+            status=given.get("status", ""),
+            search=given.get("q", ""),
         )
         paginator = self.pagination_class()
         page = paginator.paginate_queryset(rows, request, view=self)
