@@ -291,3 +291,14 @@ def test_the_invitation_again_is_refused_once_a_password_is_chosen(ada, trainee,
     with pytest.raises(ForbiddenError):
         people.person_invitation_resend(actor=pit_boss, person=trainee, link_base=BASE)
     assert not mail.outbox
+
+
+def test_a_trainee_who_is_also_a_pit_boss_does_not_teach_their_own_class(ada, pit_boss):
+    from trainer.services.classes import class_instructor_add
+
+    both = UserFactory(username="both", roles=["trainee", "pit_boss"])
+    morning = TrainingClassFactory(name="Morning", trainees=[both], instructors=[pit_boss])
+    with pytest.raises(ConflictError) as refused:
+        class_instructor_add(actor=ada, training_class=morning, instructor=both)
+    assert refused.value.code == "trainee_of_class"
+    assert both not in morning.instructors.all()
