@@ -29,6 +29,7 @@ from django.urls import reverse_lazy
 
 from config.sessions import session_start
 from core.devices import device_remember
+from core.links import link_validity_words
 from core.lockout import client_address, lockout_claim, lockout_message
 
 security_log = logging.getLogger("shoeschool.security")
@@ -150,7 +151,7 @@ class PasswordResetView(auth_views.PasswordResetView):
         ):
             security_log.warning("password reset e-mail not sent: the address's limit is reached")
             return HttpResponseRedirect(self.get_success_url())
-        self.extra_email_context = {"link_minutes": settings.PASSWORD_RESET_TIMEOUT // 60}
+        self.extra_email_context = {"link_validity": link_validity_words()}
         return super().form_valid(form)
 
 
@@ -159,3 +160,13 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
     post_reset_login = False
     form_class = NewPasswordForm
     success_url = reverse_lazy("password_reset_complete")
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "link_validity": link_validity_words()}
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """The "e-mail sent" page, saying how long the link works."""
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "link_validity": link_validity_words()}

@@ -74,14 +74,12 @@ COMPLIANCE = Area(
 )
 ADMINISTRATION = Area(
     key="admin",
-    url_name="admin:index",
+    url_name="administration:index",
     label="Administration",
-    summary="Manage users, classes and rule profiles.",
+    summary="Manage people and their roles, classes and their instructors.",
     roles=(Role.ADMIN,),
     refusal="administration is for administrators",
-    staff_only=True,
 )
-
 WORKSPACE = Area(
     key="workspace",
     url_name="teach:index",

@@ -29,7 +29,7 @@ urlpatterns = [
     path("accounts/password/reset/", accounts.PasswordResetView.as_view(), name="password_reset"),
     path(
         "accounts/password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        accounts.PasswordResetDoneView.as_view(),
         name="password_reset_done",
     ),
     path(
@@ -56,6 +56,7 @@ urlpatterns = [
     path("pit/", include("audit.web.urls")),
     path("teach/", include("trainer.web.workspace.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
+    path("administration/", include("trainer.web.administration.urls")),
     path("", include("trainer.urls")),
 ]
 # A refusal is logged as one line with who and why, then shown as templates/403.html.

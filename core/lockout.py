@@ -249,3 +249,48 @@ class DeviceAwareHandler(AxesDatabaseHandler):
             address = getattr(request, "axes_ip_address", None)
             wait = max(wait, _remaining(recent.filter(ip_address=address), address_limit, now))
         return wait
+
+
+@dataclass(frozen=True)
+class LockoutState:
+    """Wrong passwords counted against one username within the cool-off: how many, when
+    the last was, and whether signing in is refused somewhere for them (locked from an
+    address or browser, or slowed from everywhere)."""
+
+    failures: int
+    last: datetime
+    locked: bool
+
+
+def lockout_states(usernames: list[str] | None = None) -> dict[str, LockoutState]:
+    """The usernames (their lockout keys) refused somewhere now, in one query; all of
+    them, or those of ``usernames`` (as typed: their keys are compared)."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    recent = AccessAttempt.objects.filter(attempt_time__gte=since)
+    if usernames is not None:
+        recent = recent.filter(username__in={username_key(name) for name in usernames})
+    limit = int(settings.AXES_FAILURE_LIMIT)
+    states: dict[str, LockoutState] = {}
+    for row in recent.values("username").annotate(
+        failures=Sum("failures_since_start"),
+        worst=Max("failures_since_start"),
+        last=Max("attempt_time"),
+    ):
+        if row["worst"] >= limit or row["failures"] >= limit:
+            states[row["username"]] = LockoutState(
+                failures=int(row["failures"]), last=row["last"], locked=True
+            )
+    return states
+
+
+def lockout_state(username: str) -> LockoutState | None:
+    """This username's lockout now, or None if it may sign in from anywhere."""
+    return lockout_states([username]).get(username_key(username))
+
+
+def lockout_clear(username: str) -> int:
+    """Forget every wrong password counted against this username, from every address and
+    browser: it may sign in at once. Returns how many records were removed. Only the
+    administrators' unlock calls it (trainer.services.people), which records who did."""
+    deleted, _ = AccessAttempt.objects.filter(username=username_key(username)).delete()
+    return int(deleted)

@@ -42,6 +42,13 @@ class Event:
     TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
     INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
     ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)
+    # People (trainer.services.people): an administrator's work on accounts.
+    PERSON_CREATED = "person.created"  # an admin made an account with its roles; link e-mailed
+    PERSON_ROLES_CHANGED = "person.roles_changed"  # an admin changed someone's roles
+    PERSON_DEACTIVATED = "person.deactivated"  # an admin closed an account (it cannot sign in)
+    PERSON_REACTIVATED = "person.reactivated"  # an admin opened a closed account again
+    PERSON_UNLOCKED = "person.unlocked"  # an admin cleared an account's wrong-password lockout
+    PERSON_INVITATION_RESENT = "person.invitation_resent"  # an admin sent a new link to choose
     # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
     # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
     VOUCHED_BACKFILLED = "vouched.backfilled"

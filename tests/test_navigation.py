@@ -36,6 +36,7 @@ AREA_OF_NAMESPACE = {
     "pit": pages.PIT,
     "compliance": pages.COMPLIANCE,
     "admin": pages.ADMINISTRATION,
+    "administration": pages.ADMINISTRATION,
 }
 NAV_ITEM = re.compile(r'<li data-area="([a-z_]+)"><a href="([^"]+)"')
 
@@ -95,11 +96,15 @@ def test_a_user_with_several_roles_sees_every_part_of_each(db):
     assert [area for area, _ in links] == ["training", "record", "pit", "compliance", "tables"]
 
 
-def test_an_admin_who_is_not_staff_gets_no_administration_link(db):
-    # Django's admin opens to staff only: the link would lead to its login page.
+def test_an_admin_who_is_not_staff_gets_the_administration_link(db):
+    # The Administration area is the product's own (issue #24): it opens to the role, staff
+    # or not; Django's admin (staff only) is linked from it for those it opens to.
     user = UserFactory(username="groupadmin", roles=["admin"])
-    links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["pit", "workspace", "compliance", "tables"]
+    client = signed_in(user)
+    links = nav_of(client.get("/").content.decode())
+    assert [area for area, _ in links] == ["pit", "workspace", "compliance", "admin", "tables"]
+    html = client.get(reverse("administration:index")).content.decode()
+    assert 'href="/admin/"' not in html
 
 
 def test_the_current_part_is_marked_in_the_bar(pit_boss):

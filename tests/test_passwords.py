@@ -118,7 +118,7 @@ def test_a_reset_mails_a_link_that_sets_a_new_password(client, tina):
     assert message.to == ["tina@casino.example"]
     assert message.subject == "Shoe School: reset your password"
     assert '"tina"' in message.body
-    assert "within 60 minutes" in message.body
+    assert "within 7 days" in message.body
 
     link = reset_link(message)
     page = client.get(link, follow=True)

@@ -172,3 +172,33 @@ def test_a_grading_batch_at_two_sizes(trainee, attempts):
         outcome = grading_runs_execute(run_ids=ids)
     assert set(outcome) == set(ids)
     assert GradingRun.objects.filter(pk__in=ids, status="graded").count() == attempts
+
+
+# Administration (issue #24): the people and classes lists read the same number of queries
+# whatever their size (roles, classes and lockouts are read in one query each).
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_administration_lists_at_two_sizes(admin_user, pit_boss, size):
+    people = [UserFactory(username=f"p{size}-{n}", roles=["trainee"]) for n in range(size)]
+    for n in range(size):
+        TrainingClassFactory(
+            name=f"Admin class {size}-{n}", trainees=people[n : n + 1], instructors=[pit_boss]
+        )
+    client = client_for(admin_user)
+    client.get(reverse("administration:index"))  # the session's own writes, once
+    counts = {
+        name: counted(lambda name=name: client.get(reverse(name)))
+        for name in ("administration:people", "administration:classes")
+    }
+    assert counts == {
+        "administration:people": ADMIN_PEOPLE,
+        "administration:classes": ADMIN_CLASSES,
+    }
+
+
+# The session, the user with roles, the people, their groups, classes taught, classes
+# attended, the lockouts.
+ADMIN_PEOPLE = 7
+# The session, the user with roles, the classes with counts, their instructors.
+ADMIN_CLASSES = 4

@@ -183,10 +183,12 @@ AXES_HTTP_RESPONSE_CODE = 429
 # A refused CSRF token: the product's expired-form page, or JSON under /api/.
 CSRF_FAILURE_VIEW = "config.errors.csrf_failure"
 
-# Password reset (config.accounts; docs/security.md): a reset link lasts this long; one
+# Password reset (config.accounts; docs/security.md): an invitation's or a reset's link
+# lasts this many days (a new hire may read it the next morning, or after a weekend); one
 # e-mail address gets at most this many reset e-mails, and one client address may ask at
 # most this many times, per window.
-PASSWORD_RESET_TIMEOUT = env.int("SHOESCHOOL_PASSWORD_RESET_LINK_MINUTES", default=60) * 60
+SHOESCHOOL_PASSWORD_LINK_DAYS = max(1, env.int("SHOESCHOOL_PASSWORD_LINK_DAYS", default=7))
+PASSWORD_RESET_TIMEOUT = SHOESCHOOL_PASSWORD_LINK_DAYS * 24 * 60 * 60
 SHOESCHOOL_PASSWORD_RESET_EMAIL_LIMIT = env.int("SHOESCHOOL_PASSWORD_RESET_EMAIL_LIMIT", default=3)
 SHOESCHOOL_PASSWORD_RESET_CLIENT_LIMIT = env.int(
     "SHOESCHOOL_PASSWORD_RESET_CLIENT_LIMIT", default=20

@@ -161,3 +161,18 @@ def test_the_demo_has_a_round_the_pit_boss_staged_with_a_rule_change_and_a_cut_c
     assert authored.created_by.username == "pitboss"
     assert authored.document["rules"]["overrides"] == {"blackjack_pays": "6:5"}
     assert authored.document["cut_card_at"] == 4
+
+
+def test_an_invited_pit_boss_waits_on_the_administration_pages(demo, client):
+    """Issue #24: the administrator's demo shows someone invited who has not chosen a
+    password, to send the invitation again to."""
+    newhire = get_user_model().objects.get(username="newhire")
+    assert roles_of(newhire) == {Role.PIT_BOSS}
+    assert not newhire.has_usable_password()
+    client.force_login(get_user_model().objects.get(username="admin"))
+    page = client.get("/administration/").content.decode()
+    assert "1 person has not chosen a password yet" in page
+    person = client.get(f"/administration/people/{newhire.pk}/").content.decode()
+    assert "Send the invitation again" in person
+    run()
+    assert get_user_model().objects.filter(username="newhire").count() == 1

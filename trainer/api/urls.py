@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from trainer.api import class_requests, classes, manager_views, teach, views
+from trainer.api import administration, class_requests, classes, manager_views, teach, views
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -108,6 +108,44 @@ urlpatterns = [
         "classes/<int:class_id>/invitations/",
         classes.ClassInvitationsView.as_view(),
         name="class-invitations",
+    ),
+    # Administration (issue #24): administrators only.
+    path("admin/people/", administration.PeopleView.as_view(), name="people"),
+    path("admin/people/<int:person_id>/", administration.PersonView.as_view(), name="person"),
+    path(
+        "admin/people/<int:person_id>/roles",
+        administration.PersonRolesView.as_view(),
+        name="person-roles",
+    ),
+    path(
+        "admin/people/<int:person_id>/close",
+        administration.PersonActionView.as_view(action="close"),
+        name="person-close",
+    ),
+    path(
+        "admin/people/<int:person_id>/open",
+        administration.PersonActionView.as_view(action="open"),
+        name="person-open",
+    ),
+    path(
+        "admin/people/<int:person_id>/unlock",
+        administration.PersonActionView.as_view(action="unlock"),
+        name="person-unlock",
+    ),
+    path(
+        "admin/people/<int:person_id>/invitation",
+        administration.PersonActionView.as_view(action="invitation"),
+        name="person-invitation",
+    ),
+    path(
+        "classes/<int:class_id>/instructors/",
+        administration.ClassInstructorsView.as_view(),
+        name="class-instructors",
+    ),
+    path(
+        "classes/<int:class_id>/instructors/<int:instructor_id>/",
+        administration.ClassInstructorView.as_view(),
+        name="class-instructor",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", endpoint_not_found, name="no-endpoint"),

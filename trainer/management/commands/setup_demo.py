@@ -36,6 +36,7 @@ from trainer.services.drills import (
     table_test_create,
 )
 from trainer.services.scenario_authoring import scenario_create
+from trainer.services.people import person_create
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
@@ -48,6 +49,9 @@ DEMO_ACCOUNTS = [
     ("pitboss2", "Sam", "Shift", Role.PIT_BOSS),
     ("trainee2", "Tina", "Dealer", Role.TRAINEE),
 ]
+# A pit boss the administrator invited who has not chosen a password yet: the
+# Administration pages show them as invited, with "Send the invitation again" (issue #24).
+DEMO_NEWCOMER = ("newhire", "Nia", "Newhire", Role.PIT_BOSS)
 DEMO_CLASS = "Demo class"
 SWING_CLASS = "Swing shift class"
 JOIN_NOTE = "Covering the swing shift's blackjack tables next week."
@@ -118,10 +122,14 @@ class Command(BaseCommand):
             for drill, mode in self.drills(boss, users["admin"]):
                 made.append((drill, mode, self.assign(drill, mode, trainee, boss, due)))
             self.second_class(users)
+            self.newcomer(users["admin"])
         self.stdout.write("Demo accounts (development only), all with the password")
         self.stdout.write(f"  {DEMO_PASSWORD}")
         for username, _first, _last, role in DEMO_ACCOUNTS:
             self.stdout.write(f"  {username:<12} {role.label}")
+        self.stdout.write(
+            f"  {DEMO_NEWCOMER[0]:<12} {DEMO_NEWCOMER[3].label}, invited (no password yet)"
+        )
         self.stdout.write(f"Scenario {library}")
         self.stdout.write(f"{DEMO_CLASS}: taught by {boss.get_username()}, with {trainee}")
         self.stdout.write(f"Assigned to {trainee.get_username()}:")
@@ -155,6 +163,22 @@ class Command(BaseCommand):
             user.groups.add(Group.objects.get(name=role.value))
             users[username] = user
         return users
+
+    def newcomer(self, admin: AbstractBaseUser) -> None:
+        """An invited pit boss, made as an administrator makes one (its e-mail printed to
+        the console in development), who has not chosen a password yet."""
+        username, first, last, role = DEMO_NEWCOMER
+        if get_user_model().objects.filter(username=username).exists():
+            return
+        person_create(
+            actor=admin,
+            username=username,
+            email=f"{username}@shoeschool.example",
+            first_name=first,
+            last_name=last,
+            roles=[role.value],
+            link_base="http://127.0.0.1:8000",
+        )
 
     def second_class(self, users: dict[str, Any]) -> None:
         """Another pit boss's class, whose pit boss asks for the demo trainee: the demo pit

@@ -8,7 +8,6 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.auth.tokens import default_token_generator
@@ -23,7 +22,8 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
-from core.roles import Role
+from core.links import link_validity_words
+from core.roles import Role, roles_of
 from core.usernames import username_normal, username_taken
 from ledger.events import Event
 from ledger.services.append import ledger_append
@@ -168,7 +168,7 @@ def invite_person(*, actor: AbstractBaseUser, person: Person, link_base: str) ->
         payload={"username": user.username, "email": user.email},
         actor=actor,
     )
-    transaction.on_commit(lambda: _send_invitation(user_id=user.pk, link_base=link_base))
+    transaction.on_commit(lambda: send_invitation(user_id=user.pk, link_base=link_base))
     return user
 
 
@@ -201,7 +201,7 @@ def trainee_invitation_resend(
             payload={"username": trainee.get_username(), "class_id": training_class.pk},
             actor=actor,
         )
-        transaction.on_commit(lambda: _send_invitation(user_id=trainee.pk, link_base=link_base))
+        transaction.on_commit(lambda: send_invitation(user_id=trainee.pk, link_base=link_base))
 
 
 def invitation_link(*, user: AbstractBaseUser, link_base: str) -> str:
@@ -215,12 +215,18 @@ def invitation_link(*, user: AbstractBaseUser, link_base: str) -> str:
     return link_base.rstrip("/") + path
 
 
-def _send_invitation(*, user_id: int, link_base: str) -> None:
+def send_invitation(*, user_id: int, link_base: str) -> None:
+    """The e-mail with the link to choose a password: its roles in words, and how long the
+    link works (SHOESCHOOL_PASSWORD_LINK_DAYS). Sent on commit by the services that invite."""
     user = get_user_model().objects.get(pk=user_id)
+    held = roles_of(user)
+    labels = [role.label.lower() for role in Role if role in held]
     context = {
         "user": user,
         "link": invitation_link(user=user, link_base=link_base),
-        "link_minutes": settings.PASSWORD_RESET_TIMEOUT // 60,
+        "link_validity": link_validity_words(),
+        "roles_words": ", ".join(labels) or "no role yet",
+        "account_words": "trainee account" if held == {Role.TRAINEE} else "account",
     }
     subject = render_to_string("registration/invitation_subject.txt", context).strip()
     body = render_to_string("registration/invitation_email.txt", context)

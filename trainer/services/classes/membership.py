@@ -211,6 +211,15 @@ def class_instructor_add(
             f"{echo(instructor.get_username())} already teaches {training_class.name}",
             field="instructor",
         )
+    if training_class.trainees.filter(pk=instructor.pk).exists():
+        # A trainee who is also a pit boss never teaches their own class: its assignments
+        # and figures would be their own (separation of duties, docs/security.md).
+        raise ConflictError(
+            f"{echo(instructor.get_username())} is a trainee on {training_class.name}: "
+            "nobody teaches a class they train in; move them off it first",
+            field="instructor",
+            code="trainee_of_class",
+        )
     _roster_changed(
         actor=actor,
         training_class=training_class,
