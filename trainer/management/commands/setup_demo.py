@@ -35,8 +35,8 @@ from trainer.services.drills import (
     drill_retire,
     table_test_create,
 )
-from trainer.services.scenario_authoring import scenario_create
 from trainer.services.people import person_create
+from trainer.services.scenario_authoring import scenario_create
 
 # Public on purpose: these accounts exist only in the development configuration.
 DEMO_PASSWORD = "shoe-school-demo"  # noqa: S105
