@@ -46,7 +46,7 @@ from trainer.selectors.graded_cache import (
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
-from trainer.tallies import BUCKET_MS, Tally, accuracy_percent, facet_key
+from trainer.tallies import BUCKET_MS, NO_SKILL, Tally, accuracy_percent, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -395,9 +395,14 @@ def errors_by_category(*, figures: GradeFigures) -> list[tuple[str, int]]:
     ]
 
 
+# The mistakes on questions that exercise no skill of their round (trainer.skills).
+NO_SKILL_LABEL = "Other questions"
+
+
 def errors_by_skill(*, figures: GradeFigures) -> list[tuple[str, int]]:
-    """How many mistakes in rounds exercising each skill (a round may have several)."""
-    labels = dict(Skill.choices)
+    """How many mistakes on questions exercising each skill (trainer.skills: a question
+    may exercise several, or none of its round's skills: "Other questions")."""
+    labels = {**dict(Skill.choices), NO_SKILL: NO_SKILL_LABEL}
     counts = figures.total.skills
     return [
         (labels.get(name, name), n)
