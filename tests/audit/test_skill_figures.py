@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
     chip_document,
+    insurance_document,
     natural_document,
     profile_version,
     simple_document,
@@ -28,7 +30,15 @@ from tests.trainer.factories import (
 from trainer import rules
 from trainer.games.blackjack import answer_fields
 from trainer.generator import generate_round
-from trainer.models import Attempt, DrillKind, GradingRun, Mode, Skill
+from trainer.models import (
+    Attempt,
+    DrillKind,
+    GradingRun,
+    GradingRunSummary,
+    Mode,
+    RuleProfile,
+    Skill,
+)
 from trainer.selectors import dashboard, grades
 from trainer.selectors.attempts import attempt_results
 from trainer.selectors.progress import skill_progress
@@ -39,6 +49,9 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.services.grading.execute import grading_runs_execute
+from trainer.services.grading.request import regrade_request
+from trainer.services.profiles import profile_version_create
+from trainer.services.run_summaries import run_summary_build
 from trainer.skills import SKILL_QUESTIONS, question_skills, shown_questions, skill_kinds
 from trainer.tallies import GradeFacts, Tally, skill_tallies, summarize
 
@@ -385,3 +398,59 @@ def test_each_generated_chip_round_has_exactly_one_question_of_its_skill():
             )
             counted = [q for q in rules.answer_key(doc) if question_skills(doc["skills"], q)]
             assert len(counted) == 1, (skill, seed)
+
+
+# A regrade, and summaries written again.
+
+
+@pytest.mark.django_db
+def test_a_regrade_that_changes_the_key_counts_what_was_shown_as_it_was_asked(pit, trainee):
+    document = {**insurance_document(), "skills": ["insurance", "soft-17"]}
+    drill = DrillFactory(documents=[document])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    answered = _answer_until(attempt, trainee, stop=lambda q: q["kind"] == "peek")
+    assert [q["kind"] for q in answered] == ["offer_insurance", "peek"]
+    attempt = _submit_and_grade(attempt, trainee)
+    assert _by_skill(attempt, trainee) == {"insurance": (1, 1)}
+
+    # The house stands on soft 17: the dealer's two hits become one stand, and every
+    # question after them moves up one.
+    profile_version_create(
+        profile=RuleProfile.objects.get(name="casino-shoe"),
+        parameters={"dealer_hits_soft_17": False},
+        notes="The house stands on soft 17",
+    )
+    (again,) = regrade_request(attempts=[attempt], reason="S17 correction")
+    grading_runs_execute(run_ids=[again.pk])
+    again.refresh_from_db()
+    assert again.questions == 6
+    # Still the offer alone: the settled insurance and the dealer's draw were never shown.
+    assert _by_skill(attempt, trainee) == {"insurance": (1, 1)}
+    assert attempt_results(attempt=attempt, user=trainee).not_reached == 4
+    # Read again from the database, the regrade's key replayed from its basis, the summary
+    # is the one the grading service wrote.
+    stored = GradingRunSummary.objects.get(run=again)
+    rebuilt = run_summary_build(run=again)
+    assert (rebuilt.facets, rebuilt.not_reached) == (stored.facets, stored.not_reached)
+
+
+@pytest.mark.django_db
+def test_the_rebuild_writes_every_summary_again_by_todays_rules(pit, trainee):
+    drill = DrillFactory(documents=[_colour_up_document(f"colour-up-{n}") for n in range(3)])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    _answer_until(attempt, trainee, stop=lambda q: q["kind"] == "colour_up")
+    attempt = _submit_and_grade(attempt, trainee)
+    summary = GradingRunSummary.objects.get(attempt=attempt)
+    right = (summary.facets, summary.not_reached, summary.questions)
+    # As a summary written before #24 had it: every question of every round in each skill.
+    everything = summary.facets["p:casino-shoe"]
+    GradingRunSummary.objects.filter(pk=summary.pk).update(
+        not_reached=0, facets={**summary.facets, **{f"s:{s}": everything for s in CHIP_SKILLS}}
+    )
+    assert set(_by_skill(attempt, trainee)) == set(CHIP_SKILLS)
+    assert "summarized 1 run(s)" in call_command("build_run_summaries", "--rebuild")
+    summary = GradingRunSummary.objects.get(attempt=attempt)
+    assert (summary.facets, summary.not_reached, summary.questions) == right
+    assert _by_skill(attempt, trainee) == {"colour-up": (1, 1)}
