@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trainer.rules import Kind
+from trainer.rules import Kind, kind_of
 
 # A hand shown on the table with one of these facts (trainer/rules/table_facts.py), or
 # one of the two below, which the view does not carry as a flag.
@@ -131,18 +131,15 @@ def question_skills(round_skills: Iterable[str], question: Mapping[str, Any]) ->
 
 
 def _kinds_of(question: Mapping[str, Any]) -> frozenset[Kind]:
-    try:
-        kind = Kind(question.get("kind"))
-    except ValueError:
+    """The question's kind, and for a payout in chips the kind of payout it settles."""
+    kind = kind_of(question.get("kind"))
+    if kind is None:
         return frozenset()
     if kind is not Kind.PAY_IN_CHIPS:
         return frozenset((kind,))
     expected = question.get("expected")
-    settles = expected.get("settles") if isinstance(expected, Mapping) else None
-    try:
-        return frozenset((kind, Kind(settles))) if settles else frozenset((kind,))
-    except ValueError:
-        return frozenset((kind,))
+    settles = kind_of(expected.get("settles")) if isinstance(expected, Mapping) else None
+    return frozenset((kind, settles)) if settles is not None else frozenset((kind,))
 
 
 def _shows(question: Mapping[str, Any], fact: str) -> bool:

@@ -454,3 +454,39 @@ def test_the_rebuild_writes_every_summary_again_by_todays_rules(pit, trainee):
     summary = GradingRunSummary.objects.get(attempt=attempt)
     assert (summary.facets, summary.not_reached, summary.questions) == right
     assert _by_skill(attempt, trainee) == {"colour-up": (1, 1)}
+
+
+@pytest.mark.django_db
+def test_the_mistakes_under_a_skill_are_the_questions_its_figures_count(pit, trainee):
+    drill = DrillFactory(documents=[DOUBLE_ROUND])
+    AssignmentFactory(drill=drill, mode=Mode.PRACTICE, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    # Every question of the round answered wrong: the dealer's draw, both settlements and
+    # the reshuffle call.
+    wrong = {
+        "dealer_play": {"answer": "hit"},
+        "settle_hand": {"action": "pay", "amount": "1.00"},
+        "reshuffle": {"answer": "reshuffle"},
+    }
+    while (shown := attempt_question_show(attempt=attempt, user=trainee)) is not None:
+        decision_record(
+            attempt=attempt,
+            user=trainee,
+            position=shown["position"],
+            question=shown["n"],
+            answer=wrong[shown["kind"]],
+        )
+    _submit_and_grade(attempt, trainee)
+    double = grades.StatsFilter(skill="double")
+    (mistake,) = grades.mistakes(trainees=[trainee.pk], filters=double)
+    assert (mistake.kind, mistake.question) == ("settle_hand", 3)  # box 1, the doubled hand
+    figures = dashboard.grade_figures(trainees=[trainee.pk], filters=double)
+    assert (figures.total.questions, figures.total.correct) == (1, 0)
+    (cut,) = grades.mistakes(trainees=[trainee.pk], filters=grades.StatsFilter(skill="cut-card"))
+    assert cut.kind == "reshuffle"
+    everything = dashboard.grade_figures(trainees=[trainee.pk])
+    assert dict(dashboard.errors_by_skill(figures=everything)) == {
+        "Other questions": 2,
+        "Doubles": 1,
+        "Cut card and reshuffle": 1,
+    }
