@@ -135,8 +135,9 @@ class Tally:
             if grade.category == UNANSWERED:
                 # Counted against the score, but no skill was shown to be missing.
                 return
-            # A mistake under each skill the question exercises (NO_SKILL: none of them).
-            for skill in grade.skills or (NO_SKILL,):
+            # A mistake under each skill the question exercises (NO_SKILL: none of them);
+            # a question never shown is no skill's mistake.
+            for skill in (grade.skills or (NO_SKILL,)) if grade.shown else ():
                 self.skills[skill] = self.skills.get(skill, 0) + 1
         if grade.response_ms is not None:
             self.answered += 1
