@@ -123,7 +123,8 @@ class Tally:
     not_reached: int = 0
 
     def add_grade(self, grade: GradeFacts) -> None:
-        if grade.kind in CHIP_KINDS:
+        if grade.kind in CHIP_KINDS and grade.shown:
+            # Chip work asked: a chip question never shown is not reached, not asked.
             self._add_chip_grade(grade)
         self.questions += 1
         if not grade.shown:

@@ -51,10 +51,8 @@ def grades_list(*, trainees: Trainees, filters: StatsFilter | None = None) -> Qu
     if filters.profile:
         grades = grades.filter(item__profile_version__profile__name=filters.profile)
     if filters.skill:
-        grades = grades.alias(shown=_Shown()).filter(
-            _has_skill(filters.skill),
-            Q(decision__isnull=False) | Q(shown=True),
-            kind__in=skill_kinds(filters.skill),
+        grades = only_shown(grades).filter(
+            _has_skill(filters.skill), kind__in=skill_kinds(filters.skill)
         )
     if filters.trainee_id:
         grades = grades.filter(run__attempt__trainee_id=filters.trainee_id)
@@ -66,6 +64,12 @@ def _has_skill(skill: str) -> Q:
         return Q(item__document__skills__contains=[skill])
     # SQLite has no JSON containment: match the quoted value in the array's JSON text.
     return Q(item__document__skills__icontains=f'"{skill}"')
+
+
+def only_shown(grades: QuerySet[Grade]) -> QuerySet[Grade]:
+    """Those of ``grades`` whose question was shown to the trainee: answered, or among its
+    round's questions shown (the skill figures and the chip work count no other)."""
+    return grades.alias(shown=_Shown()).filter(Q(decision__isnull=False) | Q(shown=True))
 
 
 class _Shown(Func):
