@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
-from trainer.rules import Kind, kind_of
+from trainer.rules import Kind
 
 # A hand shown on the table with one of these facts (trainer/rules/table_facts.py), or
 # one of the two below, which the view does not carry as a flag.
@@ -122,7 +122,7 @@ def question_skills(round_skills: Iterable[str], question: Mapping[str, Any]) ->
     found: list[str] = []
     for skill in round_skills:
         exercise = SKILL_QUESTIONS.get(skill) if isinstance(skill, str) else None
-        if exercise is None or skill in found or not (exercise.kinds & kinds):
+        if exercise is None or exercise.kinds.isdisjoint(kinds) or skill in found:
             continue
         if exercise.hand is not None and not _shows(question, exercise.hand):
             continue
@@ -130,23 +130,27 @@ def question_skills(round_skills: Iterable[str], question: Mapping[str, Any]) ->
     return tuple(found)
 
 
-def _kinds_of(question: Mapping[str, Any]) -> frozenset[Kind]:
+# Every kind's string (a StrEnum member hashes and compares as its string).
+_KINDS = frozenset(kind.value for kind in Kind)
+
+
+def _kinds_of(question: Mapping[str, Any]) -> tuple[str, ...]:
     """The question's kind, and for a payout in chips the kind of payout it settles."""
-    kind = kind_of(question.get("kind"))
-    if kind is None:
-        return frozenset()
-    if kind is not Kind.PAY_IN_CHIPS:
-        return frozenset((kind,))
+    kind = question.get("kind")
+    if kind not in _KINDS:
+        return ()
+    if kind != Kind.PAY_IN_CHIPS:
+        return (kind,)
     expected = question.get("expected")
-    settles = kind_of(expected.get("settles")) if isinstance(expected, Mapping) else None
-    return frozenset((kind, settles)) if settles is not None else frozenset((kind,))
+    settles = expected.get("settles") if _is_map(expected) else None
+    return (kind, settles) if settles in _KINDS else (kind,)
 
 
 def _shows(question: Mapping[str, Any], fact: str) -> bool:
     """Whether the question's box (and hand) showed ``fact`` on the table when asked."""
     if fact == PUSHED:
         expected = question.get("expected")
-        return isinstance(expected, Mapping) and expected.get("action") == "push"
+        return _is_map(expected) and expected.get("action") == "push"
     box = _box(question)
     if box is None:
         return False
@@ -154,24 +158,29 @@ def _shows(question: Mapping[str, Any], fact: str) -> bool:
     if not isinstance(hands, list) or not hands:
         return False
     if fact == SHARED:
-        stakes = hands[0].get("stakes") if isinstance(hands[0], Mapping) else None
-        return isinstance(stakes, Mapping) and len(stakes) > 1
+        stakes = hands[0].get("stakes") if _is_map(hands[0]) else None
+        return _is_map(stakes) and len(stakes) > 1
     number = question.get("hand")
     index = number - 1 if isinstance(number, int) and number >= 1 else 0
-    if index >= len(hands) or not isinstance(hands[index], Mapping):
+    if index >= len(hands) or not _is_map(hands[index]):
         return False
     return bool(hands[index].get(fact))
 
 
 def _box(question: Mapping[str, Any]) -> Mapping[str, Any] | None:
     view = question.get("view")
-    boxes = view.get("boxes") if isinstance(view, Mapping) else None
+    boxes = view.get("boxes") if _is_map(view) else None
     if not isinstance(boxes, list):
         return None
     for box in boxes:
-        if isinstance(box, Mapping) and box.get("box") == question.get("box"):
+        if _is_map(box) and box.get("box") == question.get("box"):
             return box
     return None
+
+
+def _is_map(value: object) -> TypeGuard[Mapping[str, Any]]:
+    # JSON objects are dicts: checked first, an ABC's isinstance is slow by the million.
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
