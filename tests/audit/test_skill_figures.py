@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.services.remediation import weak_skills
-from tests.audit.conftest import RIGHT, client_for, make_attempt
+from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
@@ -490,3 +490,17 @@ def test_the_mistakes_under_a_skill_are_the_questions_its_figures_count(pit, tra
         "Doubles": 1,
         "Cut card and reshuffle": 1,
     }
+
+
+@pytest.mark.django_db
+def test_the_dashboards_totals_count_the_questions_not_reached_apart(pit, trainee):
+    make_attempt(
+        trainee=trainee,
+        answers=[RIGHT, Answer(False, Decimal(0), "unanswered", None)],
+    )
+    total = dashboard.grade_figures(trainees=[trainee.pk]).total
+    assert (total.questions, total.not_reached) == (2, 1)
+    natural = dashboard.grade_figures(
+        trainees=[trainee.pk], filters=grades.StatsFilter(skill="natural-3to2")
+    ).total
+    assert (natural.questions, natural.not_reached) == (1, 0)

@@ -202,7 +202,7 @@ def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _Trainee
     key = facet_key(profile=filters.profile, skill=filters.skill)
     if key is None:
         rows = fetch_rows(summaries.values_list("trainee_id", *_TOTALS))
-        tallies = ((row[0], _tally(row[1:7], *row[7:11])) for row in rows)
+        tallies = ((row[0], _tally(row[1:7], *row[7:12])) for row in rows)
     else:
         # Only the facet: reading each row's facets once (not has_key as well) is what
         # keeps a filtered page's query short.
@@ -234,6 +234,7 @@ _TOTALS = (
     "categories",
     "skills",
     "chips",
+    "not_reached",
 )
 
 
@@ -250,7 +251,12 @@ def _money(value: Any) -> Decimal:
 
 
 def _tally(
-    scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any, chips: Any
+    scalars: Sequence[Any],
+    histogram: Any,
+    categories: Any,
+    skills: Any,
+    chips: Any,
+    not_reached: int = 0,
 ) -> Tally:
     questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
     return Tally(
@@ -264,6 +270,7 @@ def _tally(
         categories=dict(_json(categories)),
         skills=dict(_json(skills)),
         chips=dict(_json(chips)),
+        not_reached=not_reached,
     )
 
 
