@@ -113,7 +113,7 @@ def mistakes(
     skill = filters.skill if filters is not None else None
     exercise = SKILL_QUESTIONS.get(skill) if skill else None
     if skill and exercise is not None and exercise.hand is not None:
-        found = found.filter(pk__in=_exercising(found, skill)[offset : offset + limit])
+        found = found.filter(pk__in=exercising_ids(found, skill)[offset : offset + limit])
         offset = 0
     return list(
         found.select_related("run__attempt__drill", "item").only(
@@ -134,7 +134,7 @@ def mistakes(
     )
 
 
-def _exercising(grades: QuerySet[Grade], skill: str) -> list[int]:
+def exercising_ids(grades: QuerySet[Grade], skill: str) -> list[int]:
     """The ids of those of ``grades`` (in their order) whose question exercises ``skill``
     by the hand it is about: read from the answer key the round was dealt with."""
     rows = list(grades.values_list("pk", "item_id", "question"))
