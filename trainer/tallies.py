@@ -66,7 +66,8 @@ def facet_key(*, profile: str | None, skill: str | None) -> str | None:
 
 @dataclass(frozen=True)
 class GradeFacts:
-    """What a summary needs of one grade: its verdict and its round's profile and skills."""
+    """What a summary needs of one grade: its verdict, its round's profile, the skills the
+    question exercises (trainer.skills.question_skills) and whether it was shown."""
 
     correct: bool
     response_ms: int | None
@@ -76,6 +77,9 @@ class GradeFacts:
     skills: tuple[str, ...]
     # The question's kind: the chip questions' figures are also kept apart by kind.
     kind: str = ""
+    # Put to the trainee. A question never shown (a round not reached, an exam abandoned)
+    # counts in the score and the totals, for no skill, and apart as not reached.
+    shown: bool = True
 
 
 def merge_counts(into: dict[str, int], counts: Mapping[str, int]) -> None:
@@ -114,11 +118,17 @@ class Tally:
     # Pay in chips, colour up and change, each on its own (by kind: CHIP_FIELDS), so the
     # pit sees chip mistakes apart from money mistakes and the time a chip question takes.
     chips: dict[str, list[int]] = field(default_factory=dict)
+    # Questions never shown to the trainee (rounds not reached): in `questions`, and in no
+    # skill's figures.
+    not_reached: int = 0
 
     def add_grade(self, grade: GradeFacts) -> None:
-        if grade.kind in CHIP_KINDS:
+        if grade.kind in CHIP_KINDS and grade.shown:
+            # Chip work asked: a chip question never shown is not reached, not asked.
             self._add_chip_grade(grade)
         self.questions += 1
+        if not grade.shown:
+            self.not_reached += 1
         if grade.correct:
             self.correct += 1
         else:
@@ -126,7 +136,9 @@ class Tally:
             if grade.category == UNANSWERED:
                 # Counted against the score, but no skill was shown to be missing.
                 return
-            for skill in grade.skills or (NO_SKILL,):
+            # A mistake under each skill the question exercises (NO_SKILL: none of them);
+            # a question never shown is no skill's mistake.
+            for skill in (grade.skills or (NO_SKILL,)) if grade.shown else ():
                 self.skills[skill] = self.skills.get(skill, 0) + 1
         if grade.response_ms is not None:
             self.answered += 1
@@ -159,6 +171,7 @@ class Tally:
         """Add another tally's figures (``counts=False``: not its categories and skills)."""
         self.questions += other.questions
         self.correct += other.correct
+        self.not_reached += other.not_reached
         self.answered += other.answered
         self.response_ms_sum += other.response_ms_sum
         self.overpaid += other.overpaid
@@ -182,7 +195,10 @@ class Tally:
             "cat": dict(self.categories),
             "sk": dict(self.skills),
         }
-        # Only where chip questions were graded: most facets have none.
+        # Only where a question was not reached, or chip questions were graded: most
+        # facets have neither.
+        if self.not_reached:
+            out["nr"] = self.not_reached
         if self.chips:
             out["ch"] = {kind: list(figures) for kind, figures in sorted(self.chips.items())}
         return out
@@ -200,16 +216,23 @@ class Tally:
             categories=data["cat"],
             skills=data["sk"],
             chips=data.get("ch", {}),
+            not_reached=data.get("nr", 0),
         )
 
 
 def summarize(grades: Iterable[GradeFacts]) -> tuple[Tally, dict[str, Tally], list[str]]:
-    """The totals, the facets by key, and the profiles met, of one run's grades."""
-    # Grades of the same profile and skills fall in the same facets: tally each such group
-    # once, then add the group's tally to its facets (tallies of disjoint sets sum).
-    groups: dict[tuple[str, tuple[str, ...]], Tally] = {}
+    """The totals, the facets by key, and the profiles met, of one run's grades.
+
+    Every grade is in the totals and its profile's facet; a grade is in a skill's facets
+    (``s:<skill>``, ``p:<profile>|s:<skill>``) only when its question was shown and
+    exercises that skill (``GradeFacts.skills``): once in each such skill, in none else.
+    """
+    # Grades of the same profile, skills and showing fall in the same facets: tally each
+    # such group once, then add the group's tally to its facets (tallies of disjoint sets
+    # sum).
+    groups: dict[tuple[str, tuple[str, ...], bool], Tally] = {}
     for grade in grades:
-        key = (grade.profile, grade.skills)
+        key = (grade.profile, grade.skills, grade.shown)
         group = groups.get(key)
         if group is None:
             group = groups[key] = Tally()
@@ -217,12 +240,26 @@ def summarize(grades: Iterable[GradeFacts]) -> tuple[Tally, dict[str, Tally], li
     total = Tally()
     facets: dict[str, Tally] = defaultdict(Tally)
     profiles: set[str] = set()
-    for (profile, skills), group in groups.items():
+    for (profile, skills, shown), group in groups.items():
         total.add(group)
         profiles.add(profile)
         by_profile = profile_key(profile)
         facets[by_profile].add(group)
+        if not shown:
+            continue
         for skill in set(skills):
             facets[skill_key(skill)].add(group)
             facets[f"{by_profile}|{skill_key(skill)}"].add(group)
     return total, dict(facets), sorted(profiles)
+
+
+def skill_tallies(facets: Mapping[str, Any] | None) -> dict[str, Tally]:
+    """Each skill's figures held in a summary's facets (its own ``s:<skill>`` facets, not
+    those combined with a profile): the one reading of the skill figures, for an
+    attempt's results, My record, the refresher's weakest skills and the pit alike."""
+    prefix = skill_key("")
+    return {
+        key[len(prefix) :]: Tally.from_json(data)
+        for key, data in (facets or {}).items()
+        if key.startswith(prefix)
+    }

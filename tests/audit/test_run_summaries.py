@@ -73,10 +73,14 @@ def _direct(run: GradingRun) -> dict[str, object]:
     categories: dict[str, int] = {}
     skills: dict[str, int] = {}
     histogram: dict[str, int] = {}
+    not_reached = 0
     for g in grades:
+        # Shown: answered, or put to the trainee (trainer.skills).
+        shown = g.decision_id is not None or str(g.question) in (g.item.questions_shown or {})
+        not_reached += not shown
         if not g.correct:
             categories[g.category] = categories.get(g.category, 0) + 1
-            if g.category == "unanswered":
+            if g.category == "unanswered" or not shown:
                 continue
             for skill in g.item.document.get("skills") or ["(none)"]:
                 skills[skill] = skills.get(skill, 0) + 1
@@ -92,6 +96,7 @@ def _direct(run: GradingRun) -> dict[str, object]:
         "categories": categories,
         "skills": skills,
         "histogram": histogram,
+        "not_reached": not_reached,
     }
 
 
@@ -105,6 +110,7 @@ _FIELDS = (
     "categories",
     "skills",
     "histogram",
+    "not_reached",
 )
 
 
@@ -144,7 +150,9 @@ def test_a_facet_equals_the_grades_of_that_profile_and_skill(regraded, trainee):
         rows = grades.grades_list(trainees=[trainee.pk], filters=filters)
         return dashboard.figures_total(figures=figures).questions, rows.count()
 
-    assert questions(grades.StatsFilter(profile="casino-shoe", skill="rounding")) == (4, 4)
+    # The regrade's fourth question was never shown: in the totals, in no skill.
+    assert questions(grades.StatsFilter(profile="casino-shoe")) == (4, 4)
+    assert questions(grades.StatsFilter(profile="casino-shoe", skill="rounding")) == (3, 3)
     assert questions(grades.StatsFilter(skill="split")) == (0, 0)
 
 

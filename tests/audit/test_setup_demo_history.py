@@ -36,6 +36,8 @@ def demo(db, settings, monkeypatch):
             ("Short exam", Mode.EXAM, 2, 0.5, ["dealer-bust"]),
         ],
     )
+    # The practice left part-way has a test of its own.
+    monkeypatch.setattr(setup_demo_history, "LEFT_PART_WAY", None)
     trainee = UserFactory(username="trainee", roles=["trainee"])
     boss = UserFactory(username="pitboss", roles=["pit_boss"])
     # As setup_demo makes it: the sign-off is signed with the demo password.
@@ -157,3 +159,23 @@ def test_a_chip_slip_is_a_wrong_stack(seed):
     slip = setup_demo_history._slip({"kind": "pay_in_chips", "expected": expected}, Random(seed))
     assert slip["action"] == "pay"
     assert sorted(slip["chips"]) != sorted(expected["chips"])
+
+
+def test_a_practice_left_after_its_first_round_counts_the_rest_apart(demo, monkeypatch):
+    from trainer.selectors.attempts import attempt_results
+
+    trainee, _ = demo
+    monkeypatch.setattr(
+        setup_demo_history, "LEFT_PART_WAY", ("Left part-way", 3, ["double", "split"])
+    )
+    _run()
+    attempt = Attempt.objects.get(trainee=trainee, drill__title="Left part-way")
+    results = attempt_results(attempt=attempt, user=trainee)
+    assert results.graded
+    shown = {grade.item.position for grade in results.grades}
+    assert shown == {1}
+    assert results.not_reached > 0
+    assert results.not_reached + len(results.grades) == results.run.questions
+    # Only the questions of round 1 that exercise its skill count for any skill.
+    assert sum(row.questions for row in results.skills) <= len(results.grades)
+    assert "nothing to do" in _run()

@@ -42,6 +42,7 @@ from trainer.models import (
     ErrorCategory,
     Grade,
     GradingRun,
+    GradingRunSummary,
     Mode,
     RuleProfileVersion,
     RunStatus,
@@ -51,6 +52,7 @@ from trainer.rules.chips import chip_text, stack_text
 from trainer.rules.money import CENT, fmt
 from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.sittings import SittingState, needs_briefing, sitting_state_of
+from trainer.tallies import skill_tallies
 from trainer.timing import chip_target_seconds
 from trainer.words import question_text, seat_names
 
@@ -418,35 +420,34 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
             grade.expected = None
             grade.money_diff = None  # type: ignore[assignment]
             grade.category = _sealed_category(grade.category) or ""
+    skills, not_reached = _by_skill(run)
     return AttemptResults(
         attempt=attempt,
         run=run,
         grades=shown,
-        skills=_by_skill(every, attempt),
-        not_reached=len(every) - len(shown),
+        skills=skills,
+        not_reached=len(every) - len(shown) if not_reached is None else not_reached,
         pool=pool,
     )
 
 
-def _by_skill(grades: list[Grade], attempt: Attempt) -> list[SkillResult]:
-    skills_of = {
-        pk: skills
-        for pk, skills in attempt.items.values_list("pk", "document__skills")
-        if isinstance(skills, list)
-    }
-    tally: dict[str, list[int]] = {}
-    for grade in grades:
-        for skill in skills_of.get(grade.item_id, ()):
-            counts = tally.setdefault(str(skill), [0, 0])
-            counts[0] += 1
-            counts[1] += grade.correct
+def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None]:
+    """The run's figures by skill and its questions not reached, as its summary holds them
+    (trainer.tallies.skill_tallies: the questions shown that exercise each skill, once per
+    skill; trainer.skills): the figures My record and the pit add up. Nothing when the run
+    has no summary (every graded run has one: the grading service writes it, migration
+    0017 and ``build_run_summaries`` the older ones)."""
+    row = GradingRunSummary.objects.filter(run=run).values_list("facets", "not_reached").first()
+    if row is None:
+        return [], None
+    facets, not_reached = row
     labels = dict(Skill.choices)
     return [
-        SkillResult(skill, labels.get(skill, skill), questions, correct)
-        for skill, (questions, correct) in sorted(
-            tally.items(), key=lambda kv: labels.get(kv[0], kv[0])
+        SkillResult(skill, labels.get(skill, skill), tally.questions, tally.correct)
+        for skill, tally in sorted(
+            skill_tallies(facets).items(), key=lambda kv: labels.get(kv[0], kv[0])
         )
-    ]
+    ], not_reached
 
 
 def seconds_left(

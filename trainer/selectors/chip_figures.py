@@ -19,6 +19,7 @@ from django.db.models import Count, Q, Sum
 
 from trainer.models import ErrorCategory
 from trainer.rules import CHIP_KINDS, Kind
+from trainer.selectors.grades import only_shown
 from trainer.selectors.reports import graded_questions
 from trainer.tallies import CHIP_FIELDS, Tally, accuracy_percent
 from trainer.timing import chip_target_seconds
@@ -63,7 +64,9 @@ def chip_figures(*, tally: Tally) -> list[ChipFigures]:
 
 def report_chip_figures(*, start: dt.date, end: dt.date) -> list[ChipFigures]:
     """The chip work of a report's period, kind by kind, counted from its graded questions
-    (the current run of each attempt) in the database: one query."""
+    (the current run of each attempt) shown to the trainee, as the pit's tallies count
+    them (a chip question of a round not reached was never asked), in the database: one
+    query."""
     counts = {
         row["kind"]: [
             row["n"],
@@ -74,7 +77,7 @@ def report_chip_figures(*, start: dt.date, end: dt.date) -> list[ChipFigures]:
             row["n_unanswered"],
             row["n_late"],
         ]
-        for row in graded_questions(start=start, end=end)
+        for row in only_shown(graded_questions(start=start, end=end))
         .filter(kind__in=_ORDER)
         .values("kind")
         .annotate(

@@ -46,7 +46,7 @@ from trainer.selectors.graded_cache import (
 from trainer.selectors.grades import StatsFilter, Trainees, trainees_scope
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
-from trainer.tallies import BUCKET_MS, Tally, accuracy_percent, facet_key
+from trainer.tallies import BUCKET_MS, NO_SKILL, Tally, accuracy_percent, facet_key
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -202,7 +202,7 @@ def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _Trainee
     key = facet_key(profile=filters.profile, skill=filters.skill)
     if key is None:
         rows = fetch_rows(summaries.values_list("trainee_id", *_TOTALS))
-        tallies = ((row[0], _tally(row[1:7], *row[7:11])) for row in rows)
+        tallies = ((row[0], _tally(row[1:7], *row[7:12])) for row in rows)
     else:
         # Only the facet: reading each row's facets once (not has_key as well) is what
         # keeps a filtered page's query short.
@@ -234,6 +234,7 @@ _TOTALS = (
     "categories",
     "skills",
     "chips",
+    "not_reached",
 )
 
 
@@ -250,7 +251,12 @@ def _money(value: Any) -> Decimal:
 
 
 def _tally(
-    scalars: Sequence[Any], histogram: Any, categories: Any, skills: Any, chips: Any
+    scalars: Sequence[Any],
+    histogram: Any,
+    categories: Any,
+    skills: Any,
+    chips: Any,
+    not_reached: int = 0,
 ) -> Tally:
     questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
     return Tally(
@@ -264,6 +270,7 @@ def _tally(
         categories=dict(_json(categories)),
         skills=dict(_json(skills)),
         chips=dict(_json(chips)),
+        not_reached=not_reached,
     )
 
 
@@ -395,9 +402,14 @@ def errors_by_category(*, figures: GradeFigures) -> list[tuple[str, int]]:
     ]
 
 
+# The mistakes on questions that exercise no skill of their round (trainer.skills).
+NO_SKILL_LABEL = "Other questions"
+
+
 def errors_by_skill(*, figures: GradeFigures) -> list[tuple[str, int]]:
-    """How many mistakes in rounds exercising each skill (a round may have several)."""
-    labels = dict(Skill.choices)
+    """How many mistakes on questions exercising each skill (trainer.skills: a question
+    may exercise several, or none of its round's skills: "Other questions")."""
+    labels = {**dict(Skill.choices), NO_SKILL: NO_SKILL_LABEL}
     counts = figures.total.skills
     return [
         (labels.get(name, name), n)

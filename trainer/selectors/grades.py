@@ -10,11 +10,13 @@ from datetime import date
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, F, Func, Q, QuerySet, TextField
+from django.db.models.functions import Cast
 
 from core.dates import days_bounds
-from trainer.models import ErrorCategory, Grade
+from trainer.models import AttemptItem, ErrorCategory, Grade
 from trainer.selectors.runs import current_runs
+from trainer.skills import SKILL_QUESTIONS, question_skills, skill_kinds
 
 # Whose grades: a queryset of users (or of their pks), or trainee ids.
 Trainees = QuerySet[Any, Any] | Iterable[int]
@@ -33,7 +35,11 @@ class StatsFilter:
 
 def grades_list(*, trainees: Trainees, filters: StatsFilter | None = None) -> QuerySet[Grade]:
     """The grades of the current runs of these trainees' attempts, narrowed to the filter's
-    date range (of submission), profile, skill and trainee."""
+    date range (of submission), profile, skill and trainee.
+
+    A skill narrows to the questions shown of the kinds the skill covers in rounds dealt
+    for it (trainer.skills); `mistakes` also checks the hand the skill is about, as the
+    figures do."""
     filters = filters or StatsFilter()
     runs = current_runs().filter(attempt__trainee__in=trainees_scope(trainees))
     grades = Grade.objects.filter(run__in=runs.values("id"))
@@ -45,7 +51,9 @@ def grades_list(*, trainees: Trainees, filters: StatsFilter | None = None) -> Qu
     if filters.profile:
         grades = grades.filter(item__profile_version__profile__name=filters.profile)
     if filters.skill:
-        grades = grades.filter(_has_skill(filters.skill))
+        grades = only_shown(grades).filter(
+            _has_skill(filters.skill), kind__in=skill_kinds(filters.skill)
+        )
     if filters.trainee_id:
         grades = grades.filter(run__attempt__trainee_id=filters.trainee_id)
     return grades
@@ -58,6 +66,34 @@ def _has_skill(skill: str) -> Q:
     return Q(item__document__skills__icontains=f'"{skill}"')
 
 
+def only_shown(grades: QuerySet[Grade]) -> QuerySet[Grade]:
+    """Those of ``grades`` whose question was shown to the trainee: answered, or among its
+    round's questions shown (the skill figures and the chip work count no other)."""
+    return grades.alias(shown=_Shown()).filter(Q(decision__isnull=False) | Q(shown=True))
+
+
+class _Shown(Func):
+    """Whether the grade's question is among its round's questions shown (the round's
+    ``questions_shown`` has the question's number as a key)."""
+
+    output_field = BooleanField()
+
+    def __init__(self) -> None:
+        super().__init__(F("item__questions_shown"), Cast(F("question"), TextField()))
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="jsonb_exists(%(expressions)s)")
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        shown, question = self.get_source_expressions()
+        shown_sql, shown_params = compiler.compile(shown)
+        question_sql, question_params = compiler.compile(question)
+        return (
+            f"(json_type({shown_sql}, '$.\"' || {question_sql} || '\"') IS NOT NULL)",
+            (*shown_params, *question_params),
+        )
+
+
 def trainees_scope(trainees: Trainees) -> QuerySet[Any, Any] | list[int]:
     return trainees if isinstance(trainees, QuerySet) else list(trainees)
 
@@ -66,13 +102,21 @@ def mistakes(
     *, trainees: Trainees, filters: StatsFilter | None = None, limit: int = 100, offset: int = 0
 ) -> list[Grade]:
     """The latest mistakes (from ``offset`` on), with what a list shows loaded alongside
-    (not the rounds' JSON)."""
-    return list(
+    (not the rounds' JSON). Under a skill about one hand (a double, a split, a natural...)
+    only the questions about such a hand, as the figures count them (trainer.skills)."""
+    found = (
         grades_list(trainees=trainees, filters=filters)
         .filter(correct=False)
         .exclude(category=ErrorCategory.UNANSWERED)
-        .select_related("run__attempt__drill", "item")
-        .only(
+        .order_by("-run__attempt__submitted_at", "-run__attempt_id", "item__position", "question")
+    )
+    skill = filters.skill if filters is not None else None
+    exercise = SKILL_QUESTIONS.get(skill) if skill else None
+    if skill and exercise is not None and exercise.hand is not None:
+        found = found.filter(pk__in=exercising_ids(found, skill)[offset : offset + limit])
+        offset = 0
+    return list(
+        found.select_related("run__attempt__drill", "item").only(
             "id",
             "question",
             "kind",
@@ -86,8 +130,25 @@ def mistakes(
             "run__attempt__drill__title",
             "item__id",
             "item__position",
-        )
-        .order_by("-run__attempt__submitted_at", "-run__attempt_id", "item__position", "question")[
-            offset : offset + limit
-        ]
+        )[offset : offset + limit]
     )
+
+
+def exercising_ids(grades: QuerySet[Grade], skill: str) -> list[int]:
+    """The ids of those of ``grades`` (in their order) whose question exercises ``skill``
+    by the hand it is about: read from the answer key the round was dealt with."""
+    rows = list(grades.values_list("pk", "item_id", "question"))
+    keys = dict(
+        AttemptItem.objects.filter(pk__in={item_id for _, item_id, _ in rows})
+        .order_by()
+        .values_list("pk", "answer_key")
+    )
+    found = []
+    for pk, item_id, question in rows:
+        entry = next(
+            (q for q in keys.get(item_id) or () if q.get("n") == question),
+            None,
+        )
+        if entry is not None and question_skills((skill,), entry):
+            found.append(pk)
+    return found

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from trainer.models import Skill
 from trainer.selectors.runs import current_summaries
-from trainer.tallies import Tally, accuracy_percent, skill_key
+from trainer.tallies import Tally, accuracy_percent, skill_tallies
 
 RECENT = timedelta(days=30)
 # The accuracy a table test asks for (SHOESCHOOL_CERT_PASS_MARK's default): the target a
@@ -49,23 +49,19 @@ class SkillProgress:
 
 
 def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[SkillProgress]:
-    """Every skill the trainee has been graded on, weakest (recent accuracy) first.
+    """Every skill the trainee has been shown a question of, weakest (recent accuracy) first.
 
-    Read from the current run summaries' per-skill facets: one query, however much work.
+    Read from the current run summaries' per-skill facets (`trainer.tallies.skill_tallies`:
+    only the questions shown that exercise the skill, trainer.skills): one query, however
+    much work. A question never shown (an abandoned exam's rounds) counts for no skill.
     """
     since = (now or timezone.now()) - RECENT
     every: dict[str, Tally] = defaultdict(Tally)
     recent: dict[str, Tally] = defaultdict(Tally)
     earlier: dict[str, Tally] = defaultdict(Tally)
-    prefix = skill_key("")
     rows = current_summaries().filter(trainee_id=trainee_id).values_list("submitted_at", "facets")
     for submitted_at, facets in rows:
-        for key, data in (facets or {}).items():
-            # Facets combining a profile and a skill start "p:": only the skill's own.
-            if not key.startswith(prefix):
-                continue
-            skill = key[len(prefix) :]
-            tally = Tally.from_json(data)
+        for skill, tally in skill_tallies(facets).items():
             every[skill].add(tally)
             when = earlier if submitted_at is None or submitted_at < since else recent
             when[skill].add(tally)

@@ -1,7 +1,8 @@
 """Give the demo trainee a graded history, so the demo pit boss has mistakes to review and
 table tests to look at.
 
-The history: two practice drills and an exam with mistakes in them; a certification at
+The history: practice drills and an exam with mistakes in them (and a practice left after
+its first round, its other rounds not reached); a certification at
 the double-deck table signed more than a year ago, so expired; and a passed sitting of
 the six-deck shoe's table test that nobody has signed, ready for the sign-off.
 
@@ -72,6 +73,13 @@ HISTORY = [
     ("Demo history: mixed exam", Mode.EXAM, 12, 0.85, ["push", "player-bust", "natural-3to2"]),
     ("Demo history: chip work", Mode.PRACTICE, 9, 0.6, ["pay-in-chips", "colour-up", "change"]),
 ]
+# A practice the trainee left after its first round (title, rounds, skills): its results
+# count the rounds not reached apart and in no skill (docs/grading.md, Skill figures).
+LEFT_PART_WAY: tuple[str, int, list[str]] | None = (
+    "Demo history: doubles, left after one round",
+    6,
+    ["double", "split"],
+)
 # The table whose certification has expired, and the one with a sitting ready to sign.
 EXPIRED_TABLE = "casino-double-deck"
 READY_TABLE = "casino-shoe"
@@ -128,6 +136,7 @@ class Command(BaseCommand):
             made = True
         made = self._expired_certification(trainee, boss, rng) or made
         made = self._ready_sitting(trainee, boss, rng) or made
+        made = self._left_part_way(trainee, version) or made
         made = self._refresher(trainee, boss) or made
         made = self._last_month(trainee, boss, version) or made
         if not made:
@@ -170,6 +179,39 @@ class Command(BaseCommand):
             self.stdout.write(f"  no refresher: {error.message}")
             return False
         self.stdout.write(f"  {refresher.assignment.drill.title}: assigned, due in 7 days")
+        return True
+
+    def _left_part_way(self, trainee: Any, version: RuleProfileVersion) -> bool:
+        """A practice answered to the end of its first round and submitted: the rounds
+        not reached count against its score, for no skill (once: a second run finds it)."""
+        if LEFT_PART_WAY is None:
+            return False
+        title, rounds, skills = LEFT_PART_WAY
+        drill, _ = Drill.objects.get_or_create(
+            title=title,
+            defaults={
+                "kind": DrillKind.GENERATED,
+                "purpose": DrillPurpose.PRACTICE,
+                "profile_version": version,
+                "skills": skills,
+                "count": rounds,
+                "max_boxes": 2,
+            },
+        )
+        if self._sat(trainee, drill):
+            return False
+        # Its own generator: the rest of the history deals as it always has.
+        rng = random.Random(2024)  # noqa: S311 - the same demo every time, not a secret
+        attempt = attempt_start(
+            trainee=trainee, drill=drill, mode=Mode.PRACTICE, seed=rng.randrange(2**31)
+        )
+        self._play(attempt, trainee, rng, 0.9, rounds=1)
+        attempt = attempt_submit(attempt=attempt, user=trainee)
+        run = attempt.grading_runs.order_by("-number").first()
+        if run is not None:
+            grading_run_execute(run_id=run.pk)
+        attempt.refresh_from_db()
+        self.stdout.write(f"  {title}: {self._score(attempt)}")
         return True
 
     def _sat(self, trainee: Any, drill: Drill) -> bool:
@@ -259,8 +301,16 @@ class Command(BaseCommand):
         self.stdout.write(f"  {drill.title}: {self._score(attempt)}, ready for the sign-off")
         return True
 
-    def _play(self, attempt: Attempt, trainee: Any, rng: random.Random, right: float) -> int:
-        """Answer every question, each some seconds after it was shown."""
+    def _play(
+        self,
+        attempt: Attempt,
+        trainee: Any,
+        rng: random.Random,
+        right: float,
+        rounds: int | None = None,
+    ) -> int:
+        """Answer every question (of the first ``rounds`` rounds), each some seconds after
+        it was shown."""
         answered = 0
         while (question := attempt_question_show(attempt=attempt, user=trainee)) is not None:
             position, n = question["position"], question["n"]
@@ -275,7 +325,17 @@ class Command(BaseCommand):
                 attempt=attempt, user=trainee, position=position, question=n, answer=answer
             )
             answered += 1
+            if position == rounds and _completed(attempt, position):
+                # Left here: the next question is never shown.
+                break
         return answered
+
+
+def _completed(attempt: Attempt, position: int) -> bool:
+    """Whether the round at ``position`` has every question answered."""
+    return AttemptItem.objects.filter(
+        attempt=attempt, position=position, completed_at__isnull=False
+    ).exists()
 
 
 def _signing_request() -> HttpRequest:

@@ -34,6 +34,7 @@ class RoundValues:
         "game",
         "pk",
         "profile_version",
+        "questions_shown",
         "scenario",
     )
 
@@ -46,8 +47,12 @@ class RoundValues:
         profile_version: RuleProfileVersion,
         scenario: Scenario | None,
         game: Game,
+        questions_shown: Any = None,
     ) -> None:
         self.game = game
+        # When each question was first shown (by the dealt key's number): what the skill
+        # figures count (trainer.skills.shown_questions).
+        self.questions_shown = questions_shown or {}
         self.pk = pk
         self.attempt_id = attempt_id
         self.document = document
@@ -205,14 +210,45 @@ class BasisCache:
         return self._scenarios[scenario.pk]
 
 
-def identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
-    """What each question asks about: kind, box, hand, player and which turn among those."""
-    seen: dict[tuple[Any, ...], int] = {}
-    out: list[tuple[Any, ...]] = []
-    for item in key:
-        base = (item["kind"], item["box"], item["hand"], item["player"])
-        seen[base] = seen.get(base, 0) + 1
-        out.append((*base, seen[base]))
+def graded_keys(
+    *, regrade: bool, basis: Mapping[str, Any], items: Sequence[RoundValues]
+) -> dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]]:
+    """Each round's key as a finished run graded it, and the key its trainee was asked, by
+    round id: what the run's grades answer, read again after the run (its summary built
+    from the database). A submit was graded against the key dealt (or, for a round dealt
+    before keys were stored, the engine's key for it); a regrade's key is computed again
+    from the profile version and scenario revision its ``basis`` records."""
+    out: dict[int, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+    versions: dict[int, RuleProfileVersion] = {}
+    documents: dict[int, Any] = {}
+    for item in items:
+        game = item.game
+        asked = item.answer_key or game.answer_key(
+            _under(game, item.document, item.profile_version)
+        )
+        record = basis.get(str(item.pk))
+        if not regrade or not isinstance(record, Mapping) or "profile_version" not in record:
+            out[item.pk] = (asked, asked)
+            continue
+        version_id = record["profile_version"]
+        version = versions.get(version_id)
+        if version is None:
+            version = versions[version_id] = (
+                item.profile_version
+                if version_id == item.profile_version_id
+                else RuleProfileVersion.objects.select_related("profile")
+                .only("id", "version", "parameters", "profile_id", "profile__id", "profile__name")
+                .get(pk=version_id)
+            )
+        document = item.document
+        scenario_id = record.get("scenario")
+        if scenario_id is not None and scenario_id != item.scenario_id:
+            if scenario_id not in documents:
+                documents[scenario_id] = (
+                    Scenario.objects.only("id", "document").get(pk=scenario_id).document
+                )
+            document = documents[scenario_id]
+        out[item.pk] = (game.answer_key(_under(game, document, version)), asked)
     return out
 
 

@@ -41,9 +41,10 @@ from trainer.models import (
     Scenario,
 )
 from trainer.selectors.runs import latest_run_numbers
-from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues, identities
+from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
 from trainer.services.run_summaries import run_summaries_save
 from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
+from trainer.skills import identities
 
 logger = logging.getLogger("trainer.services.grading")
 
@@ -129,6 +130,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
             "document_text",
             "answer_key_text",
             "attempt__drill__game",
+            "questions_shown",
         )
     )
     versions = RuleProfileVersion.objects.select_related("profile").in_bulk(
@@ -137,7 +139,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     scenario_ids = {row[3] for row in rows if row[3] is not None}
     scenarios = Scenario.objects.in_bulk(scenario_ids) if scenario_ids else {}
     load_json = cache.json.load
-    for pk, attempt_id, version_id, scenario_id, document_text, key_text, game in rows:
+    for pk, attempt_id, version_id, scenario_id, document_text, key_text, game, shown in rows:
         items_of[attempt_id].append(
             RoundValues(
                 pk,
@@ -147,6 +149,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
                 versions[version_id],
                 None if scenario_id is None else scenarios[scenario_id],
                 game_named(game),
+                shown,
             )
         )
     load = cache.json.load
@@ -164,9 +167,11 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     grades: list[_Row] = []
     entries: list[PendingEntry] = []
     finished: dict[int, dict[str, Any]] = {}
+    # Each run's keys by round, as graded and as asked: the summaries' skill figures.
+    keys_of: dict[int, dict[int, tuple[list[Any], list[Any]]]] = {}
     for run in runs:
         try:
-            run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache)
+            run_grades = _grade_run(run, items_of[run.attempt_id], answers, cache, keys_of)
         except DocumentError as exc:
             _set_failed(run, f"the engine refused a round: {exc}", now)
             entries.append(_finished_entry(run, finished))
@@ -191,7 +196,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
         entries.append(_finished_entry(run, finished, run_grades))
     _insert_grades(grades, cache.json)
     _update_runs(runs)
-    run_summaries_save(runs=runs, grades=grades, items_of=items_of)
+    run_summaries_save(runs=runs, grades=grades, items_of=items_of, keys_of=keys_of)
     _copy_to_attempts(runs, now, finished)
     ledger_append_many(entries=entries)
 
@@ -269,10 +274,12 @@ def _grade_run(
     items: Sequence[RoundValues],
     answers: Mapping[tuple[int, int], Answer],
     cache: BasisCache,
+    keys_of: dict[int, dict[int, tuple[list[Any], list[Any]]]],
 ) -> list[_Row]:
     regrade = run.trigger == RunTrigger.REGRADE
     bases = {item.pk: cache.basis(item, regrade=regrade) for item in items}
     run.basis = {str(pk): basis.record for pk, basis in bases.items()}
+    keys_of[run.pk] = {pk: (basis.key, basis.asked) for pk, basis in bases.items()}
     grades: list[_Row] = []
     for item in items:
         basis = bases[item.pk]

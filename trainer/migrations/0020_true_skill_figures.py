@@ -1,0 +1,29 @@
+"""True skill figures (#24): a question counts for a skill only where it exercises that
+skill (trainer.skills) and only when it was shown; questions never shown are counted apart
+as not reached. The summaries written before counted every question of a round, shown or
+not, for each of the round's skills: they are written again here from the grades (the
+grades, runs and ledger are untouched; a summary is figures derived from them, vouched for
+by nothing). ``manage.py build_run_summaries --rebuild`` does the same later."""
+
+from django.db import migrations, models
+
+
+def rebuild(apps, schema_editor):
+    from trainer.services.run_summaries import run_summaries_rebuild
+
+    run_summaries_rebuild()
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("trainer", "0019_drill_kinds_in_words"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="gradingrunsummary",
+            name="not_reached",
+            field=models.PositiveIntegerField(default=0),
+        ),
+        migrations.RunPython(rebuild, migrations.RunPython.noop),
+    ]
