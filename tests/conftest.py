@@ -2,6 +2,7 @@
 
 import importlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 
@@ -198,10 +199,15 @@ def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object
 
     from config.celery import app
 
+    tests_thread = threading.current_thread()
+
     def close_worker_connections(**_: object) -> None:
-        # Runs in the worker's thread: its connection would otherwise stay open past the
-        # session and keep PostgreSQL from dropping the test database.
-        connections.close_all()
+        # In the worker's thread: its connection would otherwise stay open past the
+        # session and keep PostgreSQL from dropping the test database. A task a test runs
+        # eagerly (task.apply()) ends in the test's own thread, inside its transaction:
+        # that connection stays.
+        if threading.current_thread() is not tests_thread:
+            connections.close_all()
 
     task_postrun.connect(close_worker_connections, weak=False)
     try:
