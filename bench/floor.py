@@ -158,6 +158,8 @@ class Services:
                 sys.executable, "-m", "gunicorn", "config.wsgi",
                 "--bind", f"127.0.0.1:{self.web_port}", "--workers", str(self.args.web_workers),
                 "--threads", str(self.args.web_threads),
+                # gunicorn 27's control socket is one path per user: two at once share it.
+                "--no-control-socket",
             ],
         )  # fmt: skip
         self.start_worker()

@@ -36,7 +36,7 @@ pytestmark = [
     ),
 ]
 
-SMALL = ["--sizes", "5", "--duration", "30", "--think", "0.2", "0.6", "--ramp", "2"]
+SMALL = ["--sizes", "5", "--duration", "45", "--think", "0.2", "0.6", "--ramp", "2"]
 SMALL += ["--rounds", "2", "--web-workers", "2", "--concurrency", "2", "--grace", "120"]
 
 
