@@ -37,6 +37,8 @@ def trainees_actable_by(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[U
     trainees, nobody otherwise (compliance reads, never acts); never the user themselves."""
     users = get_user_model().objects.all()
     held = roles_of(user)
+    if user.pk is None:
+        return users.none()
     if Role.ADMIN in held:
         found = users.filter(
             Q(groups__name=Role.TRAINEE.value) | Q(classes_attended__isnull=False)
