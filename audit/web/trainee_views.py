@@ -222,10 +222,9 @@ class _SittingRow:
     @property
     def label(self) -> str:
         """The sitting as the sign-off's choice reads it."""
-        return (
-            f"{self.title} ({self.table}): {self.score}, {self.rounds} scenarios, "
-            f"mean {self.mean}, sat {self.sat}"
-        )
+        # A table test's title names its table already ("Table test: Six-deck shoe").
+        named = self.title if self.table in self.title else f"{self.title} ({self.table})"
+        return f"{named}: {self.score}, {self.rounds} scenarios, mean {self.mean}, sat {self.sat}"
 
 
 def _sitting_row(sitting: audit_selectors.Sitting) -> _SittingRow:
