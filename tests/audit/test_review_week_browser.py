@@ -66,7 +66,8 @@ def test_the_demo_pit_boss_works_the_week_in_the_browser(live_server, page, arti
     page.fill("textarea[name=comment]", "Count the payout twice before you pay.")
     page.get_by_role("button", name="Mark reviewed and next").click()
     expect(page.locator(".messages .success")).to_contain_text("Review recorded")
-    assert page.url != first and "from=queue" in page.url
+    assert page.url != first
+    assert "from=queue" in page.url
     checked(page, artifacts, "2-next-mistake")
     page.fill("textarea[name=comment]", "The dealer stands on all 17s here.")
     page.get_by_role("button", name="Mark reviewed and next").click()
@@ -111,7 +112,8 @@ def test_the_demo_pit_boss_works_the_week_in_the_browser(live_server, page, arti
     expect(page.locator("#sign_password_error")).to_contain_text("nothing was signed")
     # The refusal is in view with the form, not thousands of pixels above it.
     box = page.locator("#sign_password_error").bounding_box()
-    assert box is not None and box["y"] < 1500
+    assert box is not None
+    assert box["y"] < 1500
     checked(page, artifacts, "5-sign-off-refused")
     form = page.locator("#sign-off")
     assert form.locator("select[name=attempt]").input_value() == ready
