@@ -263,6 +263,10 @@ class _QueueStep:
     def queue_url(self) -> str:
         return reverse("pit:queue") + (f"?{self.query}" if self.query else "")
 
+    def grade_url(self, grade_id: int) -> str:
+        query = urlencode([("from", "queue"), *self.fields])
+        return f"{reverse('pit:grade', args=[grade_id])}?{query}"
+
     def next_url(self, after: int) -> str:
         return f"{reverse('pit:queue_next')}?{urlencode([('after', after), *self.fields])}"
 
@@ -272,7 +276,8 @@ def _queue_step(request: HttpRequest) -> _QueueStep | None:
     or None; a filter naming what the viewer does not review is dropped (the queue itself
     says why)."""
     data = request.POST if request.method == "POST" else request.GET
-    if data.get("from") != "queue":
+    # Only those who review have a queue (compliance reads a mistake without one).
+    if data.get("from") != "queue" or not roles_of(request.user) & set(pages.PIT_ACTORS):
         return None
     filterset = ReviewQueueFilter(data, trainees=visibility.trainees_actable_by(user=request.user))
     query = filterset.query()
@@ -317,5 +322,5 @@ def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
     if step is not None and request.POST.get("then") == "next":
         return redirect(step.next_url(grade.pk))
     if step is not None:
-        return redirect(f"{reverse('pit:grade', args=[grade.pk])}?from=queue&{step.query}")
+        return redirect(step.grade_url(grade.pk))
     return redirect("pit:grade", grade_id=grade.pk)

@@ -259,3 +259,22 @@ def test_a_regrade_replaces_what_waits(work, pit_boss, trainee):
     }
     regraded = make_attempt(trainee=trainee, answers=[wrong("1.00")], runs=[[RIGHT]])
     assert not waiting_reviews(trainees=[trainee.pk]).filter(run__attempt=regraded).exists()
+
+
+def test_mark_reviewed_from_the_queue_stays_on_the_mistake_in_the_queue(work, pit_boss):
+    response = client_for(pit_boss).post(
+        reverse("pit:grade_review", args=[work["new"].pk]), {"comment": "Push", "from": "queue"}
+    )
+    assert response["Location"] == f"{reverse('pit:grade', args=[work['new'].pk])}?from=queue"
+
+
+def test_compliance_reads_a_mistake_opened_with_the_queues_address_without_a_queue(
+    work, compliance_officer
+):
+    page = client_for(compliance_officer).get(
+        reverse("pit:grade", args=[work["old"].pk]), {"from": "queue"}
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert reverse("pit:queue") not in html
+    assert 'id="skip"' not in html
