@@ -111,7 +111,7 @@ TRAINEE_SECTION_QUERIES = {
     "pit:trainee_mistakes": 10,
     "pit:trainee_retraining": 7,
     "pit:trainee_certification": 12,
-    "pit:trainee_sign_off": 11,
+    "pit:trainee_sign_off": 10,
 }
 
 

@@ -4,10 +4,12 @@ oldest first, and the step to the next one ("Mark reviewed and next", "Skip").""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -17,6 +19,8 @@ from audit import selectors_queue as queue
 from audit.certification import profile_label
 from audit.forms import ReviewQueueFilter
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
+from config import pages
+from core.roles import roles_of
 from trainer.models import Grade
 from trainer.selectors import visibility
 from trainer.web.display import kind_label
@@ -57,11 +61,20 @@ def _row(grade: Grade, query: str) -> _QueueRow:
     )
 
 
+def queue_trainees(user: Any) -> QuerySet[Any]:
+    """Whose mistakes a queue holds: the trainees one reviews (a pit boss: their classes'; an
+    administrator: everyone's; never one's own); for a compliance officer, who reviews
+    nobody, every trainee's, read-only (the department's backlog)."""
+    if roles_of(user) & set(pages.PIT_ACTORS):
+        return visibility.trainees_actable_by(user=user)
+    return visibility.trainees_visible_to(user=user)
+
+
 @require_GET
-@pit_view(write=True)
+@pit_view()
 def review_queue(request: HttpRequest) -> HttpResponse:
     """Mistakes waiting for a review, oldest first, 25 to a page; by table, skill, trainee."""
-    trainees = visibility.trainees_actable_by(user=request.user)
+    trainees = queue_trainees(request.user)
     filterset = ReviewQueueFilter(request.GET or None, trainees=trainees)
     query = filterset.query()
     waiting = queue.waiting_reviews(trainees=trainees, filters=filterset.as_queue_filter())
@@ -74,6 +87,7 @@ def review_queue(request: HttpRequest) -> HttpResponse:
         "page": page,
         "count": paginator.count,
         "start_url": _row(first, query).url if first is not None else "",
+        "reviews": bool(roles_of(request.user) & set(pages.PIT_ACTORS)),
         "previous_page": query_with_page(request, page.number - 1) if page.has_previous() else None,
         "next_page": query_with_page(request, page.number + 1) if page.has_next() else None,
     }
@@ -81,11 +95,11 @@ def review_queue(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-@pit_view(write=True)
+@pit_view()
 def queue_next(request: HttpRequest) -> HttpResponse:
     """The next waiting mistake after ``after`` (the one just reviewed or skipped), under
     the queue's filters; the queue itself once nothing else waits."""
-    trainees = visibility.trainees_actable_by(user=request.user)
+    trainees = queue_trainees(request.user)
     filterset = ReviewQueueFilter(request.GET, trainees=trainees)
     query = filterset.query()
     queue_url = reverse("pit:queue") + (f"?{query}" if query else "")

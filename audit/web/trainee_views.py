@@ -319,14 +319,26 @@ def _sign_off(
     request: HttpRequest, trainee_id: int, *, form: SignOffForm | None = None, status: int = 200
 ) -> HttpResponse:
     trainee = _trainee(request, trainee_id)
-    # Only those who may sign see the form: never for oneself, never another class's.
-    visibility.act_for_required(user=request.user, trainee=trainee)
+    # Nobody signs for themselves: their own sign-off page is refused outright.
+    visibility.not_for_oneself(
+        user=request.user, trainee_id=trainee.pk, doing="signs their own certification"
+    )
     context = _head(request, trainee, "sign_off")
     overview = _sittings(trainee, context["flags_in_force"])
     rows = [_sitting_row(s) for s in overview.sittings.get(trainee.pk, [])]
     offered = [row for row in rows if not row.refusals]
     # Sittings come newest first: the newest that can back a certification is the one ready.
     ready = offered[0] if offered else None
+    if not context["can_sign"]:
+        # Compliance reads it: the sitting ready, the others and why, and who signs.
+        context.update(
+            rule=_rule(),
+            offered=offered,
+            ready=ready,
+            form=None,
+            not_offered=[row for row in rows if row.refusals],
+        )
+        return render(request, "audit/pit/trainee_sign_off.html", context, status=status)
     if form is None:
         initial = {"attempt": ready.attempt_id, "profile": ready.table_name} if ready else {}
         form = SignOffForm(attempts=evidence.exam_attempts_for(trainee=trainee), initial=initial)
@@ -346,7 +358,7 @@ def _sign_off(
 
 
 @require_GET
-@pit_view(write=True)
+@pit_view()
 def trainee_sign_off(request: HttpRequest, trainee_id: int) -> HttpResponse:
     """Sign-off on its own page: only the sittings that can back a certification, the one
     ready chosen, and a refusal shown at the form."""

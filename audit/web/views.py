@@ -34,6 +34,7 @@ from audit.web.pit_common import (
     query_with_page,
     standing_badge,
 )
+from audit.web.queue_views import queue_trainees
 from config import pages
 from core.errors import TrainerError
 from core.roles import roles_of
@@ -131,13 +132,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
     standings = audit_selectors.table_states(trainee_ids=ids, rule=rule)
-    # What waits for a review, among the trainees this viewer reviews (compliance: none).
+    # What waits for a review: among the trainees this viewer reviews; for compliance,
+    # who reviews nobody, every trainee's (the department's backlog, read-only).
     acts = bool(roles_of(request.user) & set(pages.PIT_ACTORS))
-    waiting = (
-        queue.waiting_counts(trainees=visibility.trainees_actable_by(user=request.user))
-        if acts
-        else {}
-    )
+    waiting = queue.waiting_counts(trainees=queue_trainees(request.user))
     context = {
         "filterset": filterset,
         "classes": [
@@ -149,7 +147,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                         figures,
                         tables=standings.get(trainee.pk, []),
                         flagged=bool(flagged.get(trainee.pk)),
-                        waiting=waiting.get(trainee.pk, 0) if acts else None,
+                        waiting=waiting.get(trainee.pk, 0),
                     )
                     for trainee, figures in block.rows
                 ],

@@ -230,13 +230,26 @@ def test_an_administrator_sees_every_class_but_never_themselves(work, admin_user
     assert own.pk not in _queue_ids(html)
 
 
-def test_compliance_reads_the_pit_but_has_no_queue_and_no_count(work, compliance_officer):
+def test_compliance_reads_every_classes_queue_and_count_but_reviews_nothing(
+    work, compliance_officer
+):
     client = client_for(compliance_officer)
-    assert client.get(reverse("pit:queue")).status_code == 403
-    assert client.get(reverse("pit:queue_next")).status_code == 403
+    html = client.get(reverse("pit:queue")).content.decode()
+    assert _queue_ids(html) == [work["theirs"].pk, work["old"].pk, work["new"].pk]
+    assert "Read-only" in html
+    assert 'id="start-reviewing"' not in html
     dashboard = client.get(reverse("pit:dashboard")).content.decode()
-    assert 'id="waiting"' not in dashboard
-    assert reverse("pit:queue") not in dashboard
+    assert '<strong id="waiting">3</strong>' in dashboard
+    assert "wait for a pit boss's review" in dashboard
+    # A mistake opened from it: read-only, no queue steps.
+    page = client.get(reverse("pit:grade", args=[work["old"].pk]), {"from": "queue"})
+    assert 'name="comment"' not in page.content.decode()
+    posted = client.post(
+        reverse("pit:grade_review", args=[work["old"].pk]),
+        {"comment": "x", "from": "queue", "then": "next"},
+    )
+    assert posted.status_code == 403
+    assert not Review.objects.exists()
 
 
 def test_the_dashboard_counts_what_waits_per_trainee_and_links_to_the_queue(
