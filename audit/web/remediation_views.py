@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from audit.forms import RefresherForm
 from audit.services.remediation import refresher_assign
 from audit.web.pit_common import pit_view
-from audit.web.trainee_views import flag_for, refused, section_with
+from audit.web.trainee_actions import flag_for, refused, section_with
 from core.errors import TrainerError
 from trainer.selectors import visibility
 

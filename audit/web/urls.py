@@ -1,6 +1,6 @@
 from django.urls import path
 
-from audit.web import queue_views, remediation_views, trainee_views, views
+from audit.web import queue_views, remediation_views, trainee_actions, trainee_views, views
 
 app_name = "pit"
 
@@ -29,12 +29,14 @@ urlpatterns = [
         trainee_views.trainee_sign_off,
         name="trainee_sign_off",
     ),
-    path("trainees/<int:trainee_id>/flag/", trainee_views.trainee_flag, name="trainee_flag"),
+    path("trainees/<int:trainee_id>/flag/", trainee_actions.trainee_flag, name="trainee_flag"),
     path(
-        "trainees/<int:trainee_id>/certify/", trainee_views.trainee_certify, name="trainee_certify"
+        "trainees/<int:trainee_id>/certify/",
+        trainee_actions.trainee_certify,
+        name="trainee_certify",
     ),
     path("trainees/<int:trainee_id>/record.pdf", views.trainee_record, name="trainee_record"),
-    path("flags/<int:flag_id>/lift/", trainee_views.flag_lift, name="flag_lift"),
+    path("flags/<int:flag_id>/lift/", trainee_actions.flag_lift, name="flag_lift"),
     path(
         "trainees/<int:trainee_id>/refresher/",
         remediation_views.trainee_refresher,
@@ -43,7 +45,7 @@ urlpatterns = [
     path("flags/<int:flag_id>/refresher/", remediation_views.flag_refresher, name="flag_refresher"),
     path(
         "certifications/<int:certification_id>/withdraw/",
-        trainee_views.certification_withdraw,
+        trainee_actions.certification_withdraw,
         name="certification_withdraw",
     ),
     path("grades/<int:grade_id>/", views.grade_detail, name="grade"),

@@ -41,7 +41,8 @@ def sittings(pit, trainee):
     """A failed table test, a practice exam of the shoe (not its table test), then two
     passes of the table test, the newest last."""
     drill = table_test()
-    now = timezone.now()
+    # All sat before now: a signature made in the test comes after every one of them.
+    now = timezone.now() - dt.timedelta(minutes=10)
     failed = make_attempt(
         trainee=trainee, answers=[wrong("1.00")] * 50, drill=drill, submitted_at=now
     )
