@@ -5,8 +5,9 @@ They check shape only; the services decide what is allowed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 import django_filters
 from django import forms
@@ -17,6 +18,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from audit.certification import profile_label
+from audit.selectors_queue import QueueFilter
 from core.errors import CHOICE_ERRORS
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import grades
@@ -167,6 +169,64 @@ class DashboardFilter(django_filters.FilterSet):
         )
 
 
+class ReviewQueueFilter(django_filters.FilterSet):
+    """The review queue's filters: a table, a skill, one of the trainees the viewer may act
+    for (another's id is not a choice: the filter is refused, naming the field)."""
+
+    profile = ProfileFilter(
+        queryset=RuleProfile.objects.all(),
+        to_field_name="name",
+        empty_label="Any table",
+        label="Table",
+        widget=QuickSelect,
+    )
+    skill = django_filters.ChoiceFilter(
+        error_messages=CHOICE_ERRORS,
+        choices=Skill.choices,
+        empty_label="Any skill",
+        label="Skill",
+        widget=QuickSelect,
+    )
+    trainee = TraineeFilter(
+        queryset=None, empty_label="Every trainee", label="Trainee", widget=QuickSelect
+    )
+
+    class Meta:
+        model = Grade
+        fields: list[str] = []
+
+    def __init__(self, *args: Any, trainees: QuerySet[Any], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.filters["trainee"].queryset = trainees.order_by("last_name", "first_name")
+
+    @property
+    def refused(self) -> bool:
+        return self.is_bound and not self.form.is_valid()
+
+    def as_queue_filter(self) -> QueueFilter:
+        """The cleaned choices, or no filter at all when the form is invalid."""
+        if not self.is_bound or not self.form.is_valid():
+            return QueueFilter()
+        data = self.form.cleaned_data
+        profile, trainee = data.get("profile"), data.get("trainee")
+        return QueueFilter(
+            profile=profile.name if profile else None,
+            skill=data.get("skill") or None,
+            trainee_id=trainee.pk if trainee else None,
+        )
+
+    def query(self) -> str:
+        """The filter as a query string (its valid choices only), to carry from the queue to
+        a mistake and on to the next."""
+        chosen = self.as_queue_filter()
+        pairs = {
+            "profile": chosen.profile or "",
+            "skill": chosen.skill or "",
+            "trainee": str(chosen.trainee_id or ""),
+        }
+        return urlencode({key: value for key, value in pairs.items() if value})
+
+
 class ReviewForm(forms.Form):
     comment = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -242,11 +302,21 @@ class SignOffForm(_OwnIds, forms.Form):
     )
 
     def __init__(self, *args: Any, attempts: QuerySet[Attempt], **kwargs: Any) -> None:
+        """``attempts`` are the trainee's exam sittings, what a posted choice is read from
+        (the service says why one cannot back a certification)."""
         super().__init__(*args, **kwargs)
         field = self.fields["attempt"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = attempts
         field.label_from_instance = _attempt_label  # type: ignore[method-assign,assignment]
+
+    def offer(
+        self, *, sittings: Sequence[tuple[int, str]], tables: Sequence[tuple[str, str]]
+    ) -> None:
+        """Show only these choices: the sittings (id, label) that can back a certification and
+        their tables (name, label). Set after the querysets, which reset the choices shown."""
+        self.fields["attempt"].choices = [("", "Choose a sitting"), *sittings]  # type: ignore[attr-defined]
+        self.fields["profile"].choices = [("", "Choose a table"), *tables]  # type: ignore[attr-defined]
 
 
 def _attempt_label(attempt: Attempt) -> str:

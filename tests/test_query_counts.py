@@ -70,8 +70,9 @@ def _class_of(size, boss):
 
 # The totals over every trainee, the tables over a page of classes, nothing cached. 21:
 # the standings' own key (the page's graded versions, certification rows and tables)
-# is read before they are worked out.
-DASHBOARD_QUERIES = 21
+# is read before they are worked out. 22: the mistakes waiting for review, one grouped
+# count (issue #24).
+DASHBOARD_QUERIES = 22
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -94,18 +95,60 @@ def _trainee_with(attempts, boss):
     return trainee
 
 
-# 24: the refreshers of the trainee (their attempts are read only when there are some).
-TRAINEE_PAGE_QUERIES = 23
+# A trainee's sections (issue #24: the one long page split), each reading only what it
+# shows, nothing cached. Every section reads the session and the user, the trainee, whether
+# the viewer acts for them and their flags in force (the head and its tabs): 5. Then
+# - the overview: the figures (graded versions, summaries), the standings' key (graded
+#   versions, certification rows, tables) and the standings (attempts, summaries, drills,
+#   certifications), the mistakes waiting, and the filter's choices (tables, the trainee);
+# - mistakes: the filter's tables, the page of mistakes, which are reviewed, the waiting;
+# - retraining: the refreshers, the flags' history;
+# - certification: the sittings (attempts, summaries, drills, certifications), the tables
+#   not sat, the signatures and their withdrawals;
+# - sign-off: the sittings as above, the tables, the sittings a choice is read from.
+TRAINEE_SECTION_QUERIES = {
+    "pit:trainee": 19,
+    "pit:trainee_mistakes": 10,
+    "pit:trainee_retraining": 7,
+    "pit:trainee_certification": 12,
+    "pit:trainee_sign_off": 10,
+}
 
 
+def _warm(client, url: str) -> None:
+    """One showing first, then nothing cached: the counted one does not also write the
+    session's "last seen" (config.sessions writes it at most every 30 seconds)."""
+    assert client.get(url).status_code == 200
+    cache.clear()
+
+
+@pytest.mark.parametrize("section", sorted(TRAINEE_SECTION_QUERIES))
 @pytest.mark.parametrize("attempts", [1, 6])
-def test_the_pit_trainee_page_at_two_sizes(pit_boss, attempts):
+def test_the_pit_trainee_sections_at_two_sizes(pit_boss, attempts, section):
     trainee = _trainee_with(attempts, pit_boss)
     client = client_for(pit_boss)
-    cache.clear()
-    url = reverse("pit:trainee", args=[trainee.pk])
-    with assert_database_query_count(TRAINEE_PAGE_QUERIES):
+    url = reverse(section, args=[trainee.pk])
+    _warm(client, url)
+    with assert_database_query_count(TRAINEE_SECTION_QUERIES[section]):
         assert client.get(url).status_code == 200
+
+
+# The review queue: the session and user, the trainees the viewer reviews (the filter's
+# choices), the filter's tables, the count and the page of mistakes waiting: the same
+# however many trainees, attempts and mistakes.
+QUEUE_QUERIES = 6
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_review_queue_at_two_sizes(pit_boss, size):
+    _class_of(size, pit_boss)
+    client = client_for(pit_boss)
+    url = reverse("pit:queue")
+    _warm(client, url)
+    with assert_database_query_count(QUEUE_QUERIES):
+        assert client.get(url).status_code == 200
+    with assert_database_query_count(QUEUE_QUERIES):
+        assert client.get(url, {"skill": "natural-3to2", "page": "2"}).status_code == 200
 
 
 # The table.

@@ -10,20 +10,21 @@ from django.views.decorators.http import require_POST
 
 from audit.forms import RefresherForm
 from audit.services.remediation import refresher_assign
-from audit.web.views import _flag_for, _page_with, _refused, pit_view
+from audit.web.pit_common import pit_view
+from audit.web.trainee_actions import flag_for, refused, section_with
 from core.errors import TrainerError
 from trainer.selectors import visibility
 
 
 def _assign(request: HttpRequest, trainee_id: int, flag_id: int | None) -> HttpResponse:
-    flag = _flag_for(request, flag_id) if flag_id is not None else None
+    flag = flag_for(request, flag_id) if flag_id is not None else None
     trainee = (
         flag.trainee
         if flag is not None
         else (visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user))
     )
     form = RefresherForm(request.POST)
-    page = _page_with(request, trainee.pk, refresher_form=form)
+    page = section_with(request, trainee.pk, "retraining", refresher_form=form)
     if not form.is_valid():
         return page(status=400)
     try:
@@ -34,11 +35,11 @@ def _assign(request: HttpRequest, trainee_id: int, flag_id: int | None) -> HttpR
             due_in_days=form.cleaned_data["due_in_days"],
         )
     except TrainerError as error:
-        return _refused(request, form, error, page)
+        return refused(request, form, error, page)
     messages.success(
         request, f"“{refresher.assignment.drill.title}” is assigned to {trainee.get_full_name()}."
     )
-    return redirect("pit:trainee", trainee_id=trainee.pk)
+    return redirect("pit:trainee_retraining", trainee_id=trainee.pk)
 
 
 @require_POST

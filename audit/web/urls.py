@@ -1,16 +1,42 @@
 from django.urls import path
 
-from audit.web import remediation_views, views
+from audit.web import queue_views, remediation_views, trainee_actions, trainee_views, views
 
 app_name = "pit"
 
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
-    path("trainees/<int:trainee_id>/", views.trainee_detail, name="trainee"),
-    path("trainees/<int:trainee_id>/flag/", views.trainee_flag, name="trainee_flag"),
-    path("trainees/<int:trainee_id>/certify/", views.trainee_certify, name="trainee_certify"),
+    path("queue/", queue_views.review_queue, name="queue"),
+    path("queue/next/", queue_views.queue_next, name="queue_next"),
+    path("trainees/<int:trainee_id>/", trainee_views.trainee_detail, name="trainee"),
+    path(
+        "trainees/<int:trainee_id>/mistakes/",
+        trainee_views.trainee_mistakes,
+        name="trainee_mistakes",
+    ),
+    path(
+        "trainees/<int:trainee_id>/retraining/",
+        trainee_views.trainee_retraining,
+        name="trainee_retraining",
+    ),
+    path(
+        "trainees/<int:trainee_id>/certification/",
+        trainee_views.trainee_certification,
+        name="trainee_certification",
+    ),
+    path(
+        "trainees/<int:trainee_id>/sign-off/",
+        trainee_views.trainee_sign_off,
+        name="trainee_sign_off",
+    ),
+    path("trainees/<int:trainee_id>/flag/", trainee_actions.trainee_flag, name="trainee_flag"),
+    path(
+        "trainees/<int:trainee_id>/certify/",
+        trainee_actions.trainee_certify,
+        name="trainee_certify",
+    ),
     path("trainees/<int:trainee_id>/record.pdf", views.trainee_record, name="trainee_record"),
-    path("flags/<int:flag_id>/lift/", views.flag_lift, name="flag_lift"),
+    path("flags/<int:flag_id>/lift/", trainee_actions.flag_lift, name="flag_lift"),
     path(
         "trainees/<int:trainee_id>/refresher/",
         remediation_views.trainee_refresher,
@@ -19,7 +45,7 @@ urlpatterns = [
     path("flags/<int:flag_id>/refresher/", remediation_views.flag_refresher, name="flag_refresher"),
     path(
         "certifications/<int:certification_id>/withdraw/",
-        views.certification_withdraw,
+        trainee_actions.certification_withdraw,
         name="certification_withdraw",
     ),
     path("grades/<int:grade_id>/", views.grade_detail, name="grade"),

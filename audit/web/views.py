@@ -1,54 +1,52 @@
-"""The pit's pages: the dashboard, a trainee's page and one decision's drill-down, and the
-forms a pit boss acts with (review, flag, sign off). Compliance sees them read-only.
-
-Over 400 lines: the pit's pages share their access checks, form handling and the rows
-they show; the compliance pages are in compliance_views."""
+"""The pit's pages: the dashboard, one decision's drill-down and its review (alone or as a
+step of the review queue), and the training record's download. A trainee's sections and
+the forms acting on them are in trainee_views, the queue in queue_views, the compliance
+pages in compliance_views."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from audit import selectors as audit_selectors
+from audit import selectors_queue as queue
 from audit.certification import CertificationRule, profile_label
-from audit.forms import (
-    DashboardFilter,
-    FlagForm,
-    LiftFlagForm,
-    RefresherForm,
-    ReviewForm,
-    SignOffForm,
-    WithdrawForm,
-)
-from audit.models import Certification, RetrainingFlag, Review
+from audit.forms import DashboardFilter, ReviewForm, ReviewQueueFilter
+from audit.models import Review
 from audit.services import reviews
 from audit.services.training_record import training_record_pdf
 from audit.web import charts
+from audit.web.pit_common import (
+    NO_FIGURE,
+    Badge,
+    page_number,
+    pit_view,
+    query_with_page,
+    standing_badge,
+)
+from audit.web.queue_views import queue_trainees
 from config import pages
-from core.access import role_required
 from core.durations import duration_text
 from core.errors import TrainerError
-from core.roles import Role
+from core.roles import roles_of
 from trainer import rules
 from trainer.models import Grade
 from trainer.selectors import dashboard as figures_sel
-from trainer.selectors import evidence, runs, visibility
-from trainer.selectors import grades as grade_rows
+from trainer.selectors import runs, visibility
 from trainer.selectors.attempts import public_question
 from trainer.selectors.chip_figures import chip_figures
 from trainer.web.display import (
     answer_label,
-    kind_label,
     question_table,
     rule_text,
     table_view,
@@ -58,59 +56,9 @@ from trainer.words import question_text, seat_names
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-P = ParamSpec("P")
-View = Callable[Concatenate[HttpRequest, P], HttpResponse]
-
-
-def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
-    """Pit bosses and admins act; compliance officers also read (config.pages, which the
-    top bar follows too)."""
-    roles = pages.PIT_ACTORS if write else pages.PIT.roles
-    return role_required(*roles, refusal=pages.PIT.refusal)
-
 
 def _rule() -> CertificationRule:
     return CertificationRule.from_settings()
-
-
-NO_FIGURE = "—"
-
-
-@dataclass(frozen=True)
-class Badge:
-    """A trainee's standing at one table, written out: the words and their tone (good,
-    warn, bad, plain or muted)."""
-
-    text: str
-    tone: str
-
-
-def _day(when: datetime | None) -> str:
-    return timezone.localtime(when).date().isoformat() if when else "?"
-
-
-def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True) -> Badge:
-    """What the pit reads for a trainee's standing at a table (named first, unless the
-    page already names it)."""
-    standing = audit_selectors.TableStanding
-    when = _day(state.when)
-    renew = "; a passed sitting can renew it" if state.ready else ""
-    match state.standing:
-        case standing.CERTIFIED:
-            text, tone = f"certified until {when}{renew}", "good"
-        case standing.EXPIRING:
-            text, tone = f"certified until {when}, expiring soon{renew}", "warn"
-        case standing.EXPIRED:
-            text, tone = f"certification expired {when}", "bad"
-        case standing.WITHDRAWN:
-            text, tone = f"certification withdrawn {when}", "bad"
-        case standing.PASSED:
-            text, tone = "passed, not signed", "plain"
-        case standing.NOT_PASSED:
-            text, tone = "not passed", "muted"
-        case _:
-            text, tone = "not sat", "muted"
-    return Badge(f"{state.profile}: {text}" if with_table else text, tone)
 
 
 @dataclass(frozen=True)
@@ -130,6 +78,9 @@ class _TraineeRow:
     unanswered: str
     tables: list[Badge]
     flagged: bool
+    # Mistakes waiting for the viewer's review (None: the viewer reviews none).
+    waiting: int | None = None
+    waiting_url: str = ""
 
     @classmethod
     def of(
@@ -139,6 +90,7 @@ class _TraineeRow:
         *,
         tables: list[audit_selectors.TableState],
         flagged: bool,
+        waiting: int | None = None,
     ) -> _TraineeRow:
         return cls(
             username=trainee.username,
@@ -153,6 +105,8 @@ class _TraineeRow:
             unanswered=str(figures.unanswered),
             tables=[standing_badge(state) for state in tables],
             flagged=flagged,
+            waiting=waiting,
+            waiting_url=f"{reverse('pit:queue')}?trainee={trainee.pk}" if waiting else "",
         )
 
 
@@ -165,13 +119,17 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     # The totals over every trainee in view, the tables for a page of classes only.
     figures = figures_sel.grade_totals(trainees=trainees.values("pk"), filters=filters)
     page = figures_sel.dashboard_class_page(
-        user=request.user, filters=filters, page=_page_number(request)
+        user=request.user, filters=filters, page=page_number(request)
     )
     classes = page.blocks
     ids = {trainee.pk for block in classes for trainee, _ in block.rows}
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
     standings = audit_selectors.table_states(trainee_ids=ids, rule=rule)
+    # What waits for a review: among the trainees this viewer reviews; for compliance,
+    # who reviews nobody, every trainee's (the department's backlog, read-only).
+    acts = bool(roles_of(request.user) & set(pages.PIT_ACTORS))
+    waiting = queue.waiting_counts(trainees=queue_trainees(request.user))
     context = {
         "filterset": filterset,
         "classes": [
@@ -183,6 +141,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                         figures,
                         tables=standings.get(trainee.pk, []),
                         flagged=bool(flagged.get(trainee.pk)),
+                        waiting=waiting.get(trainee.pk, 0),
                     )
                     for trainee, figures in block.rows
                 ],
@@ -191,11 +150,13 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ],
         "total": figures_sel.figures_total(figures=figures),
         "class_page": page,
-        "previous_page": _query_with_page(request, page.number - 1) if page.number > 1 else None,
-        "next_page": _query_with_page(request, page.number + 1)
+        "previous_page": query_with_page(request, page.number - 1) if page.number > 1 else None,
+        "next_page": query_with_page(request, page.number + 1)
         if page.number < page.pages
         else None,
         "rule": rule,
+        "acts": acts,
+        "waiting": sum(waiting.values()),
         "error_mix": charts.error_mix_svg(figures_sel.errors_by_category(figures=figures)),
         "chip_work": chip_figures(tally=figures.total),
         "speed": charts.speed_svg(
@@ -203,186 +164,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         ),
     }
     return render(request, "audit/pit/dashboard.html", context)
-
-
-MISTAKES_PER_PAGE = 25
-
-
-def _page_number(request: HttpRequest) -> int:
-    """The mistakes list's page from ?page=N; anything else is the first page."""
-    raw = request.GET.get("page", "1")
-    return int(raw) if raw.isdigit() and 0 < int(raw) < 100_000 else 1
-
-
-def _query_with_page(request: HttpRequest, page: int) -> str:
-    query = request.GET.copy()
-    query["page"] = str(page)
-    return query.urlencode()
-
-
-def _trainee_page(
-    request: HttpRequest,
-    trainee_id: int,
-    *,
-    forms: Mapping[str, Any] | None = None,
-    status: int = 200,
-) -> HttpResponse:
-    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    filterset = DashboardFilter(
-        request.GET or None,
-        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
-    )
-    filters = filterset.as_stats_filter()
-    figures = figures_sel.grade_figures(trainees=[trainee.pk], filters=filters)
-    page = _page_number(request)
-    # One more than a page: its presence says whether older mistakes follow.
-    mistakes = grade_rows.mistakes(
-        trainees=[trainee.pk],
-        filters=filters,
-        limit=MISTAKES_PER_PAGE + 1,
-        offset=(page - 1) * MISTAKES_PER_PAGE,
-    )
-    older = len(mistakes) > MISTAKES_PER_PAGE
-    mistakes = mistakes[:MISTAKES_PER_PAGE]
-    reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
-    attempts = evidence.exam_attempts_for(trainee=trainee)
-    # Nobody acts on their own training (separation of duties): their own page has no forms.
-    own = request.user.pk == trainee.pk
-    can_act = not own and visibility.viewer_may_act_for(user=request.user, trainee=trainee)
-    rule = _rule()
-    flags = audit_selectors.flags_in_force(trainee_ids=[trainee.pk]).get(trainee.pk, [])
-    overview = audit_selectors.certification_overview(
-        trainee_ids=[trainee.pk], rule=rule, flags={trainee.pk: flags}
-    )
-    sittings = overview.sittings.get(trainee.pk, [])
-    refreshers = audit_selectors.refresher_results(trainee_id=trainee.pk)
-    context: dict[str, Any] = {
-        "trainee": trainee,
-        "filterset": filterset,
-        "figures": figures_sel.figures_total(figures=figures),
-        "by_category": figures_sel.errors_by_category(figures=figures),
-        "by_skill": figures_sel.errors_by_skill(figures=figures),
-        "chip_work": chip_figures(tally=figures.total),
-        "trend_svg": charts.accuracy_trend_svg(
-            figures_sel.accuracy_trend(trainees=[trainee.pk], filters=filters)
-        ),
-        "speed_svg": charts.speed_svg(
-            figures_sel.speed_histogram(figures=figures), last=figures_sel.SPEED_BUCKETS_SECONDS
-        ),
-        "mistakes": [(grade, grade.pk in reviewed, kind_label(grade.kind)) for grade in mistakes],
-        "mistakes_page": page,
-        "mistakes_newer_query": _query_with_page(request, page - 1) if page > 1 else None,
-        "mistakes_older_query": _query_with_page(request, page + 1) if older else None,
-        "flags_in_force": flags,
-        "flag_history": audit_selectors.flags_with_refreshers(
-            audit_selectors.flag_history(trainee_id=trainee.pk), refreshers
-        ),
-        "refreshers": refreshers,
-        "certifications": [
-            _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
-        ],
-        "tables": [
-            (state, standing_badge(state, with_table=False))
-            for state in audit_selectors.standings_at_every_table(
-                states=overview.states.get(trainee.pk, [])
-            )
-        ],
-        "sittings": [_sitting_row(sitting) for sitting in sittings],
-        # The acknowledgement box shows only when a sitting that could be signed needs it.
-        "any_fast": any(s.check.fast and s.check.signable for s in sittings),
-        "rule": rule,
-        "can_act": can_act,
-        "can_sign": can_act,
-        # Whoever is trained here never decides for themselves, even as a pit boss of the
-        # class: the page says who does.
-        "own_record": own and visibility.viewer_may_act_for(user=request.user, trainee=trainee),
-        "record_url": reverse("pit:trainee_record", args=[trainee.pk]),
-    }
-    context["by_category_svg"] = charts.error_mix_svg(context["by_category"])
-    if can_act:
-        context.update(
-            flag_form=FlagForm(),
-            lift_form=LiftFlagForm(),
-            sign_form=SignOffForm(attempts=attempts),
-            withdraw_form=WithdrawForm(),
-            refresher_form=RefresherForm(),
-        )
-        context.update(forms or {})
-    return render(request, "audit/pit/trainee.html", context, status=status)
-
-
-@dataclass(frozen=True)
-class _SittingRow:
-    """A graded exam sitting on the trainee's page, with what a sign-off on it would meet."""
-
-    attempt_id: int
-    title: str
-    table: str
-    sat: str
-    score: str
-    passed: bool
-    mean: str
-    refusals: list[str]
-    fast: str | None
-
-
-def _sitting_row(sitting: audit_selectors.Sitting) -> _SittingRow:
-    evidence, drill = sitting.evidence, sitting.drill
-    return _SittingRow(
-        attempt_id=evidence.attempt_id,
-        title=drill.title,
-        table=profile_label(drill.certifies) if drill.certifies else "—",
-        sat=_minute(evidence.submitted_at or evidence.graded_at),
-        score=NO_FIGURE if evidence.score is None else f"{evidence.score} %",
-        passed=evidence.passed is True,
-        mean=NO_FIGURE if evidence.mean_ms is None else duration_text(evidence.mean_ms, "ms"),
-        refusals=[r.text for r in sitting.check.refusals],
-        fast=sitting.check.fast,
-    )
-
-
-def _minute(when: datetime | None) -> str:
-    return timezone.localtime(when).strftime("%Y-%m-%d %H:%M") if when else "?"
-
-
-@dataclass(frozen=True)
-class _SignatureRow:
-    """A certification or a withdrawal as the trainee's page lists it."""
-
-    certification: Certification
-    table: str
-    role: str
-    signed: str
-    expires: str
-    expired: bool
-    withdrawn_by: Certification | None
-
-
-def _signature_row(cert: Certification) -> _SignatureRow:
-    withdrawals = [c for c in cert.corrections.all() if c.withdrawn]
-    return _SignatureRow(
-        certification=cert,
-        table=profile_label(cert.profile),
-        role=role_label(cert.signer_role),
-        signed=f"{_minute(cert.signed_at)} {timezone.get_current_timezone_name()}",
-        expires=_day(cert.expires_at) if cert.expires_at else "",
-        expired=cert.expires_at is not None and cert.expires_at <= timezone.now(),
-        withdrawn_by=withdrawals[0] if withdrawals else None,
-    )
-
-
-def role_label(value: str) -> str:
-    """The role a signer signed in, as a person reads it ("" when not recorded)."""
-    try:
-        return Role(value).label
-    except ValueError:
-        return ""
-
-
-@require_GET
-@pit_view()
-def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    return _trainee_page(request, trainee_id)
 
 
 @require_GET
@@ -397,142 +178,6 @@ def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
         f'attachment; filename="training-record-{trainee.username}-{day}.pdf"'
     )
     return response
-
-
-def _refused(
-    request: HttpRequest, form: Any, error: TrainerError, page: Callable[..., HttpResponse]
-) -> HttpResponse:
-    """Show the form again with the service's reason, at the error's status; not-found and
-    not-allowed go on to the page decorator's 404 and 403."""
-    if error.status in (403, 404):
-        raise error
-    form.add_error(error.field if error.field in form.fields else None, error.message)
-    messages.error(request, error.message)
-    return page(status=error.status)
-
-
-@require_POST
-@pit_view(write=True)
-def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    form = FlagForm(request.POST)
-    page = _page_with(request, trainee_id, flag_form=form)
-    if not form.is_valid():
-        return page(status=400)
-    try:
-        reviews.retraining_flag_create(
-            trainee=trainee,
-            flagged_by=request.user,  # type: ignore[arg-type]
-            reason=form.cleaned_data["reason"],
-            skills=form.cleaned_data["skills"],
-        )
-    except TrainerError as error:
-        return _refused(request, form, error, page)
-    messages.success(request, f"{trainee.get_full_name()} is flagged for retraining.")
-    return redirect("pit:trainee", trainee_id=trainee.pk)
-
-
-@require_POST
-@pit_view(write=True)
-def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
-    flag = _flag_for(request, flag_id)
-    form = LiftFlagForm(request.POST)
-    page = _page_with(request, flag.trainee_id, lift_form=form)
-    if not form.is_valid():
-        return page(status=400)
-    try:
-        reviews.retraining_flag_create(
-            trainee=flag.trainee,
-            flagged_by=request.user,  # type: ignore[arg-type]
-            reason=form.cleaned_data["reason"],
-            skills=flag.skills,
-            active=False,
-            corrects=flag,
-        )
-    except TrainerError as error:
-        return _refused(request, form, error, page)
-    messages.success(request, "The retraining flag is lifted.")
-    return redirect("pit:trainee", trainee_id=flag.trainee_id)
-
-
-def _flag_for(request: HttpRequest, flag_id: int) -> RetrainingFlag:
-    visible = visibility.trainees_visible_to(user=request.user)
-    flag = (
-        RetrainingFlag.objects.select_related("trainee")
-        .filter(pk=flag_id, trainee__in=visible)
-        .first()
-    )
-    if flag is None:
-        raise Http404("no such flag among your trainees'")
-    return flag
-
-
-@require_POST
-@pit_view(write=True)
-def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
-    trainee = visibility.trainee_get_for_viewer(trainee_id=trainee_id, user=request.user)
-    form = SignOffForm(request.POST, attempts=evidence.exam_attempts_for(trainee=trainee))
-    page = _page_with(request, trainee_id, sign_form=form)
-    if not form.is_valid():
-        return page(status=400)
-    data = form.cleaned_data
-    try:
-        certification = reviews.certification_sign(
-            trainee=trainee,
-            profile=data["profile"],
-            attempt=data["attempt"],
-            signer=request.user,  # type: ignore[arg-type]
-            password=data["password"],
-            statement=data["statement"],
-            request=request,
-            override_reason=data["override_reason"],
-            fast_acknowledged=data["acknowledge_fast"],
-        )
-    except TrainerError as error:
-        return _refused(request, form, error, page)
-    messages.success(
-        request,
-        f"Signed by {certification.signer_full_name}: {trainee.get_full_name()} is certified "
-        f"to deal {profile_label(certification.profile)} until "
-        f"{_day(certification.expires_at)}.",
-    )
-    return redirect("pit:trainee", trainee_id=trainee.pk)
-
-
-@require_POST
-@pit_view(write=True)
-def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpResponse:
-    visible = visibility.trainees_visible_to(user=request.user)
-    certification = (
-        Certification.objects.select_related("trainee", "profile")
-        .filter(pk=certification_id, trainee__in=visible)
-        .first()
-    )
-    if certification is None:
-        raise Http404("no such certification among your trainees'")
-    form = WithdrawForm(request.POST)
-    page = _page_with(request, certification.trainee_id, withdraw_form=form)
-    if not form.is_valid():
-        return page(status=400)
-    try:
-        reviews.certification_withdraw(
-            certification=certification,
-            signer=request.user,  # type: ignore[arg-type]
-            password=form.cleaned_data["password"],
-            statement=form.cleaned_data["statement"],
-            request=request,
-        )
-    except TrainerError as error:
-        return _refused(request, form, error, page)
-    messages.success(request, "The certification is withdrawn.")
-    return redirect("pit:trainee", trainee_id=certification.trainee_id)
-
-
-def _page_with(request: HttpRequest, trainee_id: int, **forms: Any) -> Callable[..., HttpResponse]:
-    def page(*, status: int) -> HttpResponse:
-        return _trainee_page(request, trainee_id, forms=forms, status=status)
-
-    return page
 
 
 # One decision.
@@ -592,7 +237,43 @@ def _grade_page(
         "shown": shown,
         "form": form or ReviewForm(),
     }
+    step = _queue_step(request)
+    if step is not None:
+        context.update(queue=step, skip_url=step.next_url(grade.pk))
     return render(request, "audit/pit/grade.html", context, status=status)
+
+
+@dataclass(frozen=True)
+class _QueueStep:
+    """A mistake opened from the review queue: the queue's filters, carried from the queue
+    to the mistake and on to the next one."""
+
+    query: str
+    fields: list[tuple[str, str]]
+
+    @property
+    def queue_url(self) -> str:
+        return reverse("pit:queue") + (f"?{self.query}" if self.query else "")
+
+    def grade_url(self, grade_id: int) -> str:
+        query = urlencode([("from", "queue"), *self.fields])
+        return f"{reverse('pit:grade', args=[grade_id])}?{query}"
+
+    def next_url(self, after: int) -> str:
+        return f"{reverse('pit:queue_next')}?{urlencode([('after', after), *self.fields])}"
+
+
+def _queue_step(request: HttpRequest) -> _QueueStep | None:
+    """The queue this mistake was opened from (``from=queue``, in the link or the form),
+    or None; a filter naming what the viewer does not review is dropped (the queue itself
+    says why)."""
+    data = request.POST if request.method == "POST" else request.GET
+    # Only those who review have a queue (compliance reads a mistake without one).
+    if data.get("from") != "queue" or not roles_of(request.user) & set(pages.PIT_ACTORS):
+        return None
+    filterset = ReviewQueueFilter(data, trainees=visibility.trainees_actable_by(user=request.user))
+    query = filterset.query()
+    return _QueueStep(query=query, fields=parse_qsl(query))
 
 
 @require_GET
@@ -629,4 +310,9 @@ def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
         form.add_error(None, error.message)
         return _grade_page(request, grade_id, form=form, status=error.status)
     messages.success(request, "Review recorded.")
+    step = _queue_step(request)
+    if step is not None and request.POST.get("then") == "next":
+        return redirect(step.next_url(grade.pk))
+    if step is not None:
+        return redirect(step.grade_url(grade.pk))
     return redirect("pit:grade", grade_id=grade.pk)

@@ -73,7 +73,7 @@ def test_assign_follow_reassign_cancel_and_a_refresher(
     retraining_flag_create(
         trainee=trainee, flagged_by=pit_boss, reason="Naturals", skills=["natural-3to2"]
     )
-    page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/")
+    page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/retraining/")
     page.get_by_role("button", name="Assign a refresher on these skills").click()
     expect(page.locator(".refresher").first).to_contain_text("not started")
     page.locator("section[aria-labelledby=retraining]").screenshot(

@@ -146,6 +146,7 @@ def test_the_record_page_in_a_browser(live_server, pit, trainee, pit_boss):
 
 def test_the_pits_mistakes_list_names_the_question_not_its_code(pit, trainee, pit_boss):
     _mistake(trainee)
-    html = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    url = reverse("pit:trainee_mistakes", args=[trainee.pk])
+    html = client_for(pit_boss).get(url).content.decode()
     assert "Settle a hand (question 4)" in html
     assert "settle_hand" not in html

@@ -104,6 +104,11 @@ def test_pages_csv_and_pdfs_show_no_internal_name(history, tmp_path):
     pages["my record"] = me.get("/train/record/")
     pit = client_for(boss)
     pages["pit trainee"] = pit.get(reverse("pit:trainee", args=[trainee.pk]))
+    for section in ("mistakes", "retraining", "certification", "sign_off"):
+        pages[f"pit trainee {section}"] = pit.get(
+            reverse(f"pit:trainee_{section}", args=[trainee.pk])
+        )
+    pages["pit review queue"] = pit.get(reverse("pit:queue"))
     for grade in Grade.objects.filter(correct=False)[:5]:
         pages[f"mistake {grade.pk}"] = pit.get(reverse("pit:grade", args=[grade.pk]))
     for name, response in pages.items():

@@ -66,6 +66,12 @@ def cases(m: dict) -> list[tuple[str, str, dict | None]]:
         # The pit's pages.
         ("get", f"/pit/trainees/{t}/", None),
         ("get", f"/pit/trainees/{t}/record.pdf", None),
+        # A trainee's sections, the sign-off page, the review queue's next step (issue #24).
+        ("get", f"/pit/trainees/{t}/mistakes/", None),
+        ("get", f"/pit/trainees/{t}/retraining/", None),
+        ("get", f"/pit/trainees/{t}/certification/", None),
+        ("get", f"/pit/trainees/{t}/sign-off/", None),
+        ("get", "/pit/queue/next/", {"after": grade}),
         ("post", f"/pit/trainees/{t}/flag/", {"reason": "mine"}),
         ("post", f"/pit/flags/{flag}/lift/", {"reason": "lifted"}),
         ("post", f"/pit/trainees/{t}/refresher/", {"due_in_days": 7}),

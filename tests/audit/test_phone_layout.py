@@ -28,7 +28,14 @@ def test_the_trainees_and_the_pits_pages_fit_a_phone(live_server, pit, trainee, 
     artifacts = artifacts_dir("phone")
     pages = {
         trainee: ["/train/", "/train/record/", "/tables/"],
-        pit_boss: ["/pit/", f"/pit/trainees/{trainee.pk}/"],
+        pit_boss: [
+            "/pit/",
+            "/pit/queue/",
+            f"/pit/trainees/{trainee.pk}/",
+            f"/pit/trainees/{trainee.pk}/mistakes/",
+            f"/pit/trainees/{trainee.pk}/certification/",
+            f"/pit/trainees/{trainee.pk}/sign-off/",
+        ],
     }
     for user, urls in pages.items():
         with chromium_page(viewport=PHONE) as page:

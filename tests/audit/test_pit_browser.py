@@ -52,9 +52,11 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
 
     page.get_by_role("link", name=trainee.get_full_name()).click()
     expect(page.locator("h1")).to_contain_text(trainee.get_full_name())
-    expect(page.locator("text=to review")).to_have_count(1)
+    expect(page.locator("#waiting")).to_have_text("1")
     page.screenshot(path=artifacts / "2-trainee.png", full_page=True)
 
+    page.get_by_role("link", name="Mistakes", exact=True).click()
+    expect(page.locator("text=to review")).to_have_count(1)
     page.click("#mistakes ~ div a")
     expect(page.locator("#given")).to_have_text("Pay 20.00")
     expect(page.locator("#expected")).to_have_text("Pay 15.00")
@@ -65,14 +67,17 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     page.screenshot(path=artifacts / "3-reviewed.png", full_page=True)
     assert Review.objects.get().reviewer == pit_boss
 
-    page.click(f"text=← {trainee.get_full_name()}")
+    page.click(f"text={trainee.get_full_name()}'s mistakes")
     expect(page.locator("text=to review")).to_have_count(0)
+    page.get_by_role("link", name="Sign off", exact=True).click()
     form = page.locator("#sign-off")
-    form.locator("select[name=profile]").select_option("casino-shoe")
-    form.locator("select[name=attempt]").select_option(str(exam.pk))
+    # The sitting ready for a certification is chosen already, and its table.
+    expect(form.locator("select[name=attempt]")).to_have_value(str(exam.pk))
+    expect(form.locator("select[name=profile]")).to_have_value("casino-shoe")
     form.locator("input[name=password]").fill("not-my-password")
     form.locator("button[type=submit]").click()
-    expect(page.locator("#sign-off [role=alert]")).to_contain_text("nothing was signed")
+    expect(page.locator("#sign-off-refused")).to_contain_text("Nothing was signed")
+    expect(page.locator("#sign_password_error")).to_contain_text("nothing was signed")
     page.screenshot(path=artifacts / "4-wrong-password.png", full_page=True)
     assert not Certification.objects.exists()
 
@@ -96,23 +101,24 @@ def test_a_sign_off_is_refused_for_a_flag_and_fast_answers_until_both_are_answer
         trainee=trainee, flagged_by=pit_boss, reason="Short-paid 6:5 naturals twice"
     )
     log_in(page, live_server.url, pit_boss.username)
-    page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/")
+    page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/certification/")
     expect(page.locator("#sittings")).to_contain_text("faster than the plausible floor")
+    page.get_by_role("link", name="Sign off a certification").click()
     expect(page.locator("#flag-warning")).to_contain_text("Short-paid 6:5 naturals twice")
     form = page.locator("#sign-off")
-    form.locator("select[name=profile]").select_option("casino-shoe")
-    form.locator("select[name=attempt]").select_option(str(exam.pk))
-    form.scroll_into_view_if_needed()
-    page.locator("section[aria-labelledby=certification]").screenshot(
+    expect(form.locator("select[name=attempt]")).to_have_value(str(exam.pk))
+    page.locator("section[aria-labelledby=sign-off-title]").screenshot(
         path=artifacts / "6-sign-off-warnings.png"
     )
 
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
-    alert = page.locator("#sign-off [role=alert]").first
-    expect(alert).to_contain_text("write why you sign regardless")
-    expect(page.locator(".messages .error")).to_contain_text("tick the box")
-    page.locator("section[aria-labelledby=certification]").screenshot(
+    # The refusal is at the form: its top, and the field that answers it.
+    expect(page.locator("#sign-off-refused")).to_contain_text("Nothing was signed")
+    reason = page.locator("#sign_override_reason_error")
+    expect(reason).to_contain_text("write why you sign regardless")
+    expect(reason).to_contain_text("tick the box")
+    page.locator("section[aria-labelledby=sign-off-title]").screenshot(
         path=artifacts / "7-sign-off-refused.png"
     )
     assert not Certification.objects.exists()

@@ -74,7 +74,7 @@ def test_flag_refresher_play_grade_lift_shows_the_result(flagged, trainee, pit_b
     assert evidence["assignment_id"] == assignment.pk
     assert evidence["score"] == str(attempt.score)
     assert evidence["passed"] is False
-    page = boss.get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    page = boss.get(reverse("pit:trainee_retraining", args=[trainee.pk])).content.decode()
     assert "Evidence:" in page
     assert f"{attempt.score}%" in page
     record = client_for(trainee).get(reverse("record:mine")).content.decode()

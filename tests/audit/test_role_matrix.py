@@ -146,6 +146,17 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The pit: pit bosses and compliance read, pit bosses of the class and admins act.
     "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    # A trainee's sections, each its own page: as the overview. Compliance reads the
+    # sign-off page without its form (they never sign).
+    "pit:trainee_mistakes": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:trainee_retraining": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:trainee_certification": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:trainee_sign_off": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    # The review queue: a pit boss's own trainees', an administrator's every class, and
+    # compliance reads everyone's (read-only); the next mistake is a redirect (to it, or to
+    # the queue when nothing else waits).
+    "pit:queue": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
+    "pit:queue_next": ("get", _row(302, 403, 403, 302, 302, 302, 302)),
     "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     # The training record: whoever may see the trainee's page; each download is logged.
     "pit:trainee_record": ("get", _row(302, 403, 403, 200, 404, 200, 200)),

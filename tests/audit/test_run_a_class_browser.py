@@ -228,7 +228,7 @@ def test_the_demo_pit_boss_runs_a_class_end_to_end_in_the_browser(
     )
     checked(page, artifacts, "16-board")
 
-    page.goto(f"{base}/pit/trainees/{trainee_id}/")
+    page.goto(f"{base}/pit/trainees/{trainee_id}/mistakes/")
     checked(page, artifacts, "17-pit-trainee")
     page.locator("section[aria-labelledby=mistakes] tr", has_text=DRILL).first.get_by_role(
         "link"
@@ -239,7 +239,7 @@ def test_the_demo_pit_boss_runs_a_class_end_to_end_in_the_browser(
     review.get_by_role("button", name="Mark reviewed").click()
     assert Review.objects.filter(grade__run__attempt=attempt).exists()
 
-    page.goto(f"{base}/pit/trainees/{trainee_id}/")
+    page.goto(f"{base}/pit/trainees/{trainee_id}/retraining/")
     flag = page.get_by_role("form", name="Flag for retraining")
     flag.locator("textarea[name=reason]").fill("Insurance and surrender need another pass")
     flag.locator("select[name=skills]").select_option(label="Insurance")

@@ -187,7 +187,8 @@ def test_the_page_downloads_it(record, trainee, pit_boss, compliance_officer, ad
         )
         assert response.content.startswith(b"%PDF")
     assert LedgerEntry.objects.filter(event=Event.TRAINING_RECORD_EXPORTED).count() == 3
-    page = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk])).content.decode()
+    section = reverse("pit:trainee_certification", args=[trainee.pk])
+    page = client_for(pit_boss).get(section).content.decode()
     assert f'href="{url}"' in page
 
 

@@ -31,6 +31,25 @@ def trainees_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[U
     return users.none()
 
 
+def trainees_actable_by(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[User]:
+    """The trainees this user may act for (review, flag, sign), as `viewer_may_act_for`
+    decides one at a time: every trainee for an administrator, a pit boss's classes'
+    trainees, nobody otherwise (compliance reads, never acts); never the user themselves."""
+    users = get_user_model().objects.all()
+    held = roles_of(user)
+    if user.pk is None:
+        return users.none()
+    if Role.ADMIN in held:
+        found = users.filter(
+            Q(groups__name=Role.TRAINEE.value) | Q(classes_attended__isnull=False)
+        ).distinct()
+    elif Role.PIT_BOSS in held:
+        found = users.filter(classes_attended__instructors=user.pk).distinct()
+    else:
+        return users.none()
+    return found.exclude(pk=user.pk)
+
+
 def classes_visible_to(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[TrainingClass]:
     held = roles_of(user)
     classes = TrainingClass.objects.all()

@@ -35,6 +35,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from audit.models import Refresher
+from audit.selectors_queue import waiting_reviews
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import TrainerError
@@ -55,6 +56,7 @@ from trainer.models import (
 )
 from trainer.selectors.blueprints import blueprint_shortfalls
 from trainer.selectors.runs import current_run_of
+from trainer.selectors.visibility import trainees_actable_by
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
@@ -144,6 +146,11 @@ class Command(BaseCommand):
             return
         self.stdout.write(
             f"The demo trainee has a graded history; log in as {PIT_BOSS} to review it."
+        )
+        waiting = waiting_reviews(trainees=trainees_actable_by(user=boss)).count()
+        self.stdout.write(
+            f"  {waiting} mistakes wait in the review queue (Pit → Open the review queue); "
+            "the six-deck shoe's sitting waits on the trainee's Sign off page."
         )
 
     def _last_month(self, trainee: Any, boss: Any, version: RuleProfileVersion) -> bool:
