@@ -43,8 +43,8 @@ def change_data(shoe: RuleProfile, **changes: str) -> dict[str, str]:
     data.update(
         effective_on=(timezone.localdate() + dt.timedelta(days=7)).isoformat(),
         notes="The house stands on soft 17",
-        **changes,
     )
+    data.update(changes)
     return data
 
 
@@ -233,7 +233,7 @@ def test_a_new_table_from_a_copy_of_one(admin_user, shoe):
 
 def test_a_copy_under_a_taken_name_is_refused_at_the_name(admin_user, shoe):
     data = posted_values(shoe.current_version.parameters)
-    data.update(name="casino-double", title="Another")
+    data.update(name="casino-double-deck", title="Another")
     response = client_for(admin_user).post(reverse("house_rules:copy", args=["casino-shoe"]), data)
     assert response.status_code == 400
     assert re.search(r'data-field="name".*?class="error"', response.content.decode(), flags=re.S)

@@ -251,9 +251,7 @@ def _rows(profiles: list[RuleProfile]) -> list[TableRow]:
             else:
                 status = "earlier"
             records = sum(count.get(version.pk, 0) for count in counts)
-            changes = (
-                rules_changes(previous.parameters, version.parameters) if previous else []
-            )
+            changes = rules_changes(previous.parameters, version.parameters) if previous else []
             rows.append(VersionRow(version, status, records, changes))
             previous = version
         rows.reverse()  # the newest first
@@ -270,9 +268,7 @@ def house_rule_tables() -> list[TableRow]:
 
 
 def house_rule_table(*, name: str) -> TableRow:
-    profile = (
-        RuleProfile.objects.prefetch_related("versions__created_by").filter(name=name).first()
-    )
+    profile = RuleProfile.objects.prefetch_related("versions__created_by").filter(name=name).first()
     if profile is None:
         raise NotFoundError("no such table", field="table")
     return _rows([profile])[0]

@@ -22,8 +22,8 @@ from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
-from trainer.rules.profiles import PARAMETERS
 from trainer.models import RuleProfile, RuleProfileVersion
+from trainer.rules.profiles import PARAMETERS
 from trainer.selectors.house_rules import RULE_OF, amount_words, rule_words
 from trainer.services.profiles import version_record
 
@@ -119,12 +119,14 @@ def house_rules_change(
     parameters: Mapping[str, Any],
     effective_on: dt.date,
     notes: str,
+    dry_run: bool = False,
 ) -> RuleProfileVersion:
     """A new version of a table's rules, in force from `effective_on` (today: at once; a
     later day: from its start in the house's time zone). `parameters` may hold every rule
     or only those that change (the rest from the newest version recorded). Administrators
     only; refuses a day in the past, a day before a change already scheduled, rules the
-    engine refuses, the same rules again, and a change without a note."""
+    engine refuses, the same rules again, and a change without a note. `dry_run` judges
+    everything and returns the version unsaved (a preview), writing nothing."""
     _administrator_required(actor)
     notes = (notes or "").strip()
     if not notes:
@@ -159,6 +161,14 @@ def house_rules_change(
                     f"these are the same rules as version {newest.version}: change at least "
                     "one rule"
                 )
+        if dry_run:
+            return RuleProfileVersion(
+                profile=locked,
+                version=(newest.version if newest is not None else 0) + 1,
+                parameters=rules.profile_to_dict(engine),
+                notes=notes,
+                effective_from=start_of(effective_on),
+            )
         return version_record(
             profile=locked,
             engine=engine,
