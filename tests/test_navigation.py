@@ -21,7 +21,7 @@ NAV = {
     "trainee": ["training", "record", "tables"],
     "pit_boss": ["pit", "workspace", "tables"],
     "compliance_officer": ["pit", "compliance", "tables"],
-    "admin_user": ["pit", "workspace", "compliance", "admin", "tables"],
+    "admin_user": ["pit", "workspace", "compliance", "admin", "tables", "house_rules"],
 }
 # The role matrix's users, by the fixture that makes each here.
 MATRIX_USER = {
@@ -36,6 +36,7 @@ AREA_OF_NAMESPACE = {
     "pit": pages.PIT,
     "compliance": pages.COMPLIANCE,
     "admin": pages.ADMINISTRATION,
+    "house_rules": pages.HOUSE_RULES,
 }
 NAV_ITEM = re.compile(r'<li data-area="([a-z_]+)"><a href="([^"]+)"')
 
@@ -99,7 +100,13 @@ def test_an_admin_who_is_not_staff_gets_no_administration_link(db):
     # Django's admin opens to staff only: the link would lead to its login page.
     user = UserFactory(username="groupadmin", roles=["admin"])
     links = nav_of(signed_in(user).get("/").content.decode())
-    assert [area for area, _ in links] == ["pit", "workspace", "compliance", "tables"]
+    assert [area for area, _ in links] == [
+        "pit",
+        "workspace",
+        "compliance",
+        "tables",
+        "house_rules",
+    ]
 
 
 def test_the_current_part_is_marked_in_the_bar(pit_boss):

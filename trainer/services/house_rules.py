@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, TrainerError, clip, echo
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
@@ -67,7 +67,11 @@ def rules_judged(
     meta = ("name", "source", "assumed")
     for key in parameters:
         if key not in RULE_OF and key not in meta:
-            raise TrainerError(f"{echo(str(key))} is not a rule of a table", field=str(key))
+            raise TrainerError(
+                f"{echo(str(key))} is not a rule of a table",
+                field=f"parameters.{clip(str(key))}",
+                code="unknown_rule",
+            )
     given = {key: value for key, value in parameters.items() if key not in meta}
     data = {key: value for key, value in base.items() if key not in meta}
     changed = {key for key, value in given.items() if data.get(key) != value}
