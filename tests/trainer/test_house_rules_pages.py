@@ -238,3 +238,38 @@ def test_a_copy_under_a_taken_name_is_refused_at_the_name(admin_user, shoe):
     assert response.status_code == 400
     assert re.search(r'data-field="name".*?class="error"', response.content.decode(), flags=re.S)
     assert RuleProfile.objects.count() == 6
+
+
+def test_the_list_asks_the_same_queries_however_many_versions(admin_user, shoe):
+    """No query per table or version (tests/test_query_counts.py's rule)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from trainer.services.house_rules import house_rules_change
+
+    client = client_for(admin_user)
+
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("house_rules:index")).status_code == 200
+        # The session's own writes (its idle limit, config.sessions) come and go.
+        return sum(
+            1
+            for query in queries.captured_queries
+            if "django_session" not in query["sql"] and "SAVEPOINT" not in query["sql"]
+        )
+
+    def change(days: int, decks: int) -> None:
+        house_rules_change(
+            actor=admin_user,
+            profile=shoe,
+            parameters={"decks": decks},
+            effective_on=timezone.localdate() + dt.timedelta(days=days),
+            notes=f"{decks} decks",
+        )
+
+    change(0, 8)  # one version recorded by someone, in force
+    before = count()
+    change(5, 4)
+    change(9, 2)
+    assert count() == before
