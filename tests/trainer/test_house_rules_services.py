@@ -250,3 +250,49 @@ def test_the_slug_of_a_table_is_fixed_once_it_has_rules(shoe):
     # Its title, what people read, may be saved as before.
     shoe.title = "Main shoe"
     shoe.save()
+
+
+def test_records_keep_the_version_they_were_made_under(shoe, admin_user, pit_boss, trainee):
+    from trainer.models import Mode
+    from trainer.selectors.attempts import round_rules
+    from trainer.selectors.drills import current_versions
+    from trainer.selectors.tables import table_card_get
+    from trainer.services.attempts import attempt_start
+    from trainer.services.drills import drill_create
+
+    def generated(version: RuleProfileVersion):
+        return drill_create(
+            title=f"Soft 17 under version {version.version}",
+            kind="generated",
+            user=pit_boss,
+            profile_version=version,
+            skills=["soft-17"],
+            count=2,
+        )
+
+    first = shoe.current_version
+    old_drill = generated(first)
+    old_attempt = attempt_start(trainee=trainee, drill=old_drill, mode=Mode.PRACTICE)
+    later = house_rules_change(
+        actor=admin_user,
+        profile=shoe,
+        parameters=h17_off(shoe),
+        effective_on=today() + dt.timedelta(days=2),
+        notes="S17",
+    )
+    # Scheduled: new drills and the table card still take the rules in force.
+    assert [v for v in current_versions() if v.profile_id == shoe.pk] == [first]
+    assert table_card_get(name="casino-shoe").version == first.version
+    # Once in force (moved to its day), a new drill deals the new rules...
+    RuleProfileVersion.objects.filter(pk=later.pk).update(effective_from=timezone.now())
+    assert [v for v in current_versions() if v.profile_id == shoe.pk] == [later]
+    new_drill = generated(later)
+    new_attempt = attempt_start(trainee=trainee, drill=new_drill, mode=Mode.PRACTICE)
+    assert {i.profile_version_id for i in new_attempt.items.all()} == {later.pk}
+    assert "Dealer stands on all 17s" in round_rules(new_attempt.items.first()).placard
+    # ...and every record made before keeps the version it was made under.
+    old_drill.refresh_from_db()
+    assert old_drill.profile_version_id == first.pk
+    assert {i.profile_version_id for i in old_attempt.items.all()} == {first.pk}
+    assert "Dealer hits soft 17" in round_rules(old_attempt.items.first()).placard
+    assert table_card_get(name="casino-shoe").version == later.version
