@@ -73,9 +73,9 @@ class VersionOutput(serializers.Serializer[Any]):
     effective_from = serializers.DateTimeField(help_text="From when these are the table's rules.")
     status = serializers.CharField(help_text="in force, scheduled or earlier.")
     notes = serializers.CharField()
-    records = serializers.IntegerField(
-        help_text="Rounds dealt, drills and scenarios made under this version."
-    )
+    rounds = serializers.IntegerField(help_text="Rounds dealt under this version.")
+    drills = serializers.IntegerField(help_text="Drills made under this version.")
+    scenarios = serializers.IntegerField(help_text="Scenarios filed under this version.")
     parameters = serializers.DictField(help_text="Every rule, as docs/scenario-format.md.")
     placard = serializers.CharField()
     house_rules = serializers.ListField(child=serializers.CharField())
@@ -127,7 +127,9 @@ def _version(row: selectors.VersionRow) -> dict[str, Any]:
         "effective_from": v.effective_from,
         "status": row.status,
         "notes": v.notes,
-        "records": row.records,
+        "rounds": row.rounds,
+        "drills": row.drills,
+        "scenarios": row.scenarios,
         "parameters": v.parameters,
         "placard": v.placard,
         "house_rules": v.house_rules,
@@ -212,7 +214,7 @@ class HouseRuleVersionsView(AdministratorView):
         }
         if data["preview"]:
             return Response(PreviewOutput(out).data)
-        row = selectors.VersionRow(version, _status(version), 0, changes)
+        row = selectors.VersionRow(version, _status(version), changes=changes)
         return Response(VersionOutput(_version(row)).data, status=status.HTTP_201_CREATED)
 
 

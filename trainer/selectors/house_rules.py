@@ -197,8 +197,25 @@ def rules_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any]) ->
 class VersionRow:
     version: RuleProfileVersion
     status: str  # "in force" | "scheduled" | "earlier"
-    records: int  # rounds dealt, drills and scenarios made under it
+    # What was made under it, and keeps it: rounds dealt, drills, scenarios.
+    made: tuple[int, int, int] = (0, 0, 0)
     changes: list[Change] = field(default_factory=list)
+
+    @property
+    def records(self) -> int:
+        return sum(self.made)
+
+    @property
+    def rounds(self) -> int:
+        return self.made[0]
+
+    @property
+    def drills(self) -> int:
+        return self.made[1]
+
+    @property
+    def scenarios(self) -> int:
+        return self.made[2]
 
     @property
     def created_by(self) -> AbstractBaseUser | None:
@@ -250,9 +267,9 @@ def _rows(profiles: list[RuleProfile]) -> list[TableRow]:
                 status = "scheduled"
             else:
                 status = "earlier"
-            records = sum(count.get(version.pk, 0) for count in counts)
+            rounds, drills, scenarios = (count.get(version.pk, 0) for count in counts)
             changes = rules_changes(previous.parameters, version.parameters) if previous else []
-            rows.append(VersionRow(version, status, records, changes))
+            rows.append(VersionRow(version, status, (rounds, drills, scenarios), changes))
             previous = version
         rows.reverse()  # the newest first
         tables.append(TableRow(profile, rows))
