@@ -21,7 +21,7 @@ from trainer.services.grading.request import regrade_request
 class RuleProfileVersionInline(admin.TabularInline):
     model = models.RuleProfileVersion
     fields = ["version", "effective_from", "source", "notes", "created_at", "created_by"]
-    readonly_fields = fields
+    readonly_fields = ["version", "effective_from", "source", "notes", "created_at", "created_by"]
     extra = 0
     can_delete = False
 

@@ -39,7 +39,9 @@ def shoe() -> RuleProfile:
 
 
 def change_data(shoe: RuleProfile, **changes: str) -> dict[str, str]:
-    data = posted_values(shoe.newest_version.parameters)
+    newest = shoe.newest_version
+    assert newest is not None
+    data = posted_values(newest.parameters)
     data.update(
         effective_on=(timezone.localdate() + dt.timedelta(days=7)).isoformat(),
         notes="The house stands on soft 17",
