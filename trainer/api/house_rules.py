@@ -42,12 +42,18 @@ _ERRORS = {
         description="The short name or title is taken, or a change is already scheduled "
         "from a later day than the one asked.",
     ),
+    413: OpenApiResponse(ErrorOutput, description="The body is over the upload limit."),
     415: OpenApiResponse(ErrorOutput, description="The body is not application/json."),
+    429: OpenApiResponse(
+        ErrorOutput,
+        description="Too many wrong passwords: signing in is paused for this account or "
+        "address; the Retry-After header says for how many seconds.",
+    ),
 }
 
 
 def _errors(*codes: int) -> dict[int | str, Any]:
-    return {code: _ERRORS[code] for code in (403, *codes)}
+    return {code: _ERRORS[code] for code in (403, 429, *codes)}
 
 
 def _user(request: Request) -> AbstractBaseUser:
@@ -171,7 +177,7 @@ class HouseRuleVersionsView(AdministratorView):
         responses={
             201: VersionOutput,
             200: OpenApiResponse(PreviewOutput, description="A preview: nothing saved."),
-            **_errors(400, 404, 409, 415),
+            **_errors(400, 404, 409, 413, 415),
         },
         examples=[
             OpenApiExample(
@@ -228,7 +234,7 @@ def _status(version: RuleProfileVersion) -> str:
 class HouseRuleCopyView(AdministratorView):
     @extend_schema(
         request=CopyInput,
-        responses={201: TableOutput, **_errors(400, 404, 409, 415)},
+        responses={201: TableOutput, **_errors(400, 404, 409, 413, 415)},
         examples=[
             OpenApiExample(
                 "A high-limit shoe",
