@@ -88,6 +88,11 @@ def test_the_administrator_changes_a_tables_rule_from_a_date(live_server, page, 
     assert AttemptItem.objects.filter(profile_version=first).count() == dealt
     assert shoe.current_version == first
 
+    # A new table from a copy: the same form, filled with the shoe's rules.
+    page.goto(f"{base}/house-rules/casino-shoe/copy/")
+    expect(page.get_by_label("Soft 17")).to_have_value("hits")
+    checked(page, "05-copy")
+
     # A mistake is told at its field, nothing saved.
     page.goto(f"{base}/house-rules/casino-shoe/change/")
     page.get_by_label("Smallest bet").fill("600")
@@ -97,5 +102,5 @@ def test_the_administrator_changes_a_tables_rule_from_a_date(live_server, page, 
     page.get_by_role("button", name="Save these rules").click()
     expect(page.locator("[data-field=min_bet] .error")).to_contain_text("Smallest bet")
     assert shoe.versions.count() == 2
-    checked(page, "05-refused")
+    checked(page, "06-refused")
     assert not refused

@@ -58,6 +58,8 @@ def _preview(profile: RuleProfile, version: RuleProfileVersion) -> dict[str, Any
             before.parameters if before else None, version.parameters
         ),
         "before": before,
+        "before_label": f"Version {before.version}" if before else "Before",
+        "after_label": f"Version {version.version}",
     }
 
 
@@ -67,7 +69,10 @@ def change(request: HttpRequest, name: str) -> HttpResponse:
     profile = selectors.profile_get(name=name)
     newest = profile.newest_version
     initial: dict[str, Any] = posted_values(newest.parameters if newest else {})
-    initial["effective_on"] = timezone.localdate() + dt.timedelta(days=1)
+    # Tomorrow, or the day of a change already scheduled (a new one cannot come before it).
+    tomorrow = timezone.localdate() + dt.timedelta(days=1)
+    scheduled = timezone.localdate(newest.effective_from) if newest else tomorrow
+    initial["effective_on"] = max(tomorrow, scheduled)
     form = ChangeForm(request.POST or None, initial=initial)
     preview = None
     status = 200
