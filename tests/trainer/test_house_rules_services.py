@@ -101,6 +101,36 @@ def test_a_date_in_the_past_is_refused_at_the_date(shoe, admin_user):
     assert shoe.versions.count() == 1
 
 
+def test_a_date_more_than_a_year_ahead_is_refused(shoe, admin_user):
+    with pytest.raises(TrainerError) as caught:
+        house_rules_change(
+            actor=admin_user,
+            profile=shoe,
+            parameters=h17_off(shoe),
+            effective_on=dt.date(9999, 12, 31),
+            notes="S17",
+        )
+    assert caught.value.field == "effective_on"
+    assert shoe.versions.count() == 1
+
+
+def test_a_scheduled_change_is_undone_by_the_old_rules_from_the_same_day(shoe, admin_user):
+    first = shoe.current_version
+    later = today() + dt.timedelta(days=4)
+    house_rules_change(
+        actor=admin_user, profile=shoe, parameters=h17_off(shoe), effective_on=later, notes="S17"
+    )
+    undo = house_rules_change(
+        actor=admin_user,
+        profile=shoe,
+        parameters=first.parameters,
+        effective_on=later,
+        notes="Not after all: the house keeps hitting soft 17",
+    )
+    assert shoe.version_in_effect(at=undo.effective_from) == undo
+    assert undo.parameters["dealer_hits_soft_17"] is True
+
+
 def test_a_change_that_changes_nothing_is_refused(shoe, admin_user):
     with pytest.raises(TrainerError, match="same rules"):
         house_rules_change(

@@ -31,6 +31,7 @@ NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 NAME_MAX = 64
 TITLE_MAX = 200
 NOTES_MAX = 2000
+AHEAD_DAYS_MAX = 366
 
 
 def _administrator_required(actor: AbstractBaseUser) -> None:
@@ -144,6 +145,12 @@ def house_rules_change(
             "the rules cannot take effect in the past: records already made keep the rules "
             "they were made under; choose today or a later day",
             field="effective_on",
+        )
+    if effective_on > timezone.localdate() + dt.timedelta(days=AHEAD_DAYS_MAX):
+        # A change cannot be withdrawn, and none may come before it: a mistyped year would
+        # hold the table's rules until then.
+        raise TrainerError(
+            f"a change takes effect within {AHEAD_DAYS_MAX} days of today", field="effective_on"
         )
     with transaction.atomic():
         locked = RuleProfile.objects.select_for_update().get(pk=profile.pk)
