@@ -73,7 +73,8 @@ class RulesForm(forms.Form):
             elif rule.kind == "chips":
                 out[rule.key] = [part.strip() for part in str(value).split(",") if part.strip()]
             elif rule.kind == "amount":
-                out[rule.key] = str(value).strip() or None if value is not None else None
+                # An amount as typed (the engine reads it); empty is none (no bonus).
+                out[rule.key] = (str(value).strip() or None) if value is not None else None
             else:
                 out[rule.key] = value
         return out
