@@ -245,6 +245,7 @@ def _counts(model: Any, versions: list[int]) -> dict[int, int]:
         model.objects.filter(profile_version__in=versions)
         .values("profile_version")
         .annotate(n=Count("pk"))
+        .order_by()  # no Meta ordering: it would join the attempts for nothing
     )
     return {row["profile_version"]: row["n"] for row in rows}
 
