@@ -111,3 +111,16 @@ def test_a_new_table_from_a_copy(admin_user):
     again = client.post("/api/house-rules/casino-shoe/copy", body, format="json")
     assert again.status_code == 409
     assert again.json()["field"] == "name"
+
+
+def test_a_change_based_on_an_older_version_is_refused(admin_user):
+    client = as_user(admin_user)
+    first = {**S17, "effective_on": in_days(0), "based_on": 1}
+    assert (
+        client.post("/api/house-rules/casino-shoe/versions", first, format="json").status_code
+        == 201
+    )
+    again = {"parameters": {"decks": 8}, "notes": "8", "effective_on": in_days(1), "based_on": 1}
+    response = client.post("/api/house-rules/casino-shoe/versions", again, format="json")
+    assert response.status_code == 409
+    assert response.json()["code"] == "rules_changed"

@@ -217,6 +217,27 @@ def test_a_date_in_the_past_is_refused_at_the_date(admin_user, shoe):
     assert shoe.versions.count() == 1
 
 
+def test_a_change_recorded_since_the_form_was_opened_is_not_undone(admin_user, shoe):
+    """Two administrators at once: the second form, filled from version 1, would put
+    version 2's change back; it is refused, nothing saved."""
+    from trainer.services.house_rules import house_rules_change
+
+    data = change_data(shoe, dealer_hits_soft_17="stands", based_on="1")
+    house_rules_change(
+        actor=admin_user,
+        profile=shoe,
+        parameters={"decks": 8},
+        effective_on=timezone.localdate(),
+        notes="Eight decks",
+    )
+    response = client_for(admin_user).post(
+        reverse("house_rules:change", args=["casino-shoe"]), data
+    )
+    assert response.status_code == 400
+    assert "recorded after you opened the form" in text_of(response)
+    assert shoe.versions.count() == 2
+
+
 # Copying.
 
 

@@ -115,6 +115,11 @@ class VersionInput(StrictSerializer):
     preview = serializers.BooleanField(
         required=False, default=False, help_text="Judge and show, save nothing."
     )
+    based_on = serializers.IntegerField(
+        required=False,
+        help_text="The version your rules start from: refused (409 rules_changed) if a "
+        "newer one was recorded since, rather than undoing it.",
+    )
 
 
 class CopyInput(StrictSerializer):
@@ -206,6 +211,7 @@ class HouseRuleVersionsView(AdministratorView):
                 effective_on=data["effective_on"],
                 notes=data["notes"],
                 dry_run=data["preview"],
+                based_on=data.get("based_on"),
             )
         except TrainerError as error:
             raise _at_parameters(error) from None

@@ -125,13 +125,16 @@ def house_rules_change(
     effective_on: dt.date,
     notes: str,
     dry_run: bool = False,
+    based_on: int | None = None,
 ) -> RuleProfileVersion:
     """A new version of a table's rules, in force from `effective_on` (today: at once; a
     later day: from its start in the house's time zone). `parameters` may hold every rule
     or only those that change (the rest from the newest version recorded). Administrators
     only; refuses a day in the past, a day before a change already scheduled, rules the
     engine refuses, the same rules again, and a change without a note. `dry_run` judges
-    everything and returns the version unsaved (a preview), writing nothing."""
+    everything and returns the version unsaved (a preview), writing nothing. `based_on`,
+    the version a form started from, refuses the change if another was recorded since
+    (saving would silently undo it)."""
     _administrator_required(actor)
     notes = (notes or "").strip()
     if not notes:
@@ -155,6 +158,12 @@ def house_rules_change(
     with transaction.atomic():
         locked = RuleProfile.objects.select_for_update().get(pk=profile.pk)
         newest = locked.newest_version
+        if based_on is not None and newest is not None and newest.version != based_on:
+            raise ConflictError(
+                f"version {newest.version} of these rules was recorded after you opened the "
+                "form: open it again to start from it",
+                code="rules_changed",
+            )
         if newest is not None and effective_on < timezone.localdate(newest.effective_from):
             raise ConflictError(
                 f"version {newest.version} takes effect on "

@@ -92,6 +92,8 @@ class ChangeForm(RulesForm):
             "under.",
             widget=forms.DateInput(attrs={"type": "date"}),
         )
+        # The version the form was filled from: a change recorded since is not undone.
+        self.fields["based_on"] = forms.IntegerField(widget=forms.HiddenInput, required=False)
         self.fields["notes"] = forms.CharField(
             label="What changes and why",
             max_length=NOTES_MAX,

@@ -73,6 +73,7 @@ def change(request: HttpRequest, name: str) -> HttpResponse:
     tomorrow = timezone.localdate() + dt.timedelta(days=1)
     scheduled = timezone.localdate(newest.effective_from) if newest else tomorrow
     initial["effective_on"] = max(tomorrow, scheduled)
+    initial["based_on"] = newest.version if newest else None
     form = ChangeForm(request.POST or None, initial=initial)
     preview = None
     status = 200
@@ -89,6 +90,7 @@ def change(request: HttpRequest, name: str) -> HttpResponse:
                     effective_on=form.cleaned_data["effective_on"],
                     notes=notes,
                     dry_run=wants_preview,
+                    based_on=form.cleaned_data.get("based_on"),
                 )
             except TrainerError as error:
                 _error_at_field(form, error)
