@@ -98,7 +98,16 @@ TABLES = Area(
     refusal="the table cards are for the casino's staff",
 )
 
-AREAS = (TRAINING, RECORD, PIT, WORKSPACE, COMPLIANCE, ADMINISTRATION, TABLES)
+HOUSE_RULES = Area(
+    key="house_rules",
+    url_name="house_rules:index",
+    label="House rules",
+    summary="Change a table's rules from a date, or open a new table from a copy of one.",
+    roles=(Role.ADMIN,),
+    refusal="the house rules are changed by administrators",
+)
+
+AREAS = (TRAINING, RECORD, PIT, WORKSPACE, COMPLIANCE, ADMINISTRATION, TABLES, HOUSE_RULES)
 
 
 def areas_for(user: AbstractBaseUser | AnonymousUser) -> list[Area]:

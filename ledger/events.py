@@ -20,6 +20,7 @@ class Event:
     REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
     TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
     PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
+    PROFILE_CREATED = "profile.created"  # an admin opened a new table from a copy of one
     DRILL_CREATED = "drill.created"  # a pit boss or admin made a drill (practice, exam, table test)
     DRILL_RETIRED = "drill.retired"  # a pit boss or admin retired a drill
     SCENARIO_CREATED = "scenario.created"  # a scenario was authored in the workspace or API

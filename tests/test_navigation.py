@@ -21,7 +21,7 @@ NAV = {
     "trainee": ["training", "record", "tables"],
     "pit_boss": ["pit", "workspace", "tables"],
     "compliance_officer": ["pit", "compliance", "tables"],
-    "admin_user": ["pit", "workspace", "compliance", "admin", "tables"],
+    "admin_user": ["pit", "workspace", "compliance", "admin", "tables", "house_rules"],
 }
 # The role matrix's users, by the fixture that makes each here.
 MATRIX_USER = {
@@ -37,6 +37,7 @@ AREA_OF_NAMESPACE = {
     "compliance": pages.COMPLIANCE,
     "admin": pages.ADMINISTRATION,
     "administration": pages.ADMINISTRATION,
+    "house_rules": pages.HOUSE_RULES,
 }
 NAV_ITEM = re.compile(r'<li data-area="([a-z_]+)"><a href="([^"]+)"')
 
@@ -102,7 +103,14 @@ def test_an_admin_who_is_not_staff_gets_the_administration_link(db):
     user = UserFactory(username="groupadmin", roles=["admin"])
     client = signed_in(user)
     links = nav_of(client.get("/").content.decode())
-    assert [area for area, _ in links] == ["pit", "workspace", "compliance", "admin", "tables"]
+    assert [area for area, _ in links] == [
+        "pit",
+        "workspace",
+        "compliance",
+        "admin",
+        "tables",
+        "house_rules",
+    ]
     html = client.get(reverse("administration:index")).content.decode()
     assert 'href="/admin/"' not in html
 

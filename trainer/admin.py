@@ -1,7 +1,8 @@
-"""The admin: administrators manage users, classes, profiles, scenarios and drills here.
+"""The admin: administrators read the records here (classes, rule profiles, scenarios,
+drills, attempts, grades) and may regrade attempts.
 
-Records (decisions, grades, used profile versions) are shown read-only: the admin has no
-path to change or delete them.
+Records (decisions, grades, profile versions) are shown read-only: the admin has no path
+to change or delete them. Rule profiles change on the house-rules pages (/house-rules/).
 """
 
 from typing import Any
@@ -19,17 +20,24 @@ from trainer.services.grading.request import regrade_request
 
 class RuleProfileVersionInline(admin.TabularInline):
     model = models.RuleProfileVersion
-    fields = ["version", "source", "notes", "created_at", "created_by"]
-    readonly_fields = ["version", "source", "notes", "created_at", "created_by"]
+    fields = ["version", "effective_from", "source", "notes", "created_at", "created_by"]
+    readonly_fields = ["version", "effective_from", "source", "notes", "created_at", "created_by"]
     extra = 0
     can_delete = False
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(models.RuleProfile)
-class RuleProfileAdmin(admin.ModelAdmin):
+class RuleProfileAdmin(ReadOnlyAdmin):
+    """Shown only: a table's rules change from a date, and a new table is opened from a
+    copy of one, on the house-rules pages (/house-rules/) and the API, whose services check
+    the rules and record them; a table's slug is fixed once it has rules (issue #24)."""
+
     list_display = ["name", "title", "created_at"]
     search_fields = ["name", "title"]
     inlines = [RuleProfileVersionInline]
@@ -37,7 +45,7 @@ class RuleProfileAdmin(admin.ModelAdmin):
 
 @admin.register(models.RuleProfileVersion)
 class RuleProfileVersionAdmin(ReadOnlyAdmin):
-    list_display = ["profile", "version", "source", "created_at", "created_by"]
+    list_display = ["profile", "version", "effective_from", "source", "created_at", "created_by"]
     list_filter = ["profile"]
 
 

@@ -21,6 +21,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from trainer import rules
 
@@ -38,9 +39,35 @@ class RuleProfile(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The slug is what versions, scenarios and the ledger's entries name the table by:
+        # fixed once the table has rules (its title, what people read, may change).
+        if self.pk is not None:
+            before = RuleProfile.objects.filter(pk=self.pk).values_list("name", flat=True).first()
+            if before is not None and before != self.name and self.versions.exists():
+                raise ValidationError(
+                    f"the table's short name {before!r} is fixed: its rules are recorded under it"
+                )
+        super().save(*args, **kwargs)
+
+    def version_in_effect(self, *, at: Any) -> RuleProfileVersion | None:
+        """The rules in force at an instant: the version with the latest start at or before
+        it, the newest of those (a correction starts when the version it corrects did)."""
+        return (
+            self.versions.filter(effective_from__lte=at)
+            .order_by("-effective_from", "-version")
+            .first()
+        )
+
     @property
     def current_version(self) -> RuleProfileVersion | None:
-        return self.versions.order_by("-version").first()
+        """The rules in force now; a change scheduled from a later date is not yet."""
+        return self.version_in_effect(at=timezone.now())
+
+    @property
+    def newest_version(self) -> RuleProfileVersion | None:
+        """The last rules recorded, in force or scheduled: what a new change starts from."""
+        return self.versions.order_by("-effective_from", "-version").first()
 
 
 class RuleProfileVersion(models.Model):
@@ -53,6 +80,9 @@ class RuleProfileVersion(models.Model):
     source = models.CharField(max_length=200, blank=True)
     assumed = models.JSONField(default=list, blank=True)
     notes = models.TextField(blank=True, help_text="Why this version exists (what it corrects).")
+    # From when these are the table's rules: a house's change takes effect from a date; a
+    # correction starts when the version it corrects did (RuleProfile.version_in_effect).
+    effective_from = models.DateTimeField(default=timezone.now)
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"

@@ -55,6 +55,15 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The table cards: the house rules, for everyone signed in.
     "tables": ("get", _row(302, 200, 200, 200, 200, 200, 200)),
     "teach:index": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    # House rules: administrators only (issue #24); an empty post to the API is not JSON.
+    "house_rules:index": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    "house_rules:table": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    "house_rules:change": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    "house_rules:copy": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    "api:house-rules": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
+    "api:house-rule": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
+    "api:house-rule-versions": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
+    "api:house-rule-copy": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
     # The drill builder and scenario authoring: pit bosses and admins. The first to post
     # retires the drill; after that it is already retired (409). An empty table-test form
     # names no table (400): nothing is made.

@@ -1,6 +1,14 @@
 from django.urls import path, re_path
 
-from trainer.api import administration, class_requests, classes, manager_views, teach, views
+from trainer.api import (
+    administration,
+    class_requests,
+    classes,
+    house_rules,
+    manager_views,
+    teach,
+    views,
+)
 from trainer.api.exceptions import endpoint_not_found
 
 app_name = "api"
@@ -146,6 +154,19 @@ urlpatterns = [
         "classes/<int:class_id>/instructors/<int:instructor_id>/",
         administration.ClassInstructorView.as_view(),
         name="class-instructor",
+    ),
+    # House rules: administrators (issue #24).
+    path("house-rules/", house_rules.HouseRulesListView.as_view(), name="house-rules"),
+    path("house-rules/<slug:name>/", house_rules.HouseRuleDetailView.as_view(), name="house-rule"),
+    path(
+        "house-rules/<slug:name>/versions",
+        house_rules.HouseRuleVersionsView.as_view(),
+        name="house-rule-versions",
+    ),
+    path(
+        "house-rules/<slug:name>/copy",
+        house_rules.HouseRuleCopyView.as_view(),
+        name="house-rule-copy",
     ),
     # Last: every other URL under /api/ is a JSON 404, not the site's HTML page.
     re_path(r"^", endpoint_not_found, name="no-endpoint"),

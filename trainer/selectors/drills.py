@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
@@ -144,11 +145,16 @@ def scenarios_by_ids(ids: Sequence[int]) -> list[Scenario]:
 
 
 def current_versions() -> list[RuleProfileVersion]:
-    """Each rule profile's current version, by the profile's title."""
+    """Each rule profile's version in force (not one scheduled for a later day), by the
+    profile's title (RuleProfile.version_in_effect)."""
     profiles = RuleProfile.objects.prefetch_related("versions").order_by("title", "name")
+    now = timezone.now()
     out = []
     for profile in profiles:
-        versions = sorted(profile.versions.all(), key=lambda v: v.version)
+        versions = sorted(
+            (v for v in profile.versions.all() if v.effective_from <= now),
+            key=lambda v: (v.effective_from, v.version),
+        )
         if versions:
             out.append(versions[-1])
     return out

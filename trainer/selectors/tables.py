@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import timezone
+
 from core.errors import NotFoundError
 from trainer.models import RuleProfile, RuleProfileVersion
 
@@ -29,8 +31,13 @@ def table_cards() -> list[TableCard]:
     """Every table's card, under its current rule version, by title."""
     profiles = RuleProfile.objects.prefetch_related("versions").order_by("title", "name")
     cards = []
+    now = timezone.now()
     for profile in profiles:
-        versions = sorted(profile.versions.all(), key=lambda v: v.version)
+        # The rules in force (RuleProfile.version_in_effect), not one scheduled for later.
+        versions = sorted(
+            (v for v in profile.versions.all() if v.effective_from <= now),
+            key=lambda v: (v.effective_from, v.version),
+        )
         if versions:
             cards.append(_card(profile, versions[-1]))
     return cards

@@ -1,15 +1,22 @@
-"""Rule profile versions: a correction to a house's rules is a new version, never an edit."""
+"""Rule profile versions: a correction to a house's rules is a new version, never an edit.
+
+A correction (`profile_version_create`, from the shell) starts when the version it corrects
+did, so a regrade replays the rounds dealt under that version under it. A house's change
+of rules from a date is `trainer.services.house_rules.house_rules_change`.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
+from django.utils import timezone
 
-from core.errors import TrainerError
+from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
@@ -26,17 +33,41 @@ def profile_version_create(
     """Record the next version of a profile after the engine accepts its parameters.
 
     `parameters` may hold only what changes: the rest is taken from the current version.
-    Raises TrainerError naming the parameter at fault, or when no note says what changed.
+    Raises TrainerError naming the parameter at fault, or when no note says what changed,
+    or while a change of the house's rules is scheduled (correct it once it is in force).
     """
     if not notes.strip():
         raise TrainerError("say what this version corrects", field="notes")
     current = profile.current_version
+    scheduled = profile.versions.filter(effective_from__gt=timezone.now()).first()
+    if scheduled is not None:
+        raise ConflictError(
+            f"version {scheduled.version} is scheduled from "
+            f"{timezone.localtime(scheduled.effective_from):%d %B %Y}: a correction now would "
+            "not reach it; correct the rules once it is in force",
+            field="notes",
+        )
     data = {**(current.parameters if current else {}), **parameters}
     data.pop("name", None)
     try:
         engine = rules.profile_from_dict({**data, "name": profile.name}, path="parameters")
     except rules.ScenarioError as exc:
         raise TrainerError(exc.message, field=exc.field) from exc
+    start = current.effective_from if current else timezone.now()
+    return version_record(profile=profile, engine=engine, notes=notes, user=user, start=start)
+
+
+def version_record(
+    *,
+    profile: RuleProfile,
+    engine: rules.Profile,
+    notes: str,
+    user: AbstractBaseUser | None,
+    start: dt.datetime,
+    payload: Mapping[str, Any] | None = None,
+) -> RuleProfileVersion:
+    """The next version of a profile with the engine's parameters, in force from `start`,
+    and its `profile_version.created` entry, in one transaction (the profile locked)."""
     stored = rules.profile_to_dict(engine)
     with transaction.atomic():
         RuleProfile.objects.select_for_update().get(pk=profile.pk)
@@ -49,6 +80,7 @@ def profile_version_create(
             assumed=list(engine.assumed),
             notes=notes.strip(),
             created_by_id=getattr(user, "pk", None),
+            effective_from=start,
         )
         ledger_append(
             event=Event.PROFILE_VERSION_CREATED,
@@ -59,6 +91,8 @@ def profile_version_create(
                 "version": version.version,
                 "parameters": stored,
                 "notes": version.notes,
+                "effective_from": start.isoformat(),
+                **(payload or {}),
             },
             actor=user,
         )

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from core.errors import TrainerError, clip, echo
@@ -127,9 +128,12 @@ def scenario_validate(
 
 
 def profile_version_for(name: str) -> RuleProfileVersion | None:
-    """The newest recorded version of the profile whose rules are those the engine plays."""
+    """The newest recorded version of the profile whose rules are those the engine plays,
+    among those in force now or before (not one scheduled for a later day)."""
     engine = rules.profile_to_dict(rules.PROFILES[name])
-    versions = RuleProfileVersion.objects.filter(profile__name=name).order_by("-version")
+    versions = RuleProfileVersion.objects.filter(
+        profile__name=name, effective_from__lte=timezone.now()
+    ).order_by("-version")
     for version in versions:
         # Through the engine, so a version recorded before a parameter existed (the chips)
         # compares with that parameter's default for this profile.

@@ -136,6 +136,10 @@ class Command(BaseCommand):
         for drill, mode, created in made:
             state = "new" if created else "already there"
             self.stdout.write(f"  {mode:<9} {drill.title} ({drill.count} rounds, {state})")
+        self.stdout.write(
+            "House rules: log in as admin and open House rules to change a table's rules "
+            "from a date, or open another table from a copy of one."
+        )
 
     def authored_round(self, boss: Any) -> None:
         """A round the pit boss staged on the Scenarios page (issue #24): a rule changed for

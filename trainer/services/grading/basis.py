@@ -172,7 +172,7 @@ class BasisCache:
     def _basis(self, item: RoundValues, *, regrade: bool) -> ItemBasis:
         """A submit is graded against the key stored when the round was dealt (the engine's
         key for the same document and profile version); a regrade recomputes it from the
-        newest revision of the scenario under the newest version of the profile."""
+        newest revision of the scenario under the newest correction of its profile version."""
         version = item.profile_version
         document = item.document
         scenario_id = item.scenario_id
@@ -200,9 +200,13 @@ class BasisCache:
         return ItemBasis(game.answer_key(_under(game, document, version)), asked, record)
 
     def _newest_version(self, version: RuleProfileVersion) -> RuleProfileVersion:
-        if version.profile_id not in self._versions:
-            self._versions[version.profile_id] = version.profile.current_version or version
-        return self._versions[version.profile_id]
+        """The newest correction of the rules a round was dealt under: the version in force
+        when they took effect (a correction starts with the version it corrects; a house's
+        later change of rules starts later, and never reaches the rounds dealt before)."""
+        if version.pk not in self._versions:
+            found = version.profile.version_in_effect(at=version.effective_from)
+            self._versions[version.pk] = found or version
+        return self._versions[version.pk]
 
     def _newest_scenario(self, scenario: Scenario) -> Scenario:
         if scenario.pk not in self._scenarios:

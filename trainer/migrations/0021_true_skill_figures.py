@@ -16,7 +16,7 @@ def rebuild(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trainer", "0019_drill_kinds_in_words"),
+        ("trainer", "0020_rule_version_effective_from"),
     ]
 
     operations = [

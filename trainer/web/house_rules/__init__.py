@@ -1,0 +1,1 @@
+"""The house-rules pages under /house-rules/: administrators only (issue #24)."""
