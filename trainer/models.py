@@ -70,6 +70,10 @@ class RuleProfile(models.Model):
         return self.versions.order_by("-effective_from", "-version").first()
 
 
+# The note migration 0003 gave the shipped tables' first versions (kept: the ledger has it).
+SHIPPED_VERSION_NOTE = "As published in rule-profiles.md."
+
+
 class RuleProfileVersion(models.Model):
     """One immutable set of a profile's parameters. A correction is a new version."""
 
@@ -103,6 +107,13 @@ class RuleProfileVersion(models.Model):
                 f"{self} is a recorded rule set and cannot be edited; create a new version"
             )
         super().save(*args, **kwargs)
+
+    @property
+    def notes_shown(self) -> str:
+        """The note as a person reads it: the shipped versions' note names a file of ours."""
+        if self.notes == SHIPPED_VERSION_NOTE:
+            return "The rules this table came with."
+        return self.notes
 
     @cached_property
     def engine_profile(self) -> rules.Profile:
