@@ -123,8 +123,8 @@ class DashboardFilter(django_filters.FilterSet):
     profile = ProfileFilter(
         queryset=RuleProfile.objects.all(),
         to_field_name="name",
-        empty_label="Any profile",
-        label="Rule profile",
+        empty_label="Any table",
+        label="Table",
         widget=QuickSelect,
     )
     skill = django_filters.ChoiceFilter(
