@@ -105,7 +105,9 @@ def test_an_exam_answer_carries_no_feedback(api, trainee):
 BAD_INPUT = [
     pytest.param({"answer": {"action": "pay", "amount": "abc"}}, "amount", "'abc'", id="abc"),
     pytest.param({"answer": {"action": "pay", "amount": "-5"}}, "amount", "negative", id="-5"),
-    pytest.param({"answer": {"action": "pay", "amount": "1.234"}}, "amount", "cents", id="1.234"),
+    pytest.param(
+        {"answer": {"action": "pay", "amount": "1.234"}}, "amount", "to the cent", id="1.234"
+    ),
     pytest.param({"answer": {"action": "pay", "amount": "1e9"}}, "amount", "'1e9'", id="1e9"),
     pytest.param(
         {"answer": {"action": "pay", "amount": "99999999999"}}, "amount", "'99999999999'", id="huge"

@@ -54,8 +54,9 @@ def test_a_pit_boss_stages_a_round_and_builds_a_drill_from_it(live_server, pit_b
     expect(page.locator("section.felt")).to_be_visible()
     page.screenshot(path=artifacts / "4-drill-preview.png", full_page=True)
     page.click("button[value=create]")
-    expect(page).to_have_url(f"{live_server.url}/teach/drills/")
-    page.screenshot(path=artifacts / "5-drills.png", full_page=True)
+    # Making a drill opens its own page (issue #24), where it can be assigned.
+    expect(page).to_have_url(f"{live_server.url}/teach/drills/{Drill.objects.get().pk}/")
+    page.screenshot(path=artifacts / "5-drill.png", full_page=True)
     assert Drill.objects.get().title == "Pushes"
     page.goto(f"{live_server.url}/teach/drills/new/generated/")
     page.screenshot(path=artifacts / "6-generated.png", full_page=True)
