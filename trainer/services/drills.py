@@ -1,4 +1,9 @@
-"""Making drills (fixed sets of scenarios, or generator recipes) and assigning them."""
+"""Making drills (fixed sets of scenarios, or generator recipes) and assigning them.
+
+One module past ~400 lines on purpose: a drill's making, retiring and its table test share
+the checks of what may be dealt (a pool's rounds dealt nowhere else, the recipe's
+minimums, another class's open assignment); split, each part would import the others'
+private checks."""
 
 from __future__ import annotations
 
