@@ -102,6 +102,14 @@ def _waiting(request: HttpRequest, trainee: User, can_act: bool) -> int | None:
     ).count()
 
 
+def _filters_of(request: HttpRequest, trainee: Any) -> DashboardFilter:
+    """The overview's and the mistakes' filter: the trainee is the only one it may name."""
+    return DashboardFilter(
+        request.GET or None,
+        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
+    )
+
+
 # The sections.
 
 
@@ -111,10 +119,7 @@ def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
     """The overview: the figures and charts, what waits for a review, the tables' standing."""
     trainee = _trainee(request, trainee_id)
     context = _head(request, trainee, "overview")
-    filterset = DashboardFilter(
-        request.GET or None,
-        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
-    )
+    filterset = _filters_of(request, trainee)
     filters = filterset.as_stats_filter()
     figures = figures_sel.grade_figures(trainees=[trainee.pk], filters=filters)
     by_category = figures_sel.errors_by_category(figures=figures)
@@ -144,10 +149,7 @@ def trainee_mistakes(request: HttpRequest, trainee_id: int) -> HttpResponse:
     """The trainee's mistakes, newest first, 25 to a page, each marked reviewed or not."""
     trainee = _trainee(request, trainee_id)
     context = _head(request, trainee, "mistakes")
-    filterset = DashboardFilter(
-        request.GET or None,
-        trainees=visibility.trainees_visible_to(user=request.user).filter(pk=trainee.pk),
-    )
+    filterset = _filters_of(request, trainee)
     page = page_number(request)
     # One more than a page: its presence says whether older mistakes follow.
     mistakes = grade_rows.mistakes(
