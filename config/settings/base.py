@@ -267,6 +267,9 @@ USE_I18N = True
 USE_TZ = True
 
 # The house's currency, shown beside every amount.
+# The games this house deals, by module: each registers itself with trainer.games.
+SHOESCHOOL_GAMES = ["trainer.games.blackjack"]
+
 CURRENCY = env.str("SHOESCHOOL_CURRENCY", default="USD")
 CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")
 # How long decisions, grades and the audit ledger are kept (years). The application has

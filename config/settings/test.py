@@ -46,3 +46,7 @@ if _xdist_worker.startswith("gw") and _database:
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 DEBUG = False
+
+# A second game, never shipped, that proves the seam: the tests deal, grade, review and
+# report it as they do blackjack (tests/seam_game, docs/architecture.md's new-game recipe).
+SHOESCHOOL_GAMES = [*SHOESCHOOL_GAMES, "tests.seam_game"]  # noqa: F405

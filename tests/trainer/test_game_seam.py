@@ -1,19 +1,14 @@
 """The game seam: attempts and grading deal and mark a round only through its game. A test
-game of a few lines, never shipped, runs an attempt from the deal to the grade."""
+game, never shipped (tests/seam_game), runs an attempt from the deal to the grade."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator, Mapping
-from decimal import Decimal
-from typing import Any
 
 import pytest
 
 from core.errors import TrainerError
 from tests.factories import profile_version
 from tests.trainer.factories import DrillFactory, ScenarioFactory
-from trainer import rules
-from trainer.games import DocumentError, game_named, game_register, game_unregister
+from trainer.games import DocumentError, game_named
 from trainer.models import DrillScenario, ErrorCategory, Grade, Mode
 from trainer.services.attempts import (
     attempt_question_show,
@@ -26,49 +21,10 @@ from trainer.services.grading.execute import grading_run_execute
 pytestmark = pytest.mark.django_db
 
 
-class DealerDraws:
-    """A dealer holding ``total`` draws below 17 and stands from 17: one question a round."""
-
-    name = "dealer-draws"
-
-    def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
-        total = document.get("total")
-        if not isinstance(total, int) or not 2 <= total <= 26:
-            raise DocumentError("total must be a whole number from 2 to 26", field="total")
-        word = "hit" if total < 17 else "stand"
-        prompt = f"Dealer has {total}. Hit or stand?"
-        view = {"total": total}
-        question = {"n": 1, "kind": "dealer_play", "prompt": prompt, "view": view}
-        return [{**question, "expected": {"answer": word}, "rule": "draw to 16, stand on 17"}]
-
-    def under_profile(
-        self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        return dict(document)
-
-    def parse_answer(
-        self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        if answer.get("answer") not in ("hit", "stand"):
-            raise TrainerError("answer must be hit or stand", field="answer")
-        return {"answer": answer["answer"]}
-
-    def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> rules.Verdict:
-        right = answer == question["expected"]
-        return rules.Verdict(
-            right, Decimal("0.00"), None if right else rules.Category.PROCEDURE_ERROR
-        )
-
-    def unanswered(self) -> rules.Verdict:
-        return rules.unanswered()
-
-
 @pytest.fixture
-def dealer_draws() -> Iterator[DealerDraws]:
-    game = DealerDraws()
-    game_register(game)
-    yield game
-    game_unregister(game.name)
+def dealer_draws():
+    """The test settings load the game (tests/seam_game)."""
+    return game_named("dealer-draws")
 
 
 def _drill_of(totals):

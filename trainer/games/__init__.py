@@ -6,14 +6,16 @@ A game turns a staged round (a document in its own format) into the questions a 
 asked with their expected answers (the answer key, stored on each dealt round), replays a
 round under a recorded rule profile (a regrade), reads a trainee's answer into its
 canonical shape, and compares an answer with the key. Blackjack (`trainer.games.blackjack`)
-is the one game shipped; attempts, grading and feedback reach it only through
-``game_named``. Drills and scenarios name their game (``game``, "blackjack" by default).
-Plain Python: no Django.
+is the one game shipped; the shell reaches a game only through ``game_named``, never by
+importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
+module paths), loaded once when the trainer app starts (``games_load``). Drills and
+scenarios name their game (``game``, "blackjack" by default). Plain Python: no Django.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any, Protocol
 
@@ -110,5 +112,7 @@ def game_names() -> list[str]:
     return sorted(_GAMES)
 
 
-# The shipped game registers itself; imported last, as it implements the protocol above.
-from trainer.games import blackjack as _blackjack  # noqa: E402, F401
+def games_load(modules: Iterable[str]) -> None:
+    """Import each game's module, which registers its game (``game_register``)."""
+    for module in modules:
+        importlib.import_module(module)
