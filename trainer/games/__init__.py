@@ -10,79 +10,48 @@ is the one game shipped; the shell reaches a game only through ``game_named``, n
 importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
 module paths), loaded once when the trainer app starts (``games_load``). Drills and
 scenarios name their game (``game``, "blackjack" by default). Plain Python: no Django.
+
+The protocol is one facet a module, each saying what the shell asks of a game for one
+purpose: ``keying`` (the answer key, a regrade's replay), ``presenting`` (what the table and
+the question show), ``reading`` (a trainee's answer into its stored shape), ``marking``
+(comparing, the categories and the cost of a mistake) and ``authoring`` (validating and
+generating rounds, the rule parameters, the skills a game teaches).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Mapping
-from decimal import Decimal
-from typing import Any, Protocol
+from collections.abc import Iterable
+from typing import Protocol
 
-from core.errors import TrainerError, echo
+from core.errors import echo
+from trainer.games.authoring import Authoring
+from trainer.games.errors import DocumentError
+from trainer.games.keying import Keying
+from trainer.games.marking import Marking, Verdict
+from trainer.games.presenting import Presenting
+from trainer.games.reading import Reading
+
+__all__ = [
+    "DEFAULT_GAME",
+    "DocumentError",
+    "Game",
+    "Verdict",
+    "game_named",
+    "game_names",
+    "game_register",
+    "game_unregister",
+    "games_load",
+]
 
 DEFAULT_GAME = "blackjack"
 
 
-class DocumentError(TrainerError):
-    """A round a game cannot play, or a game the product does not know: ``field`` names the
-    part at fault, ``reason`` a code. A TrainerError, so a page or the API answers it with
-    a 400 naming the fault, never a 500."""
-
-    def __init__(self, message: str, *, field: str = "", reason: str = "invalid") -> None:
-        super().__init__(message, field=field or None, code=reason)
-        self.reason = reason
-
-
-class Verdict(Protocol):
-    """How an answer compares with the key: right or not, the money it moved wrongly
-    (positive: the player got too much) and, when wrong, the category of the mistake."""
-
-    @property
-    def right(self) -> bool: ...
-
-    @property
-    def money_diff(self) -> Decimal: ...
-
-    @property
-    def category(self) -> str | None: ...
-
-
-class Game(Protocol):
-    """What a table game implements."""
+class Game(Keying, Presenting, Reading, Marking, Authoring, Protocol):
+    """What a table game implements: a name, and each facet of the seam."""
 
     @property
     def name(self) -> str: ...
-
-    def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """The round's questions in order, each a dict with at least ``n``, ``kind``,
-        ``prompt`` and ``expected`` (stored as JSON on the dealt round) and ``view`` (what
-        the table shows when it is asked). DocumentError if the round cannot be played."""
-        ...
-
-    def under_profile(
-        self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """The document as it plays under a recorded version of a rule profile (its name
-        and parameters): what a regrade deals again."""
-        ...
-
-    def parse_answer(
-        self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
-    ) -> dict[str, Any]:
-        """A trainee's answer to a question of ``kind`` in the shape ``compare`` reads;
-        core.errors.TrainerError naming the field at fault otherwise. Strict: a field the
-        question does not take is refused, never ignored. ``document`` is the round as it
-        was dealt, for what the table holds (a blackjack table's rack of chips)."""
-        ...
-
-    def compare(self, question: Mapping[str, Any], answer: Mapping[str, Any]) -> Verdict:
-        """Mark an answer (as ``parse_answer`` gave it) against one question of the key."""
-        ...
-
-    def unanswered(self) -> Verdict:
-        """The mark of a question left unanswered: wrong, no money moved."""
-        ...
 
 
 _GAMES: dict[str, Game] = {}

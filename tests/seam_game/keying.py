@@ -1,0 +1,25 @@
+"""Dealer draws' answer key: one question a round."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trainer.games import DocumentError
+
+
+class DealerDrawsKeying:
+    def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
+        total = document.get("total")
+        if not isinstance(total, int) or not 2 <= total <= 26:
+            raise DocumentError("total must be a whole number from 2 to 26", field="total")
+        word = "hit" if total < 17 else "stand"
+        prompt = f"Dealer has {total}. Hit or stand?"
+        view = {"total": total}
+        question = {"n": 1, "kind": "dealer_play", "prompt": prompt, "view": view}
+        return [{**question, "expected": {"answer": word}, "rule": "draw to 16, stand on 17"}]
+
+    def under_profile(
+        self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        return dict(document)

@@ -1,0 +1,7 @@
+"""Dealer draws' table and questions as the shell shows them."""
+
+from __future__ import annotations
+
+
+class DealerDrawsPresenting:
+    pass
