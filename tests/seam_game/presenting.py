@@ -1,7 +1,28 @@
-"""Dealer draws' table and questions as the shell shows them."""
+"""Dealer draws' table and questions as the shell shows them, and its words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+WORDS = {"hit": "Draw a card", "stand": "Stand"}
+
 
 class DealerDrawsPresenting:
-    pass
+    def kind_words(self, kind: str) -> str:
+        return "Draw or stand"
+
+    def question_words(
+        self, question: Mapping[str, Any], document: Mapping[str, Any] | None, *, note: bool
+    ) -> str:
+        return f"The dealer holds {question['view']['total']}: draw or stand?"
+
+    def answer_words(
+        self, answer: Mapping[str, Any] | None, *, details: bool = False, missing: str = "—"
+    ) -> str:
+        if not answer:
+            return missing
+        return WORDS.get(str(answer.get("answer")), str(answer.get("answer")))
+
+    def answer_columns(self, answer: Mapping[str, Any] | None) -> tuple[str, str]:
+        return (self.answer_words(answer, missing=""), "")
