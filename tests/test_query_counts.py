@@ -7,49 +7,21 @@ why in the commit."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from audit.models import RetrainingFlag
-from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import UserFactory
+from tests.graded import RIGHT, client_for, make_attempt, wrong
+from tests.queries import assert_database_query_count, counted, per_vendor
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit, decision_record
 from trainer.services.grading.execute import grading_runs_execute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
-
-
-@contextmanager
-def assert_database_query_count(expected: int) -> Iterator[None]:
-    """Exactly ``expected`` queries in the block; on failure, every query is listed."""
-    with CaptureQueriesContext(connection) as queries:
-        yield
-    found = len(queries.captured_queries)
-    if found != expected:
-        listing = "\n".join(
-            f"{n}. {q['sql'][:300]}" for n, q in enumerate(queries.captured_queries, 1)
-        )
-        pytest.fail(f"{found} queries, expected {expected}:\n{listing}")
-
-
-def per_vendor(*, sqlite: int, postgresql: int) -> int:
-    """Where the database changes the count (PostgreSQL's bulk COPY, row locks)."""
-    return {"sqlite": sqlite, "postgresql": postgresql}[connection.vendor]
-
-
-def counted(action: Callable[[], object]) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        action()
-    return len(queries.captured_queries)
 
 
 # The pit.
