@@ -10,7 +10,7 @@
 set -u
 LABEL=${1:?before or after}
 shift
-GROUPS=${*:-engine library api table grading export verify dashboard history floor}
+BENCHES=${*:-engine library api table grading export verify dashboard history floor}
 PG=${PG:-postgres://postgres@127.0.0.1:55433}
 REDIS=${REDIS:-redis://127.0.0.1:56380/6}
 PY=${PY:-/work/main/.venv/bin/python}
@@ -26,7 +26,7 @@ run() {  # run NAME COMMAND...: load average before, the command, wall and exit 
     "$@" >>"$OUT/$name.log" 2>&1
     echo "== $name: exit $? after $(( $(date +%s) - start )) s" | tee -a "$OUT/$name.log"
 }
-for group in $GROUPS; do
+for group in $BENCHES; do
     DB=i25_${LABEL}_$group
     U=$PG/$DB
     case $group in
