@@ -2,6 +2,9 @@
 
 An entry is *in force* while no later entry corrects it: a review with no correction, a
 flag not lifted, a certification not withdrawn (and, for a certification, not expired).
+
+Over 400 lines on purpose: the standings, the training record and the refreshers all read
+"in force" by the rule above, which one module keeps in one place.
 """
 
 from __future__ import annotations

@@ -63,6 +63,20 @@ REGRADED_TRAINEE = "trainee0010"
 CATEGORIES = ["overpay", "underpay", "wrong_outcome", "procedure_error", "insurance_error"]
 
 
+def stub_key(questions: int) -> str:
+    """A round's stored answer key for the fill: one item per question (settle p1's hand,
+    pay 15.00), so the run summaries read the key stored, as for a dealt round, instead of
+    asking the engine for the key of the fill's stub document, which has no cards (an empty
+    key is recomputed since issue #24)."""
+    return json.dumps(
+        [
+            {"n": n, "kind": "settle_hand", "box": 1, "hand": 1, "player": "p1", "prompt": "",
+             "expected": {"action": "pay", "amount": "15.00"}, "rule": "", "view": {}}
+            for n in range(1, questions + 1)
+        ]
+    )  # fmt: skip
+
+
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_ENV", "development")
@@ -164,6 +178,7 @@ def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
         grade_rows.extend((attempt_id, *g) for g in grades_here)
 
     document = json.dumps({"format": "blackjack-scenario/1", "skills": []})
+    key = stub_key(QUESTIONS_PER_ROUND)
     with connection.cursor() as cursor:
         raw = cursor.connection
         with raw.cursor().copy(
@@ -220,7 +235,7 @@ def fill(*, trainees: int, classes: int, decisions: int, seed: int) -> None:
         ) as copy:
             for pk, attempt_id, position, version_id, skills in item_rows:
                 doc = document.replace('"skills": []', f'"skills": {json.dumps(skills)}')
-                copy.write_row((pk, attempt_id, position, version_id, doc, "[]", "{}"))
+                copy.write_row((pk, attempt_id, position, version_id, doc, key, "{}"))
         with raw.cursor().copy(
             f"COPY {Decision._meta.db_table} (id, item_id, question, kind, answer, shown, "
             "shown_at, answered_at, response_ms, created_at, late) FROM STDIN"

@@ -55,6 +55,20 @@ ANCHORS = Path(tempfile.gettempdir()) / "shoeschool-history" / "anchors.jsonl"
 AFTER_CHECKPOINT = 1_000
 
 
+def stub_key(questions: int) -> str:
+    """A round's stored answer key for the fill: one item per question (settle p1's hand,
+    pay 15.00), so the run summaries read the key stored, as for a dealt round, instead of
+    asking the engine for the key of the fill's stub document, which has no cards (an empty
+    key is recomputed since issue #24)."""
+    return json.dumps(
+        [
+            {"n": n, "kind": "settle_hand", "box": 1, "hand": 1, "player": "p1", "prompt": "",
+             "expected": {"action": "pay", "amount": "15.00"}, "rule": "", "view": {}}
+            for n in range(1, questions + 1)
+        ]
+    )  # fmt: skip
+
+
 def django_setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("DJANGO_ENV", "development")
@@ -162,6 +176,8 @@ def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) 
                    "graded", "", when - dt.timedelta(minutes=25), when, when, when,
                    scores[attempt], scores[attempt] >= 90)  # fmt: skip
 
+    key = stub_key(QUESTIONS)
+
     def items() -> Iterator[Sequence[Any]]:
         for attempt in range(1, plan.attempts + 1):
             rng = random.Random(seed * 7 + attempt)
@@ -170,7 +186,7 @@ def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) 
             for position in range(1, ROUNDS + 1):
                 document = {"format": "blackjack-scenario/1", "skills": rng.sample(SKILLS, 2)}
                 yield ((attempt - 1) * ROUNDS + position, attempt, position, version,
-                       json.dumps(document), "[]", "{}", when, when)  # fmt: skip
+                       json.dumps(document), key, "{}", when, when)  # fmt: skip
 
     def answer(diff: Decimal) -> dict[str, str]:
         return {"action": "pay", "amount": str(Decimal("15.00") + diff)}

@@ -130,6 +130,25 @@ def pit_boss(db):
 
 
 @pytest.fixture
+def pit(db, trainee, other_trainee, pit_boss):
+    """Two classes: the pit boss teaches tina's "Morning"; another pit boss otto's "Evening"."""
+    from tests.audit.factories import TrainingClassFactory
+    from tests.factories import UserFactory
+
+    other_boss = UserFactory(username="other-boss", roles=["pit_boss"])
+    mine = TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
+    theirs = TrainingClassFactory(
+        name="Evening", trainees=[other_trainee], instructors=[other_boss]
+    )
+    return {"mine": mine, "theirs": theirs, "other_boss": other_boss}
+
+
+@pytest.fixture
+def other_boss(pit):
+    return pit["other_boss"]
+
+
+@pytest.fixture
 def compliance_officer(db):
     from tests.factories import UserFactory
 

@@ -13,10 +13,10 @@ import pytest
 from django.core import mail
 from playwright.sync_api import Page, expect
 
-from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.factories import PASSWORD
+from tests.graded import RIGHT, make_attempt, wrong
 from tests.test_security_browser import log_out
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -81,8 +81,8 @@ def test_static_files_stay_cacheable(client):
 def test_the_pit_charts_style_is_allowed_by_the_pages_nonce_and_they_carry_no_script(
     pit_boss, trainee
 ):
-    from tests.audit.conftest import RIGHT, make_attempt, wrong
     from tests.audit.factories import TrainingClassFactory
+    from tests.graded import RIGHT, make_attempt, wrong
 
     TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     make_attempt(trainee=trainee, answers=[RIGHT, wrong("5.00")])

@@ -7,49 +7,23 @@ why in the commit."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import datetime as dt
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from audit.models import RetrainingFlag
-from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
+from audit.models import ComplianceReport, ReportStatus, RetrainingFlag
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import UserFactory
+from tests.graded import RIGHT, client_for, make_attempt, wrong
+from tests.queries import assert_database_query_count, counted, per_vendor
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit, decision_record
 from trainer.services.grading.execute import grading_runs_execute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
-
-
-@contextmanager
-def assert_database_query_count(expected: int) -> Iterator[None]:
-    """Exactly ``expected`` queries in the block; on failure, every query is listed."""
-    with CaptureQueriesContext(connection) as queries:
-        yield
-    found = len(queries.captured_queries)
-    if found != expected:
-        listing = "\n".join(
-            f"{n}. {q['sql'][:300]}" for n, q in enumerate(queries.captured_queries, 1)
-        )
-        pytest.fail(f"{found} queries, expected {expected}:\n{listing}")
-
-
-def per_vendor(*, sqlite: int, postgresql: int) -> int:
-    """Where the database changes the count (PostgreSQL's bulk COPY, row locks)."""
-    return {"sqlite": sqlite, "postgresql": postgresql}[connection.vendor]
-
-
-def counted(action: Callable[[], object]) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        action()
-    return len(queries.captured_queries)
 
 
 # The pit.
@@ -245,3 +219,79 @@ def test_the_administration_lists_at_two_sizes(admin_user, pit_boss, size):
 ADMIN_PEOPLE = 7
 # The session, the user with roles, the classes with counts, their instructors.
 ADMIN_CLASSES = 4
+
+
+# The compliance officer's lists (issue #25).
+
+
+def _reports(size, officer):
+    """``size`` reports, each asked for by a compliance officer of its own, in every state."""
+    statuses = [ReportStatus.READY, ReportStatus.PENDING, ReportStatus.FAILED]
+    for n in range(size):
+        ComplianceReport.objects.create(
+            period_start=dt.date(2026, 1, 1),
+            period_end=dt.date(2026, 1, 31),
+            format="csv" if n % 2 else "pdf",
+            requested_by=officer
+            if n == 0
+            else UserFactory(username=f"officer{size}-{n}", roles=["compliance"]),
+            status=statuses[n % len(statuses)],
+        )
+
+
+# The session, the user with roles, the reports with who asked for each (one join): the
+# same however many reports and officers.
+COMPLIANCE_REPORTS_QUERIES = 3
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_compliance_reports_list_at_two_sizes(compliance_officer, size):
+    _reports(size, compliance_officer)
+    client = client_for(compliance_officer)
+    url = reverse("compliance:index")
+    _warm(client, url)
+    with assert_database_query_count(COMPLIANCE_REPORTS_QUERIES):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.decode().count("data-report=") == size
+
+
+# The pit as compliance reads it: every trainee of every class (two classes, two pit bosses),
+# nothing cached; as many queries as the pit boss's over their own class.
+COMPLIANCE_DASHBOARD_QUERIES = DASHBOARD_QUERIES
+
+
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_compliance_officers_pit_at_two_sizes(pit_boss, compliance_officer, size):
+    _class_of(size, pit_boss)
+    _class_of(size + 1, UserFactory(username=f"evening-boss-{size}", roles=["pit_boss"]))
+    client = client_for(compliance_officer)
+    url = reverse("pit:dashboard")
+    _warm(client, url)
+    with assert_database_query_count(COMPLIANCE_DASHBOARD_QUERIES):
+        assert client.get(url).status_code == 200
+
+
+# A trainee's sections as compliance reads them: as the pit boss's (above), less the
+# queries asking whether the viewer teaches the trainee's class (compliance reads every
+# trainee and acts for none): one fewer, two on the overview and the mistakes.
+COMPLIANCE_TRAINEE_SECTION_QUERIES = {
+    "pit:trainee": 17,
+    "pit:trainee_mistakes": 8,
+    "pit:trainee_retraining": 6,
+    "pit:trainee_certification": 11,
+    "pit:trainee_sign_off": 9,
+}
+
+
+@pytest.mark.parametrize("section", sorted(COMPLIANCE_TRAINEE_SECTION_QUERIES))
+@pytest.mark.parametrize("attempts", [1, 6])
+def test_the_trainee_sections_as_compliance_reads_them_at_two_sizes(
+    pit_boss, compliance_officer, attempts, section
+):
+    trainee = _trainee_with(attempts, pit_boss)
+    client = client_for(compliance_officer)
+    url = reverse(section, args=[trainee.pk])
+    _warm(client, url)
+    with assert_database_query_count(COMPLIANCE_TRAINEE_SECTION_QUERIES[section]):
+        assert client.get(url).status_code == 200

@@ -11,9 +11,9 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import Page, expect
 
-from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.graded import RIGHT, make_attempt, wrong
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import Mode
 

@@ -5,7 +5,7 @@ Records that a grade or a regulator relies on are never edited after the fact: p
 versions once used, decisions once submitted, grades once written. Corrections are new
 rows (a new profile version, a new grading run) that leave the old ones for the record.
 
-One module though long: Django keeps an app's models together, and the migrations and
+Over 400 lines on purpose: Django keeps an app's models together, and the migrations and
 the admin name them here.
 """
 

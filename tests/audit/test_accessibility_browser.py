@@ -16,9 +16,9 @@ from playwright.sync_api import Page, expect
 from audit.models import ComplianceReport, ReportStatus
 from audit.services.reviews import retraining_flag_create
 from tests.accessibility import axe_violations, dangling_references, describe
-from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in, through_briefing
+from tests.graded import RIGHT, make_attempt, wrong
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import Attempt, Grade, GradingRun, Mode
 from trainer.services.grading.execute import grading_run_execute

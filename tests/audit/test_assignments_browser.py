@@ -12,8 +12,8 @@ from playwright.sync_api import Page, expect
 
 from audit.models import Refresher
 from audit.services.reviews import retraining_flag_create
-from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.graded import RIGHT, make_attempt, wrong
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment
 

@@ -22,9 +22,9 @@ from core.roles import Role
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.audit.conftest import RIGHT, Answer, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
+from tests.graded import RIGHT, Answer, make_attempt, signing_request, wrong
 from trainer.models import Drill, DrillPurpose, Mode, RuleProfile
 
 

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from audit.services.reports.pdf import compliance_report_write_pdf
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from core.postgres import csv_line
-from tests.audit.conftest import client_for
 from tests.audit.factories import GradeSpec, graded_attempt
+from tests.graded import client_for
 from tests.pdf import needs_pdftotext, pdf_text
 from tests.trainer.factories import (
     AssignmentFactory,

@@ -25,11 +25,11 @@ from audit.services.reviews import (
     retraining_flag_create,
     review_create,
 )
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
+from tests.answered import PLAYER_WINS
+from tests.answered import make_attempt as submitted_attempt
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
-from tests.grading.conftest import PLAYER_WINS
-from tests.grading.conftest import make_attempt as submitted_attempt
+from tests.graded import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
 from trainer.selectors import dashboard, evidence, graded_cache, grades, visibility
 from trainer.services.grading.execute import grading_run_execute

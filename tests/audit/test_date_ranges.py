@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
+from tests.graded import RIGHT, client_for, make_attempt, wrong
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from django.template import Context, Template
 from django.urls import reverse
 
 from core.durations import duration_text, whole_seconds_text
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt
+from tests.graded import RIGHT, Answer, client_for, make_attempt
 from tests.trainer.factories import AssignmentFactory, DrillFactory, natural_document
 from trainer.models import Grade, Mode
 from trainer.services.attempts import attempt_start

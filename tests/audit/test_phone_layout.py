@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.audit.conftest import RIGHT, make_attempt, wrong
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, log_in
+from tests.graded import RIGHT, make_attempt, wrong
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

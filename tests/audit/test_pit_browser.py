@@ -18,10 +18,10 @@ from audit.services.reviews import (
     certification_withdraw,
     retraining_flag_create,
 )
-from tests.audit.conftest import RIGHT, Answer, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, log_in
 from tests.factories import PASSWORD, UserFactory
+from tests.graded import RIGHT, Answer, make_attempt, signing_request, wrong
 from trainer.models import Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

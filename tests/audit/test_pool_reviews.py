@@ -18,7 +18,7 @@ from django.utils import timezone
 from audit.models import Review
 from audit.services.reviews import review_create
 from core.errors import ConflictError
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, wrong
+from tests.graded import RIGHT, Answer, client_for, make_attempt, wrong
 from tests.trainer.factories import AssignmentFactory
 from trainer.models import Assignment, Drill, DrillKind, DrillPurpose, Grade, Mode
 

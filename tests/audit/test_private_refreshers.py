@@ -10,8 +10,8 @@ from rest_framework.test import APIClient
 
 from audit.services.remediation import refresher_assign
 from core.errors import NotFoundError
-from tests.audit.conftest import client_for, make_attempt, wrong
 from tests.factories import UserFactory
+from tests.graded import client_for, make_attempt, wrong
 from trainer.models import Attempt, Mode
 from trainer.selectors.attempts import practice_drills
 from trainer.services.attempts import attempt_start

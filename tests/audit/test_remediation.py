@@ -15,7 +15,7 @@ from audit.services.reviews import retraining_flag_create
 from core.errors import ConflictError, ForbiddenError, TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
+from tests.graded import RIGHT, client_for, make_attempt, wrong
 from trainer.models import Assignment, DrillKind, DrillPurpose, GradingRun, Mode
 from trainer.services.attempts import attempt_start, attempt_submit
 from trainer.services.grading.execute import grading_runs_execute

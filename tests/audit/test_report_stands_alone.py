@@ -17,9 +17,9 @@ from django.utils import timezone
 from audit.models import Certification, ComplianceReport, RetrainingFlag, Review
 from audit.services.reports.periods import PRESETS, preset_period
 from audit.services.reports.rows import compliance_report_write_csv, compliance_report_write_flat
-from tests.audit.conftest import QUESTION, RIGHT, make_attempt, wrong
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
+from tests.graded import QUESTION, RIGHT, make_attempt, wrong
 from trainer.models import Drill, RuleProfile
 from trainer.words import key_text
 

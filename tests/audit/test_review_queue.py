@@ -19,8 +19,8 @@ from audit.selectors_queue import QueueFilter, queue_next, waiting_reviews
 from audit.services.reviews import review_create
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt, wrong
 from tests.factories import UserFactory
+from tests.graded import RIGHT, Answer, client_for, make_attempt, wrong
 from trainer.models import Grade, Mode
 from trainer.selectors.visibility import trainees_actable_by
 

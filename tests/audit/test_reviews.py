@@ -18,9 +18,9 @@ from core.errors import TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
+from tests.graded import RIGHT, make_attempt, signing_request, wrong
 from trainer.models import Grade, Mode, RuleProfile
 from trainer.selectors.evidence import AttemptEvidence
 

@@ -19,9 +19,9 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import ComplianceReport
 from audit.services.reviews import certification_sign, retraining_flag_create
-from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
+from tests.graded import RIGHT, make_attempt, signing_request, wrong
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Grade, RuleProfile
 from trainer.services.assignments import assignment_create

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from tests.audit.conftest import KEY, QUESTION, RIGHT, ROUND, Answer, make_attempt, wrong
 from tests.audit.factories import profile_version
+from tests.graded import KEY, QUESTION, RIGHT, ROUND, Answer, make_attempt, wrong
 from trainer.models import (
     Attempt,
     AttemptItem,

@@ -14,8 +14,8 @@ from audit.services.reviews import retraining_flag_create
 from core.errors import ForbiddenError
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
 from tests.audit.test_separation_of_duties import duo  # noqa: F401 (a fixture)
+from tests.graded import client_for
 from trainer.services import classes as services
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Certification
-from tests.audit.conftest import RIGHT, client_for, make_attempt, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
+from tests.graded import RIGHT, client_for, make_attempt, wrong
 
 pytestmark = pytest.mark.django_db
 

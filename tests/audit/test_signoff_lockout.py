@@ -11,9 +11,9 @@ from django.urls import reverse
 from audit.models import Certification
 from audit.services.reviews import certification_sign, certification_withdraw
 from core.errors import TrainerError
-from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
+from tests.graded import RIGHT, client_for, make_attempt, signing_request
 from trainer.models import RuleProfile
 
 

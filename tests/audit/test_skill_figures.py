@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.services.remediation import weak_skills
-from tests.audit.conftest import RIGHT, Answer, client_for, make_attempt
+from tests.graded import RIGHT, Answer, client_for, make_attempt
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,

@@ -23,9 +23,9 @@ from core.errors import TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry, LedgerHead
 from ledger.services.verify import ledger_verify
-from tests.audit.conftest import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
+from tests.graded import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.pdf import needs_pdftotext
 from trainer.models import RuleProfile
 

@@ -34,11 +34,11 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.anchors import ledger_checkpoint_write
 from ledger.services.verify import ledger_verify
-from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
+from tests.answered import make_attempt as answered_attempt
+from tests.answered import right
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
-from tests.grading.conftest import make_attempt as answered_attempt
-from tests.grading.conftest import right
+from tests.graded import RIGHT, make_attempt, signing_request, wrong
 from trainer.models import Attempt, Grade, GradingRun, Mode, RuleProfile
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request
@@ -251,7 +251,7 @@ def test_the_compliance_report_states_the_ledger_not_verified(signed, compliance
 
 
 def test_the_compliance_page_names_the_forged_row(signed, compliance_officer):
-    from tests.audit.conftest import client_for
+    from tests.graded import client_for
 
     raw(
         "UPDATE audit_certification SET expires_at = %s WHERE id = %s",

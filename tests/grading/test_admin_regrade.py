@@ -1,7 +1,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.grading.conftest import PLAYER_WINS, make_attempt
+from tests.answered import PLAYER_WINS, make_attempt
 from trainer.models import GradingRun, RunTrigger
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request

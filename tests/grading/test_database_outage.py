@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import connection
 from django.utils import timezone
 
-from tests.grading.conftest import PLAYER_WINS, SOFT_17
+from tests.answered import PLAYER_WINS, SOFT_17
 from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker, database_url_of_this_test
 from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from tests.grading.conftest import PLAYER_WINS, right
+from tests.answered import PLAYER_WINS, right
 from trainer import rules
 from trainer.models import ErrorCategory, Grade, Mode
 from trainer.selectors.attempts import attempt_feedback

@@ -3,7 +3,7 @@ from decimal import Decimal
 import pytest
 
 from core.errors import TrainerError
-from tests.grading.conftest import SOFT_17, casino_shoe, right
+from tests.answered import SOFT_17, casino_shoe, right
 from trainer.models import Attempt, Grade, GradingRun, RunStatus, RunTrigger, Scenario
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request

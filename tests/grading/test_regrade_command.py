@@ -3,7 +3,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tests.grading.conftest import PLAYER_WINS
+from tests.answered import PLAYER_WINS
 from trainer.models import GradingRun, RunTrigger
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request

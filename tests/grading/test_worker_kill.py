@@ -16,7 +16,7 @@ from django.db.models import Count
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.grading.conftest import PLAYER_WINS, SOFT_17, make_attempts
+from tests.answered import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker
 from trainer.models import Grade, GradingRun, RunStatus

@@ -14,10 +14,10 @@ from core.errors import ConflictError, ForbiddenError, TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
-from tests.audit.conftest import client_for
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
-from tests.test_query_counts import assert_database_query_count
+from tests.graded import client_for
+from tests.queries import assert_database_query_count
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Attempt, AttemptStatus, GradingStatus, Mode
 from trainer.selectors.assignments import BoardStatus, assignment_board, class_board

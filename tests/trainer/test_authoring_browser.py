@@ -12,12 +12,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.accessibility import axe_violations, dangling_references, describe
-from tests.audit import conftest as audit_fixtures
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from trainer.models import Assignment, Drill, Scenario
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-pit = audit_fixtures.pit
 
 
 @pytest.fixture

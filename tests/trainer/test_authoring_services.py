@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from core.errors import ConflictError, ForbiddenError, TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Scenario
 from trainer.services.drills import drill_create, drill_retire

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from tests.trainer.test_workspace_scenarios import staged
 from trainer.models import Scenario
 from trainer.web.workspace.authoring_words import (

@@ -12,9 +12,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
+from tests.graded import client_for
 from trainer.models import TrainingClass
 
 pytestmark = pytest.mark.django_db

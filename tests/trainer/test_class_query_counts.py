@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import RIGHT, client_for, make_attempt
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
-from tests.test_query_counts import assert_database_query_count
+from tests.graded import RIGHT, client_for, make_attempt
+from tests.queries import assert_database_query_count
 
 pytestmark = pytest.mark.django_db
 

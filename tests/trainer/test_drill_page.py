@@ -11,19 +11,14 @@ from django.urls import reverse
 from core.errors import ConflictError, NotFoundError
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit import conftest as audit_fixtures
-from tests.audit.conftest import client_for
 from tests.factories import UserFactory
+from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, RuleProfile, RuleProfileVersion
 from trainer.services.assignments import assignment_create
 from trainer.services.drills import drill_create, table_test_create
 
 pytestmark = pytest.mark.django_db
-# The pit's two classes (tests/audit/conftest.py): the pit boss teaches tina's "Morning",
-# another pit boss otto's "Evening".
-pit = audit_fixtures.pit
-other_boss = audit_fixtures.other_boss
 
 
 def shoe() -> RuleProfileVersion:

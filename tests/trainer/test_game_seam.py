@@ -93,7 +93,7 @@ def test_blackjack_is_the_default_game():
 def test_the_page_answers_a_drill_of_an_unknown_game_with_a_400_naming_it(trainee):
     from django.urls import reverse
 
-    from tests.audit.conftest import client_for
+    from tests.graded import client_for
 
     drill = DrillFactory(game="poker")
     response = client_for(trainee).post(reverse("train:start"), {"drill": drill.pk})

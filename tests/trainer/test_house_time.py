@@ -16,8 +16,8 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from config.settings.house_zone import house_zone_name, system_zone_name, zone_checked
-from tests.audit.conftest import client_for
 from tests.audit.factories import TrainingClassFactory
+from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Mode
 from trainer.services.assignments import assignment_create

@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.errors import ConflictError, TrainerError
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from tests.trainer.factories import (
     DrillFactory,
     ScenarioFactory,

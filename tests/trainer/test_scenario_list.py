@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import RuleProfile, Scenario
 

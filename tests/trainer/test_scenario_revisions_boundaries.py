@@ -12,8 +12,8 @@ from rest_framework.test import APIClient
 from core.errors import ForbiddenError
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
 from tests.factories import UserFactory
+from tests.graded import client_for
 from tests.trainer.factories import simple_document
 from tests.trainer.test_workspace_scenarios import staged
 from trainer.models import DrillScenario, Scenario

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from core.errors import TrainerError
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, chip_document, natural_document, simple_document
 from trainer.games.blackjack import answer_fields, parse_answer
 from trainer.models import Decision, Mode

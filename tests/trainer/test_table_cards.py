@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import client_for
 from tests.factories import profile_version
+from tests.graded import client_for
 
 pytestmark = pytest.mark.django_db
 

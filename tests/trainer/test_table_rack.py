@@ -9,8 +9,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import client_for
 from tests.factories import profile_version
+from tests.graded import client_for
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from tests.trainer.factories import AssignmentFactory, DrillFactory, simple_document
 from trainer.models import Drill, DrillKind, RuleProfile, Scenario
 from trainer.services.scenarios import scenario_import

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from tests.audit.conftest import client_for
-from tests.test_query_counts import assert_database_query_count
+from tests.graded import client_for
+from tests.queries import assert_database_query_count
 from tests.trainer.factories import AssignmentFactory, DrillFactory, simple_document
 from trainer.models import RuleProfile
 from trainer.services.drills import drill_create

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.conftest import client_for
+from tests.graded import client_for
 from trainer.models import RuleProfile, Scenario
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ The selectors own the filtering: each takes the trainees and a `StatsFilter`
 (`grades_list(trainees=..., filters=...)`); `grade_figures` reads the figures once for the
 functions that show them.
 
-One module past ~400 lines on purpose: every figure here reads the same cached per-trainee
+Over 400 lines on purpose: every figure here reads the same cached per-trainee
 tallies (`_compute`), so the dashboard's, a class page's and a trainee's figures cannot
 drift apart.
 """

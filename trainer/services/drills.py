@@ -1,6 +1,6 @@
 """Making drills (fixed sets of scenarios, or generator recipes) and assigning them.
 
-One module past ~400 lines on purpose: a drill's making, retiring and its table test share
+Over 400 lines on purpose: a drill's making, retiring and its table test share
 the checks of what may be dealt (a pool's rounds dealt nowhere else, the recipe's
 minimums, another class's open assignment); split, each part would import the others'
 private checks."""

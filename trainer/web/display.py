@@ -5,6 +5,9 @@ the trainee's page and the pit's drill-down alike; one labeller (`answer_label`)
 answer in words everywhere. Buttons and words are keyed by the engine's vocabulary
 (`rules.Kind`, `rules.MoneyAction`, `rules.ProcedureAnswer`), so a word the engine adds
 fails here at import rather than showing up unlabelled.
+
+Over 400 lines on purpose: the trainee's page and the pit's drill-down read the one view
+model and the one labeller; split, the buttons and the words they key would drift apart.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Views parse the request, call one service or selector and render. Every page is for
 trainees only (403 otherwise), and an attempt that is not the trainee's answers 404.
+
+A little over 400 lines: the table and its answer share the reading of a posted answer
+(the buttons, the chips and stacks of the rack), kept beside the two pages that use it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ The expired certification and the sitting it rests on are made on a clock turned
 (EXPIRED_AGO): every record of them, their ledger entries included, carries that date.
 So is one practice drill sat last month (LAST_MONTH), so that a compliance officer's
 "last month" report has decisions in it.
+
+Over 400 lines on purpose: one command tells the demo's history in order, each part
+resting on the one before, with the few helpers only it uses.
 """
 
 from __future__ import annotations
