@@ -14,9 +14,9 @@ from django.db.models import BooleanField, F, Func, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from core.dates import days_bounds
+from trainer.games.blackjack.skills import SKILL_QUESTIONS, question_skills, skill_kinds
 from trainer.models import AttemptItem, ErrorCategory, Grade
 from trainer.selectors.runs import current_runs
-from trainer.skills import SKILL_QUESTIONS, question_skills, skill_kinds
 
 # Whose grades: a queryset of users (or of their pks), or trainee ids.
 Trainees = QuerySet[Any, Any] | Iterable[int]

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from trainer.models import Skill
+from trainer.labels import skill_words
 from trainer.selectors.runs import current_summaries
 from trainer.tallies import Tally, accuracy_percent, skill_tallies
 
@@ -65,7 +65,7 @@ def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[Skil
             every[skill].add(tally)
             when = earlier if submitted_at is None or submitted_at < since else recent
             when[skill].add(tally)
-    titles = dict(Skill.choices)
+    titles = skill_words()
     found = []
     for skill, tally in every.items():
         mean = (

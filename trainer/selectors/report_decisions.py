@@ -20,7 +20,7 @@ from django.db.models.functions import Cast, Coalesce, Concat, NullIf, Trim
 
 from core.dates import house_zone_name, zone_abbreviations
 from core.postgres import csv_line, sql_csv_text, sql_house_text, sql_literal, sql_words
-from trainer import words
+from trainer import labels, words
 from trainer.models import AttemptItem, Grade
 from trainer.selectors.reports import graded_questions
 
@@ -183,7 +183,7 @@ def report_decisions_csv(
         ),
         f"COALESCE({c[8]}::text, '')",
         f"CASE WHEN {c[9]} THEN 'yes' ELSE 'no' END",
-        sql_csv_text(sql_words(c[10], words.CATEGORY_WORDS)),
+        sql_csv_text(sql_words(c[10], labels.category_words())),
         f"{c[11]}::text",  # numeric(14, 2): always two places, as :.2f
         *map(sql_csv_text, _sql_answer_parts(f"({c[12]})::jsonb")),
         *map(sql_csv_text, _sql_answer_parts(f"({c[13]})::jsonb")),

@@ -30,7 +30,7 @@ from core.dates import house_second, house_zone_name, zone_statement
 from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
-from trainer import words
+from trainer import labels, words
 from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
 from trainer.selectors.report_decisions import (
     DECISION_COLUMNS,
@@ -220,7 +220,7 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     return (
-        words.category_label(summary.category) or summary.category,
+        labels.category_label(summary.category) or summary.category,
         summary.count,
         summary.overpaid,
         summary.underpaid,
@@ -250,7 +250,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
         str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
         house_second(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",
-        words.CATEGORY_WORDS.get(category, category) if category else "",
+        labels.category_words().get(category, category) if category else "",
         f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
         given_chips, expected_chips, trainee_name, drill, table, question_text,
     ]  # fmt: skip

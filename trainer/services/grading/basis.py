@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer.games import Game
+from trainer.games import DocumentError, Game, Verdict
+from trainer.games.marking import money_figure
 from trainer.models import RuleProfileVersion, Scenario
 from trainer.selectors.runs import scenario_newest_revision
 
@@ -115,11 +116,25 @@ class JsonTexts:
 def verdict_of(
     game: Game, expected: Mapping[str, Any], given: Any, missed: bool
 ) -> tuple[bool, Decimal, str]:
-    """Whether an answer is right, the money it moves wrongly, and its category."""
+    """Whether an answer is right, the money it moves wrongly (its cost, in a game that
+    counts money; none in a game that counts points), and its category (the game's)."""
     # Missed: the game's unanswered, the one scoring of a missed question (feedback's too).
     verdict = game.unanswered() if missed else game.compare(expected, given)
-    category = (verdict.category or "procedure_error") if not verdict.right else ""
-    return verdict.right, verdict.money_diff.quantize(CENT), category
+    return verdict.right, money_figure(game, verdict.cost), category_of(game, verdict)
+
+
+def category_of(game: Game, verdict: Verdict) -> str:
+    """The stored category of a verdict: "" when right; else the game's (every wrong
+    answer names one: a game that does not is refused, never filed under a guess)."""
+    if verdict.right:
+        return ""
+    if not verdict.category:
+        raise DocumentError(
+            f"the game {game.name} marked an answer wrong without saying why",
+            field="category",
+            reason="no_category",
+        )
+    return str(verdict.category)
 
 
 class BasisCache:

@@ -44,7 +44,7 @@ from trainer.selectors.runs import latest_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
 from trainer.services.run_summaries import run_summaries_save
 from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
-from trainer.skills import identities
+from trainer.shown import identities
 
 logger = logging.getLogger("trainer.services.grading")
 
