@@ -126,11 +126,13 @@ def money_figure(marking: Marking, cost: Decimal) -> Decimal:
 class _WordsType(EnumType):
     @property
     def values(cls) -> list[str]:
-        return [member.value for member in cls]  # type: ignore[attr-defined]
+        members: list[Any] = list(cls)
+        return [member.value for member in members]
 
     @property
     def choices(cls) -> list[tuple[str, str]]:
-        return [(member.value, member.words) for member in cls]  # type: ignore[attr-defined]
+        members: list[Any] = list(cls)
+        return [(member.value, member.words) for member in members]
 
 
 class Words(StrEnum, metaclass=_WordsType):
