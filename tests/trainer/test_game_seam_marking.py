@@ -9,17 +9,18 @@ hand": graded, counted and labelled through it, with no word of blackjack's.
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 from decimal import Decimal
 
 import pytest
+from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.services.reports.rows import compliance_report_write_csv
+from audit.services.reports.rows import compliance_report_write_csv, decision_row
+from core.postgres import csv_line
 from tests.audit.conftest import client_for
-from tests.audit.factories import TrainingClassFactory
+from tests.audit.factories import GradeSpec, TrainingClassFactory, graded_attempt
 from tests.factories import profile_version
 from tests.seam_game.marking import DREW_ON_PAT, STOOD_ON_STIFF
 from tests.trainer.factories import DrillFactory, ScenarioFactory
@@ -27,6 +28,7 @@ from trainer import labels
 from trainer.games import game_named
 from trainer.games.marking import MONEY, POINTS, UNANSWERED, money_figure
 from trainer.models import Attempt, DrillScenario, ErrorCategory, Grade, GradingRunSummary, Mode
+from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
@@ -207,7 +209,7 @@ def test_the_compliance_csv_names_the_games_mistakes(trainee):
     attempt, _ = _graded(trainee, ["hit", "stand"])
     day = timezone.localdate(attempt.submitted_at)
     out = io.StringIO()
-    compliance_report_write_csv(start=day, end=day + dt.timedelta(days=0), out=out)
+    compliance_report_write_csv(start=day, end=day, out=out)
     rows = [row for row in csv.reader(io.StringIO(out.getvalue())) if row[0] == "decisions"]
     header, *decisions = rows
     category = header.index("category")
@@ -218,6 +220,31 @@ def test_the_compliance_csv_names_the_games_mistakes(trainee):
         "Not answered",
     ]
     assert {row[money] for row in decisions} == {"0.00"}
+    # The kind and the answers in the game's words too.
+    assert {row[header.index("kind")] for row in decisions} == {"Draw or stand"}
+    given, expected = header.index("given_action"), header.index("expected_action")
+    assert [(row[given], row[expected]) for row in decisions] == [
+        ("Draw a card", "Stand"),
+        ("Stand", "Draw a card"),
+        ("", "Draw a card"),
+    ]
     text = out.getvalue()
     for word in BLACKJACK_WORDS:
         assert word not in text
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the decisions are written by SQL on PostgreSQL only"
+)
+@pytest.mark.django_db
+def test_postgresql_writes_the_games_decisions_as_python_would(trainee):
+    attempt, _ = _graded(trainee, ["hit", "stand"])
+    # A blackjack attempt beside it: each row in its own game's words.
+    graded_attempt(trainee=trainee, grades=[GradeSpec(), GradeSpec(kind="peek")])
+    day = timezone.localdate(attempt.submitted_at)
+    in_python = "".join(csv_line(decision_row(row)) for row in report_decisions(start=day, end=day))
+    in_sql = report_decisions_csv(start=day, end=day)
+    assert in_sql is not None
+    assert "".join(in_sql) == in_python
+    assert "Drew on a pat hand" in in_python
+    assert "Draw a card" in in_python

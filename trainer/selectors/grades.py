@@ -141,9 +141,7 @@ def exercising_ids(grades: QuerySet[Grade], skill: str) -> list[int]:
     rows = list(grades.values_list("pk", "item_id", "question"))
     keys = {
         pk: (key, game)
-        for pk, key, game in AttemptItem.objects.filter(
-            pk__in={item_id for _, item_id, _ in rows}
-        )
+        for pk, key, game in AttemptItem.objects.filter(pk__in={item_id for _, item_id, _ in rows})
         .order_by()
         .values_list("pk", "answer_key", "attempt__drill__game")
     }

@@ -228,26 +228,19 @@ def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     )
 
 
-def _answer_cells(text: str | None) -> tuple[str, str, str]:
-    """An answer's action in words, its amount and its chips ("25 + 5 + 2.50")."""
-    if not text:
-        return "", "", ""
-    answer = json.loads(text)
-    return (*words.answer_parts(answer), words.chips_text(answer))
-
-
 def decision_row(row: tuple[Any, ...]) -> Row:
     # The one section that can run to millions of rows: its types are known, so it skips
     # cell's checks. Words by their labels, as the SQL beside it writes them
-    # (trainer.selectors.reports.report_decisions_csv): the same bytes.
+    # (trainer.selectors.report_decisions.report_decisions_csv): the same bytes. The kind
+    # and the answers come in their game's words (report_decisions).
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected, trainee_name, drill, table,
      question_text) = row  # fmt: skip
-    given_action, given_amount, given_chips = _answer_cells(given)
-    expected_action, expected_amount, expected_chips = _answer_cells(expected)
+    given_action, given_amount, given_chips = given
+    expected_action, expected_amount, expected_chips = expected
     return [
         "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
-        str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
+        str(position), str(question), kind,
         house_second(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",
         labels.category_words().get(category, category) if category else "",
