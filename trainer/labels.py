@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
-from trainer.games import game_named, game_names
+from trainer.games import game_named, game_names, games_generation
 from trainer.models import ErrorCategory
 
 _SHELL_CATEGORIES: dict[str, str] = dict(ErrorCategory.choices)
@@ -20,13 +20,14 @@ _SHELL_CATEGORIES: dict[str, str] = dict(ErrorCategory.choices)
 def category_words() -> Mapping[str, str]:
     """Every category's words by its code: the shell's and every game's (the reports label
     stored codes with it, in Python and in SQL alike). Not to be changed: it is shared."""
-    return _category_words(tuple(game_names()))
+    return _category_words(games_generation())
 
 
 @cache
-def _category_words(names: tuple[str, ...]) -> Mapping[str, str]:
+def _category_words(generation: int) -> Mapping[str, str]:
+    """By the registry's generation: read again once a game is registered or removed."""
     found: dict[str, str] = {}
-    for name in names:
+    for name in game_names():
         for code, category in game_named(name).categories.items():
             found.setdefault(code, category.words)
     return {**found, **_SHELL_CATEGORIES}
@@ -48,13 +49,17 @@ def category_label(category: str | None, *, game: str | None = None) -> str:
     return code.replace("_", " ").capitalize()
 
 
-def review_categories() -> frozenset[str]:
-    """The categories of the mistakes a pit boss reviews, in every game."""
-    return frozenset(
-        code
-        for name in game_names()
-        for code, category in game_named(name).categories.items()
-        if category.review
+def unreviewed_categories() -> list[str]:
+    """The categories of wrong answers no pit boss reviews: the shell's unanswered, and
+    those a game declares not to review (``Category.review``)."""
+    return sorted(
+        {ErrorCategory.UNANSWERED.value}
+        | {
+            code
+            for name in game_names()
+            for code, category in game_named(name).categories.items()
+            if not category.review
+        }
     )
 
 

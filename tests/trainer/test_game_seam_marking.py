@@ -248,3 +248,22 @@ def test_postgresql_writes_the_games_decisions_as_python_would(trainee):
     assert "".join(in_sql) == in_python
     assert "Drew on a pat hand" in in_python
     assert "Draw a card" in in_python
+
+
+@pytest.mark.django_db
+def test_a_category_the_game_does_not_review_waits_in_no_queue(trainee, pit_boss, monkeypatch):
+    from trainer.games.marking import Category
+
+    TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
+    _graded(trainee, ["hit", "stand"])
+    dealer_draws = game_named("dealer-draws")
+    queue = reverse("pit:queue")
+    html = client_for(pit_boss).get(queue).content.decode()
+    assert "Drew on a pat hand" in html
+    assert "Stood on a stiff" in html
+    monkeypatch.setitem(
+        dealer_draws.categories, STOOD_ON_STIFF, Category("Stood on a stiff", review=False)
+    )
+    html = client_for(pit_boss).get(queue).content.decode()
+    assert "Drew on a pat hand" in html
+    assert "Stood on a stiff" not in html
