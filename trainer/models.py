@@ -693,6 +693,9 @@ class Grade(models.Model):
     # game that counts points). Signed, from the house's view: positive when the player was
     # overpaid.
     money_diff = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    # The verdict's cost when its game counts points (trainer.games.marking.POINTS), signed
+    # as money_diff; NULL in a game that counts money.
+    points_diff = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     # Why the answer was wrong: a code its game declares (``categories``) or the shell's
     # (ErrorCategory); labelled through the game, so a game adds one without a migration.
     category = models.CharField(max_length=32, blank=True)

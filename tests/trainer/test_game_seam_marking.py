@@ -19,6 +19,8 @@ from django.utils import timezone
 
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from core.postgres import csv_line
+from ledger.services.verify import ledger_verify
+from ledger.services.vouch import digests
 from tests.audit.conftest import client_for
 from tests.audit.factories import GradeSpec, TrainingClassFactory, graded_attempt
 from tests.factories import profile_version
@@ -163,6 +165,9 @@ def test_an_attempt_is_graded_with_the_games_categories_and_costs_no_money(train
         (False, ErrorCategory.UNANSWERED, Decimal("0.00")),
     ]
     assert (run.overpaid, run.underpaid) == (Decimal("0.00"), Decimal("0.00"))
+    # The cost in the game's unit, points; vouched for by the ledger like every grade.
+    assert [g.points_diff for g in grades] == [Decimal("1.00"), Decimal("1.00"), Decimal("0.00")]
+    assert ledger_verify().ok
     summary = GradingRunSummary.objects.get(run=run)
     assert summary.categories == {DREW_ON_PAT: 1, STOOD_ON_STIFF: 1, "unanswered": 1}
     # Each question counts under the skill its game says it exercises, when shown.
@@ -202,6 +207,29 @@ def test_the_pits_pages_name_the_games_mistakes(trainee, pit_boss):
         for word in BLACKJACK_WORDS:
             assert word not in html, (url, word)
     assert "Stood on a stiff" in client.get(pages[2]).content.decode()
+    # The drill-down says what the mistake cost, in points, and no money.
+    drill_down = client.get(pages[1]).content.decode()
+    assert "<dt>Points</dt><dd>1</dd>" in drill_down
+    assert "Overpaid" not in drill_down
+    assert "Underpaid" not in drill_down
+
+
+@pytest.mark.django_db
+def test_a_points_grade_is_vouched_for_and_a_blackjack_grades_digest_is_as_before(trainee):
+    """The points column is hashed only where a grade has points: blackjack's grades hash
+    as they always did, and a changed points figure is a change the ledger sees."""
+    from ledger.services.vouch import group_digest
+    from trainer.services.vouched import GRADE_FIELDS, GRADES
+
+    blackjack = graded_attempt(trainee=trainee, grades=[GradeSpec(), GradeSpec(kind="peek")])
+    run = blackjack.grading_runs.get()
+    rows = Grade.objects.filter(run=run).values_list(*GRADE_FIELDS)
+    before = group_digest([list(row) for row in rows])
+    assert dict(digests_of(GRADES, [run.pk])) == {str(run.pk): before}
+    _, points_run = _graded(trainee, ["hit", "stand"])
+    assert ledger_verify().ok
+    Grade.objects.filter(run=points_run, category=DREW_ON_PAT).update(points_diff=Decimal(3))
+    assert not ledger_verify().ok
 
 
 @pytest.mark.django_db
@@ -267,3 +295,7 @@ def test_a_category_the_game_does_not_review_waits_in_no_queue(trainee, pit_boss
     html = client_for(pit_boss).get(queue).content.decode()
     assert "Drew on a pat hand" in html
     assert "Stood on a stiff" not in html
+
+
+def digests_of(spec, keys):
+    return [(key, digest) for key, digest, _ in digests(spec, keys=[str(k) for k in keys])]

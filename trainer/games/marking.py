@@ -123,6 +123,12 @@ def money_figure(marking: Marking, cost: Decimal) -> Decimal:
     return cost.quantize(CENT) if marking.cost_unit == MONEY else NO_MONEY
 
 
+def points_figure(marking: Marking, cost: Decimal) -> Decimal | None:
+    """A verdict's cost as a grade's points: to the hundredth where the game counts points;
+    None where it counts money."""
+    return cost.quantize(CENT) if marking.cost_unit == POINTS else None
+
+
 class _WordsType(EnumType):
     @property
     def values(cls) -> list[str]:
