@@ -167,12 +167,15 @@ _NO_ANSWER: AnswerCells = ("", "", "")
 
 class GameWords:
     """A row's game words, each worked out once per game and stored value: the kind of
-    question, and an answer's cells from its stored JSON text (NULL: none)."""
+    question, and an answer's cells from its stored JSON text (NULL: none). The answers
+    kept are bounded (`KEPT`): a month's distinct amounts are many, the memory is not."""
+
+    KEPT = 20_000
 
     def __init__(self) -> None:
         self._kinds: dict[tuple[str, str], str] = {}
         self._answers: dict[tuple[str, str | None], AnswerCells] = {}
-        self._lines: dict[tuple[str, str | None, str | None], str] = {}
+        self._cells: dict[tuple[str, str | None], AnswerCells] = {}
 
     def kind(self, game: Game, kind: str) -> str:
         key = (game.name, kind)
@@ -185,18 +188,27 @@ class GameWords:
         key = (game.name, text)
         found = self._answers.get(key)
         if found is None:
+            if len(self._answers) >= self.KEPT:
+                self._answers.clear()
             found = self._answers[key] = _answer_cells(game, text)
+        return found
+
+    def _csv_cells(self, game: Game, text: str | None) -> AnswerCells:
+        """An answer's cells as the CSV writes them (`core.postgres.csv_line`'s cells)."""
+        key = (game.name, text)
+        found = self._cells.get(key)
+        if found is None:
+            if len(self._cells) >= self.KEPT:
+                self._cells.clear()
+            action, amount, stack = (csv_line([cell])[:-1] for cell in self.answer(game, text))
+            found = self._cells[key] = (action, amount, stack)
         return found
 
     def answers_line(self, game: Game, given: str | None, expected: str | None) -> str:
         """The six answer cells of a row (given action and amount, expected action and
         amount, given stack, expected stack) as a CSV fragment, no line end."""
-        key = (game.name, given, expected)
-        found = self._lines.get(key)
-        if found is None:
-            g, e = self.answer(game, given), self.answer(game, expected)
-            found = self._lines[key] = csv_line([g[0], g[1], e[0], e[1], g[2], e[2]])[:-1]
-        return found
+        g, e = self._csv_cells(game, given), self._csv_cells(game, expected)
+        return ",".join((g[0], g[1], e[0], e[1], g[2], e[2]))
 
 
 def _answer_cells(game: Game, text: str | None) -> AnswerCells:
