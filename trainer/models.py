@@ -721,7 +721,7 @@ class GradingRunSummary(models.Model):
 
     The columns are the run's totals; ``facets`` holds the same figures for the grades of
     one profile (``p:<name>``), of the questions shown that exercise one skill
-    (``s:<skill>``, trainer.skills) or both (``p:<name>|s:<skill>``), so a filtered
+    (``s:<skill>``, a game's question_skills) or both (``p:<name>|s:<skill>``), so a filtered
     dashboard is a sum over runs too. Response
     times are kept as a histogram of ``HISTOGRAM_MS``-wide buckets (sparse, by bucket
     index), which gives the exact per-second speed chart and an approximate p90.
@@ -758,7 +758,7 @@ class GradingRunSummary(models.Model):
     # The chip questions' figures by kind (trainer.tallies.CHIP_FIELDS); empty without any.
     chips = models.JSONField(default=dict)
     # Questions never shown to the trainee (rounds not reached): in `questions`, in no
-    # skill's facet (trainer.skills).
+    # skill's facet (a game's question_skills).
     not_reached = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

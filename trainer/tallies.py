@@ -87,7 +87,7 @@ def facet_key(*, profile: str | None, skill: str | None) -> str | None:
 @dataclass(frozen=True)
 class GradeFacts:
     """What a summary needs of one grade: its verdict, its round's profile, the skills the
-    question exercises (trainer.skills.question_skills) and whether it was shown."""
+    question exercises (its game's question_skills) and whether it was shown."""
 
     correct: bool
     response_ms: int | None

@@ -435,7 +435,7 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
 def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None]:
     """The run's figures by skill and its questions not reached, as its summary holds them
     (trainer.tallies.skill_tallies: the questions shown that exercise each skill, once per
-    skill; trainer.skills): the figures My record and the pit add up. Nothing when the run
+    skill, as the game says): the figures My record and the pit add up. Nothing when the run
     has no summary (every graded run has one: the grading service writes it, migration
     0017 and ``build_run_summaries`` the older ones)."""
     row = GradingRunSummary.objects.filter(run=run).values_list("facets", "not_reached").first()

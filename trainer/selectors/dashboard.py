@@ -407,12 +407,12 @@ def errors_by_category(*, figures: GradeFigures) -> list[tuple[str, int]]:
     ]
 
 
-# The mistakes on questions that exercise no skill of their round (trainer.skills).
+# The mistakes on questions that exercise no skill of their round (the game's question_skills).
 NO_SKILL_LABEL = "Other questions"
 
 
 def errors_by_skill(*, figures: GradeFigures) -> list[tuple[str, int]]:
-    """How many mistakes on questions exercising each skill (trainer.skills: a question
+    """How many mistakes on questions exercising each skill (the game's question_skills: a question
     may exercise several, or none of its round's skills: "Other questions")."""
     labels = {**skill_words(), NO_SKILL: NO_SKILL_LABEL}
     counts = figures.total.skills

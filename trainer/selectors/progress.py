@@ -52,7 +52,7 @@ def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[Skil
     """Every skill the trainee has been shown a question of, weakest (recent accuracy) first.
 
     Read from the current run summaries' per-skill facets (`trainer.tallies.skill_tallies`:
-    only the questions shown that exercise the skill, trainer.skills): one query, however
+    only the questions shown that exercise the skill, as the game says): one query, however
     much work. A question never shown (an abandoned exam's rounds) counts for no skill.
     """
     since = (now or timezone.now()) - RECENT

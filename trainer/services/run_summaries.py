@@ -374,7 +374,7 @@ def _backfill(run_ids: list[int]) -> int:
 
 def run_summaries_rebuild(*, batch: int = 500) -> int:
     """Write every graded run's summary again from its grades (the skill figures' rules
-    changed: trainer.skills); returns how many were written. Each batch is deleted and
+    changed: a game's question_skills); returns how many were written. Each batch is deleted and
     written in one transaction, so a page never reads a run without its summary."""
     written = 0
     last = 0

@@ -52,7 +52,7 @@ class RoundValues:
     ) -> None:
         self.game = game
         # When each question was first shown (by the dealt key's number): what the skill
-        # figures count (trainer.skills.shown_questions).
+        # figures count (trainer.shown.shown_questions).
         self.questions_shown = questions_shown or {}
         self.pk = pk
         self.attempt_id = attempt_id
