@@ -20,7 +20,8 @@ from django.utils.safestring import SafeString, mark_safe
 from audit.certification import profile_label
 from audit.selectors_queue import QueueFilter
 from core.errors import CHOICE_ERRORS
-from trainer.models import Attempt, Grade, RuleProfile, Skill
+from trainer.labels import skill_choices
+from trainer.models import Attempt, Grade, RuleProfile
 from trainer.selectors import grades
 
 TEXT_MAX = 4000
@@ -129,7 +130,7 @@ class DashboardFilter(django_filters.FilterSet):
     )
     skill = django_filters.ChoiceFilter(
         error_messages=CHOICE_ERRORS,
-        choices=Skill.choices,
+        choices=skill_choices,
         empty_label="Any skill",
         label="Skill",
         widget=QuickSelect,
@@ -182,7 +183,7 @@ class ReviewQueueFilter(django_filters.FilterSet):
     )
     skill = django_filters.ChoiceFilter(
         error_messages=CHOICE_ERRORS,
-        choices=Skill.choices,
+        choices=skill_choices,
         empty_label="Any skill",
         label="Skill",
         widget=QuickSelect,
@@ -256,7 +257,7 @@ class FlagForm(_OwnIds, forms.Form):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=TEXT_MAX)
     skills = forms.MultipleChoiceField(
         error_messages=CHOICE_ERRORS,
-        choices=Skill.choices,
+        choices=skill_choices,
         required=False,
         widget=forms.SelectMultiple(attrs={"size": 6}),
     )

@@ -15,7 +15,8 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from audit.models import Review
-from trainer.models import ErrorCategory, Grade
+from trainer.labels import unreviewed_categories
+from trainer.models import Grade
 from trainer.selectors.grades import StatsFilter, Trainees, grades_list
 
 QUEUE_PER_PAGE = 25
@@ -49,7 +50,7 @@ def waiting_reviews(*, trainees: Trainees, filters: QueueFilter | None = None) -
     return (
         grades_list(trainees=trainees, filters=filters.as_stats_filter())
         .filter(correct=False, decision__isnull=False)
-        .exclude(category=ErrorCategory.UNANSWERED)
+        .exclude(category__in=unreviewed_categories())
         .exclude(Exists(Review.objects.filter(grade_id=OuterRef("pk"))))
     )
 

@@ -16,12 +16,9 @@ from audit.models import Certification, ComplianceReport, ReportStatus, Retraini
 from core.errors import NotFoundError
 from core.roles import Role
 from ledger.models import LedgerEntry
-from trainer import words
-from trainer.models import Skill
+from trainer import labels
 from trainer.selectors.report_decisions import QuestionWords
 from trainer.selectors.reports import period_bounds, person_text
-
-_SKILLS = dict(Skill.choices)
 
 REVIEW_COLUMNS = (
     "reviewed_at",
@@ -120,7 +117,7 @@ def report_reviews(
                 drill,
                 position,
                 questions.text(item, n),
-                words.category_label(str(category or "")),
+                labels.category_label(str(category or "")),
                 corrects,
                 comment,
             )
@@ -156,6 +153,7 @@ def report_flags(
         )
         .iterator(chunk_size=chunk_size)
     )
+    skill_words = labels.skill_words()
     for (at, ff, fl, fu, tf, tl, tu, active, skills, corrected_at, cf, cl, cu,
          reason) in rows:  # fmt: skip
         corrects = ""
@@ -170,7 +168,7 @@ def report_flags(
             _named(ff, fl, fu),
             _named(tf, tl, tu),
             active,
-            "; ".join(_SKILLS.get(str(s), str(s)) for s in skills or []),
+            "; ".join(skill_words.get(str(s), str(s)) for s in skills or []),
             corrects,
             reason,
         )

@@ -31,7 +31,8 @@ django.setup()
 
 from trainer import rules  # noqa: E402
 from trainer.generator import generate_documents, generate_round  # noqa: E402
-from trainer.models import Drill, RuleProfile, RuleProfileVersion, Skill  # noqa: E402
+from trainer.labels import skill_codes  # noqa: E402
+from trainer.models import Drill, RuleProfile, RuleProfileVersion  # noqa: E402
 from trainer.services.scenarios import scenario_validate  # noqa: E402
 
 LIBRARY = ROOT / "fixtures" / "scenarios"
@@ -49,7 +50,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f}, {os.cpu_count()} cores")
     print("generate_round, all skills in turn (CPU time):")
-    skills = list(Skill.values)
+    skills = skill_codes("blackjack")
     for name, profile in rules.PROFILES.items():
         rng = random.Random(args.seed)
         start = time.process_time()

@@ -300,36 +300,6 @@ class ClassJoinRequest(models.Model):
         return f"join request {self.pk} ({self.status})"
 
 
-class Skill(models.TextChoices):
-    """What a scenario exercises; drills and dashboards group by these."""
-
-    NATURAL_3_2 = "natural-3to2", "Natural at 3:2"
-    NATURAL_6_5 = "natural-6to5", "Natural at 6:5"
-    ROUNDING = "rounding", "Payout rounding"
-    INSURANCE = "insurance", "Insurance"
-    EVEN_MONEY = "even-money", "Even money"
-    DEALER_NATURAL = "dealer-natural", "Dealer natural"
-    DEALER_PEEK = "dealer-peek", "Dealer peek"
-    PUSH = "push", "Push"
-    PLAYER_BUST = "player-bust", "Player bust"
-    DEALER_BUST = "dealer-bust", "Dealer bust"
-    SOFT_17 = "soft-17", "Dealer's soft 17"
-    SPLIT = "split", "Splits"
-    SPLIT_ACES = "split-aces", "Split aces"
-    RESPLIT = "resplit", "Resplits"
-    DOUBLE = "double", "Doubles"
-    DOUBLE_AFTER_SPLIT = "double-after-split", "Double after split"
-    DOUBLE_FOR_LESS = "double-for-less", "Double for less"
-    SURRENDER = "surrender", "Late surrender"
-    BONUS_777 = "bonus-777", "7-7-7 prize"
-    SHARED_BOX = "shared-box", "Shared box"
-    CUT_CARD = "cut-card", "Cut card and reshuffle"
-    ENHC = "enhc", "European no hole card"
-    PAY_IN_CHIPS = "pay-in-chips", "Pay in chips"
-    COLOUR_UP = "colour-up", "Colour up"
-    CHANGE = "change", "Change"
-
-
 class Scenario(models.Model):
     """A hand-staged round: a validated ``blackjack-scenario/1`` document."""
 
@@ -696,19 +666,14 @@ class GradingRun(models.Model):
 
 
 class ErrorCategory(models.TextChoices):
-    # The engine's categories (rules.Category), with the words the pages show.
-    WRONG_OUTCOME = rules.Category.WRONG_OUTCOME.value, "Wrong outcome"
-    UNDERPAY = rules.Category.UNDERPAY.value, "Underpay"
-    OVERPAY = rules.Category.OVERPAY.value, "Overpay"
-    INSURANCE = rules.Category.INSURANCE_ERROR.value, "Insurance error"
-    EVEN_MONEY = rules.Category.EVEN_MONEY_ERROR.value, "Even-money error"
-    PRIZE = rules.Category.PRIZE_ERROR.value, "Prize error"
-    PROCEDURE = rules.Category.PROCEDURE_ERROR.value, "Procedure error"
-    WRONG_CHIPS = rules.Category.WRONG_CHIPS.value, "Right money, wrong chips"
-    # Not mistakes to review: a late answer is wrong for its timing, whatever it said; an
-    # unanswered question counts against the score but moved no money (rules.unanswered).
+    """The shell's own categories, the same in every game (trainer.games.marking); a
+    game's categories of mistake are its own (its ``categories``), stored as their codes.
+    Neither is a mistake to review: a late answer is wrong for its timing, whatever it said;
+    an unanswered question counts against the score but cost nothing (a game's
+    ``unanswered``)."""
+
     LATE = "late", "Answered after the time limit"
-    UNANSWERED = rules.Category.UNANSWERED.value, "Not answered"
+    UNANSWERED = "unanswered", "Not answered"
 
 
 class Grade(models.Model):
@@ -724,9 +689,16 @@ class Grade(models.Model):
     correct = models.BooleanField()
     expected = models.JSONField()
     given = models.JSONField(null=True)
-    # Signed, from the house's view: positive when the player was overpaid.
+    # The verdict's cost when its game counts money (trainer.games.marking.MONEY; 0.00 in a
+    # game that counts points). Signed, from the house's view: positive when the player was
+    # overpaid.
     money_diff = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
-    category = models.CharField(max_length=32, choices=ErrorCategory.choices, blank=True)
+    # The verdict's cost when its game counts points (trainer.games.marking.POINTS), signed
+    # as money_diff; NULL in a game that counts money.
+    points_diff = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
+    # Why the answer was wrong: a code its game declares (``categories``) or the shell's
+    # (ErrorCategory); labelled through the game, so a game adds one without a migration.
+    category = models.CharField(max_length=32, blank=True)
     rule = models.TextField(blank=True)
     response_ms = models.PositiveIntegerField(null=True, blank=True)
 
@@ -749,7 +721,7 @@ class GradingRunSummary(models.Model):
 
     The columns are the run's totals; ``facets`` holds the same figures for the grades of
     one profile (``p:<name>``), of the questions shown that exercise one skill
-    (``s:<skill>``, trainer.skills) or both (``p:<name>|s:<skill>``), so a filtered
+    (``s:<skill>``, a game's question_skills) or both (``p:<name>|s:<skill>``), so a filtered
     dashboard is a sum over runs too. Response
     times are kept as a histogram of ``HISTOGRAM_MS``-wide buckets (sparse, by bucket
     index), which gives the exact per-second speed chart and an approximate p90.
@@ -786,7 +758,7 @@ class GradingRunSummary(models.Model):
     # The chip questions' figures by kind (trainer.tallies.CHIP_FIELDS); empty without any.
     chips = models.JSONField(default=dict)
     # Questions never shown to the trainee (rounds not reached): in `questions`, in no
-    # skill's facet (trainer.skills).
+    # skill's facet (a game's question_skills).
     not_reached = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 

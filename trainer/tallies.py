@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from trainer import rules
+from trainer.games import game_named, game_names, games_generation
 from trainer.models import ErrorCategory, GradingRunSummary
 
 ZERO = Decimal("0.00")
@@ -17,9 +17,7 @@ NO_SKILL = "(none)"
 BUCKET_MS = GradingRunSummary.HISTOGRAM_MS
 LAST_BUCKET = GradingRunSummary.HISTOGRAM_LAST
 UNANSWERED = ErrorCategory.UNANSWERED.value
-WRONG_CHIPS = ErrorCategory.WRONG_CHIPS.value
 LATE = ErrorCategory.LATE.value
-CHIP_KINDS = frozenset(kind.value for kind in rules.CHIP_KINDS)
 # A chip kind's figures, in the order ChipCounts keeps them.
 CHIP_FIELDS = (
     "questions",
@@ -30,6 +28,28 @@ CHIP_FIELDS = (
     "unanswered",
     "late",
 )
+
+
+class _Declared:
+    """What the games declare that a tally reads, gathered again when the games change:
+    the question kinds whose figures are kept apart (blackjack's chip work: ``chips``) and
+    the categories of a mistake of form only (blackjack's right money in the wrong chips)."""
+
+    generation = -1
+    apart: frozenset[str] = frozenset()
+    form: frozenset[str] = frozenset()
+
+    @classmethod
+    def read(cls) -> type[_Declared]:
+        generation = games_generation()
+        if generation != cls.generation:
+            games = [game_named(name) for name in game_names()]
+            cls.apart = frozenset(kind for game in games for kind in game.apart_kinds)
+            cls.form = frozenset(
+                code for game in games for code, c in game.categories.items() if c.form
+            )
+            cls.generation = generation
+        return cls
 
 
 def accuracy_percent(correct: int, questions: int) -> Decimal | None:
@@ -67,7 +87,7 @@ def facet_key(*, profile: str | None, skill: str | None) -> str | None:
 @dataclass(frozen=True)
 class GradeFacts:
     """What a summary needs of one grade: its verdict, its round's profile, the skills the
-    question exercises (trainer.skills.question_skills) and whether it was shown."""
+    question exercises (its game's question_skills) and whether it was shown."""
 
     correct: bool
     response_ms: int | None
@@ -123,9 +143,10 @@ class Tally:
     not_reached: int = 0
 
     def add_grade(self, grade: GradeFacts) -> None:
-        if grade.kind in CHIP_KINDS and grade.shown:
+        declared = _Declared.read()
+        if grade.kind in declared.apart and grade.shown:
             # Chip work asked: a chip question never shown is not reached, not asked.
-            self._add_chip_grade(grade)
+            self._add_chip_grade(grade, declared.form)
         self.questions += 1
         if not grade.shown:
             self.not_reached += 1
@@ -150,7 +171,7 @@ class Tally:
         elif grade.money_diff < 0:
             self.underpaid -= grade.money_diff
 
-    def _add_chip_grade(self, grade: GradeFacts) -> None:
+    def _add_chip_grade(self, grade: GradeFacts, form: frozenset[str]) -> None:
         answered = grade.response_ms is not None
         merge_chip_counts(
             self.chips,
@@ -160,7 +181,7 @@ class Tally:
                     int(grade.correct),
                     int(answered),
                     grade.response_ms or 0,
-                    int(grade.category == WRONG_CHIPS),
+                    int(grade.category in form),
                     int(grade.category == UNANSWERED),
                     int(grade.category == LATE),
                 ]

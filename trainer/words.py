@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from trainer.models import ErrorCategory, Mode, Skill
+from trainer.models import Mode
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer, Question, kind_of, money_action_of
 from trainer.rules.cards import total_of
 
@@ -239,7 +239,6 @@ KIND_WORDS: dict[Kind, str] = {
     Kind.PAY_IN_CHIPS: "Pay in chips",
     Kind.COLOUR_UP: "Colour up",
 }
-CATEGORY_WORDS: dict[str, str] = dict(ErrorCategory.choices)
 # By the stored strings, for the reports (in Python and in SQL alike).
 KIND_VALUE_WORDS: dict[str, str] = {kind.value: word for kind, word in KIND_WORDS.items()}
 MODE_WORDS: dict[str, str] = dict(Mode.choices)
@@ -249,23 +248,6 @@ def kind_label(kind: str) -> str:
     """What a question asks, as a dealer says it ("Settle a hand")."""
     found = kind_of(kind)
     return KIND_WORDS[found] if found is not None else kind.replace("_", " ").capitalize()
-
-
-SKILL_WORDS: dict[str, str] = dict(Skill.choices)
-
-
-def skills_label(skills: object) -> str:
-    """Skills by their labels, "Natural at 3:2, Rounding"."""
-    if not isinstance(skills, list | tuple):
-        return ""
-    return ", ".join(SKILL_WORDS.get(str(skill), str(skill)) for skill in skills)
-
-
-def category_label(category: str | None) -> str:
-    """Why an answer was wrong, by its label ("Wrong outcome"); "" when it was not."""
-    if not category:
-        return ""
-    return CATEGORY_WORDS.get(str(category), str(category).replace("_", " ").capitalize())
 
 
 ACTION_WORDS: dict[MoneyAction, str] = {

@@ -9,14 +9,15 @@ from django.utils import timezone
 
 from audit.certification import profile_label
 from audit.models import Certification, RetrainingFlag
-from trainer.models import NotificationKind, Skill
+from trainer.labels import skill_words
+from trainer.models import NotificationKind
 from trainer.services.notifications import LOOKBACK, notification_send
 
 EXPIRY_WARNING = timedelta(days=30)
 
 
 def _skills(skills: list[str]) -> str:
-    labels = dict(Skill.choices)
+    labels = skill_words()
     return ", ".join(str(labels.get(s, s)) for s in skills)
 
 

@@ -18,7 +18,8 @@ from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from trainer import rules
 from trainer.generator import generate_round
-from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile, Skill
+from trainer.labels import skill_codes, skill_words
+from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile
 from trainer.selectors import visibility
 from trainer.selectors.progress import skill_progress
 from trainer.services.assignments import assignment_create
@@ -74,7 +75,7 @@ def _dealable(version: RuleProfileVersion, skills: list[str]) -> list[str]:
 
 def weak_skills(*, trainee: User) -> list[str]:
     """The trainee's weakest skills below the target, weakest first (at most WEAKEST)."""
-    known = set(Skill.values)
+    known = set(skill_codes())
     return [
         p.skill
         for p in skill_progress(trainee_id=trainee.pk)
@@ -103,7 +104,7 @@ def refresher_assign(
     chosen = list(
         skills or (flag.skills if flag is not None else []) or weak_skills(trainee=trainee)
     )
-    unknown = [s for s in chosen if s not in Skill.values]
+    unknown = [s for s in chosen if s not in skill_codes()]
     if unknown:
         raise TrainerError(f"unknown skill: {', '.join(unknown)}", field="skills")
     if not chosen:
@@ -118,7 +119,7 @@ def refresher_assign(
             f"none of these skills is dealt at {version.profile.title or version.profile.name}",
             field="skills",
         )
-    labels = dict(Skill.choices)
+    labels = skill_words()
     title = "Refresher: " + ", ".join(str(labels[s]) for s in dealable)
     with transaction.atomic():
         drill = drill_create(

@@ -23,7 +23,8 @@ from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from ledger.services.vouch_check import vouch_problems
-from trainer.models import Attempt, Grade, RuleProfile, Skill
+from trainer.labels import skill_codes
+from trainer.models import Attempt, Grade, RuleProfile
 from trainer.selectors import runs, visibility
 from trainer.selectors.evidence import attempt_evidence, evidence_mismatches
 
@@ -110,7 +111,7 @@ def retraining_flag_create(
     """Flag a trainee for retraining; ``active=False`` with ``corrects`` lifts a flag."""
     reason = _text(reason, field="reason")
     _require_actor(user=flagged_by, trainee=trainee)
-    known = set(Skill.values)
+    known = set(skill_codes())
     unknown = [s for s in skills if s not in known]
     if unknown:
         raise TrainerError(f"unknown skill: {', '.join(unknown)}", field="skills")

@@ -28,7 +28,7 @@ from core.errors import NotFoundError
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import Skill
+from trainer.labels import skill_words
 from trainer.selectors import visibility
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def _signature_cells(signature: audit_selectors.SignatureRecord) -> list[str]:
 
 def _flag_cells(entry: audit_selectors.FlagRecord) -> list[str]:
     flag = entry.flag
-    labels = dict(Skill.choices)
+    labels = skill_words()
     reason = flag.reason
     if flag.skills:
         reason += " (skills: " + ", ".join(labels.get(s, s) for s in flag.skills) + ")"

@@ -21,6 +21,7 @@ from audit.forms import ReviewQueueFilter
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
 from config import pages
 from core.roles import roles_of
+from trainer.labels import category_label
 from trainer.models import Grade
 from trainer.selectors import visibility
 from trainer.web.display import kind_label
@@ -56,7 +57,7 @@ def _row(grade: Grade, query: str) -> _QueueRow:
         table=profile_label(grade.item.profile_version.profile),
         position=grade.item.position,
         question=kind_label(grade.kind),
-        category=grade.get_category_display() or "missed",
+        category=category_label(grade.category) or "missed",
         money=str(grade.money_diff),
     )
 

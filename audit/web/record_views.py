@@ -16,7 +16,7 @@ from audit.certification import CertificationRule
 from audit.web.pit_common import standing_badge
 from config import pages
 from core.access import role_required
-from trainer.models import ErrorCategory
+from trainer.labels import category_label
 from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.progress import TARGET, skill_progress
 from trainer.web.display import answer_label
@@ -55,7 +55,6 @@ def _reviews_to_read(me: AbstractBaseUser) -> list[dict[str, Any]]:
     and while a fixed exam pool is sealed (trainer.selectors.pools) neither the comment,
     which may name the answer, nor the right answer nor the kind of mistake: only that a
     review waits."""
-    categories = dict(ErrorCategory.choices)
     pools: dict[int, PoolState] = {}
     out: list[dict[str, Any]] = []
     for review in audit_selectors.reviews_for_trainee(trainee_id=me.pk):
@@ -74,7 +73,7 @@ def _reviews_to_read(me: AbstractBaseUser) -> list[dict[str, Any]]:
                 "question": grade.question,
                 "sealed": pool.sealed,
                 "until": pool.until,
-                "category": "" if pool.sealed else categories.get(grade.category, ""),
+                "category": "" if pool.sealed else category_label(grade.category),
                 "given": answer_label(grade.given),
                 "expected": "" if pool.sealed else answer_label(grade.expected),
             }

@@ -48,7 +48,9 @@ class Vouched:
     every row when None. `noun`/`plural`: what verification calls a row (for a group,
     `noun` is what the group belongs to: "grading run"). `small`: a table small enough to
     be checked whole by every verification, the incremental one too (the sign-off's
-    certifications and flags).
+    certifications and flags). `later`: fields added after rows were vouched for, hashed
+    after `fields` as {name: value} only where a row has a value (not None), so that every
+    row from before keeps its digest.
     """
 
     model: type[models.Model]
@@ -63,6 +65,21 @@ class Vouched:
     needs: Callable[[tuple[Any, ...]], bool] | None = None
     subjects: Callable[[Sequence[str]], dict[str, list[str]]] | None = None
     small: bool = False
+    later: tuple[str, ...] = ()
+
+    def hashed(self, values: Sequence[Any], later: Sequence[str] | None = None) -> list[Any]:
+        """What is hashed of a row's values (`fields`, then `later`, or those of them a
+        migration's historical model has, in order)."""
+        count = len(self.fields)
+        out = list(values[:count])
+        out.extend(
+            {name: value}
+            for name, value in zip(
+                self.later if later is None else later, values[count:], strict=True
+            )
+            if value is not None
+        )
+        return out
 
     @property
     def table(self) -> str:
@@ -158,6 +175,9 @@ def digests(
     """(key value, digest, must be vouched) for each row (or group) of the table, from the
     database; only those of `keys` when given. `manager`: a migration's historical model's."""
     objects = manager if manager is not None else spec.model._default_manager
+    # A migration's historical model may not have the fields added later yet.
+    names = {field.name for field in objects.model._meta.get_fields()}
+    later = tuple(name for name in spec.later if name in names)
     key_field = spec.group or "pk"
     chunks: Iterable[Sequence[str] | None] = (
         [None]
@@ -166,10 +186,12 @@ def digests(
     )
     for chunk in chunks:
         query = objects.all() if chunk is None else objects.filter(**{f"{key_field}__in": chunk})
-        rows = query.order_by(key_field).values_list(key_field, *spec.fields)
+        rows = query.order_by(key_field).values_list(key_field, *spec.fields, *later)
+        count = len(spec.fields)
         if spec.group is None:
             for pk, *values in rows.iterator(chunk_size=5000):
-                yield str(pk), row_digest(values), spec.needs is None or spec.needs(tuple(values))
+                needed = spec.needs is None or spec.needs(tuple(values[:count]))
+                yield str(pk), row_digest(spec.hashed(values, later)), needed
             continue
         current: object = None
         members: list[Sequence[Any]] = []
@@ -178,7 +200,7 @@ def digests(
                 yield str(current), group_digest(members), True
                 members = []
             current = value
-            members.append(values)
+            members.append(spec.hashed(values, later))
         if members:
             yield str(current), group_digest(members), True
         if chunk is not None:

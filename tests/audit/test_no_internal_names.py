@@ -22,7 +22,9 @@ from audit.services.training_record import training_record_pdf
 from core.postgres import csv_line
 from tests.audit.test_setup_demo_history import _run, demo  # noqa: F401 - the fixture
 from tests.pdf import needs_pdftotext, pdf_text
-from trainer.models import Attempt, AttemptItem, ErrorCategory, Grade, RuleProfile, Skill
+from trainer.games.blackjack.marking import BlackjackCategory as ErrorCategory
+from trainer.games.blackjack.skills import Skill
+from trainer.models import Attempt, AttemptItem, Grade, RuleProfile
 from trainer.rules import Kind
 
 START = dt.date(2000, 1, 1)

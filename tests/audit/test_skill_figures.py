@@ -29,6 +29,7 @@ from tests.trainer.factories import (
 )
 from trainer import rules
 from trainer.games.blackjack import answer_fields
+from trainer.games.blackjack.skills import SKILL_QUESTIONS, Skill, question_skills, skill_kinds
 from trainer.generator import generate_round
 from trainer.models import (
     Attempt,
@@ -37,7 +38,6 @@ from trainer.models import (
     GradingRunSummary,
     Mode,
     RuleProfile,
-    Skill,
 )
 from trainer.selectors import dashboard, grades
 from trainer.selectors.attempts import attempt_results
@@ -52,7 +52,7 @@ from trainer.services.grading.execute import grading_runs_execute
 from trainer.services.grading.request import regrade_request
 from trainer.services.profiles import profile_version_create
 from trainer.services.run_summaries import run_summary_build
-from trainer.skills import SKILL_QUESTIONS, question_skills, shown_questions, skill_kinds
+from trainer.shown import shown_questions
 from trainer.tallies import GradeFacts, Tally, skill_tallies, summarize
 
 CHIP_SKILLS = ["pay-in-chips", "colour-up", "change"]

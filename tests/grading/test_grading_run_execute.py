@@ -6,7 +6,8 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from tests.answered import PLAYER_WINS, SOFT_17, right
-from trainer.models import Attempt, ErrorCategory, Grade, GradingRun, GradingStatus, RunStatus
+from trainer.games.blackjack.marking import BlackjackCategory as ErrorCategory
+from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus
 from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
 from trainer.services.grading.request import grading_request, grading_request_batch
 

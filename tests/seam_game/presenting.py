@@ -26,3 +26,6 @@ class DealerDrawsPresenting:
 
     def answer_columns(self, answer: Mapping[str, Any] | None) -> tuple[str, str]:
         return (self.answer_words(answer, missing=""), "")
+
+    def answer_stack(self, answer: Mapping[str, Any]) -> str:
+        return ""

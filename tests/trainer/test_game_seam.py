@@ -61,7 +61,8 @@ def test_an_attempt_of_another_game_is_dealt_answered_and_graded_through_it(deal
     grades = Grade.objects.filter(run=run).order_by("item__position")
     assert [(g.correct, g.category) for g in grades] == [
         (True, ""),
-        (False, ErrorCategory.PROCEDURE),
+        # Its own category: 18 is a pat hand, and the trainee drew.
+        (False, "drew_on_pat"),
         (False, ErrorCategory.UNANSWERED),
     ]
 

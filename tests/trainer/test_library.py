@@ -14,7 +14,8 @@ import pytest
 from django.core.management import call_command
 
 from trainer import rules
-from trainer.models import Drill, DrillKind, RuleProfileVersion, Scenario, Skill
+from trainer.games.blackjack.skills import Skill
+from trainer.models import Drill, DrillKind, RuleProfileVersion, Scenario
 from trainer.services.drills import drill_create
 
 LIBRARY = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"

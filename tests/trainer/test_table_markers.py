@@ -18,7 +18,8 @@ from django.template.loader import render_to_string
 
 from trainer import rules
 from trainer.games import game_named
-from trainer.models import AttemptItem, Scenario, Skill
+from trainer.games.blackjack.skills import Skill
+from trainer.models import AttemptItem, Scenario
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
 from trainer.selectors.attempts import chip_work, question_view
 from trainer.web.display import card, pile_words, question_table, table_view

@@ -13,7 +13,9 @@ from trainer.api.serializers import (
     money_field,
     score_field,
 )
-from trainer.models import DrillKind, DrillPurpose, Skill
+from trainer.games import DEFAULT_GAME
+from trainer.labels import skill_choices
+from trainer.models import DrillKind, DrillPurpose
 
 
 def _choice(choices: Any, **kwargs: Any) -> serializers.ChoiceField:
@@ -40,10 +42,7 @@ class DrillCreateInput(StrictSerializer):
         required=False, help_text="Generated drills: the rule profile's name (its current version)."
     )
     skills = serializers.ListField(
-        child=_choice(Skill.choices),
-        required=False,
-        default=list,
-        help_text="Generated drills.",
+        child=serializers.CharField(), required=False, default=list, help_text="Generated drills."
     )
     count = StrictIntegerField(
         min_value=1, required=False, help_text="Rounds (an exam's sitting size from its pool)."
@@ -54,6 +53,17 @@ class DrillCreateInput(StrictSerializer):
     time_limit_seconds = StrictIntegerField(min_value=1, required=False, default=60)
     time_box_seconds = StrictIntegerField(min_value=1, required=False, default=300)
     pass_mark = serializers.CharField(required=False, default="95.00", help_text=_AMOUNT_HELP)
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # The default game's skills, read when the games are loaded (its own words).
+        fields["skills"] = serializers.ListField(
+            child=_choice(skill_choices(DEFAULT_GAME)),
+            required=False,
+            default=list,
+            help_text="Generated drills.",
+        )
+        return fields
 
 
 class RetireInput(StrictSerializer):

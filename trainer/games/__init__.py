@@ -41,6 +41,7 @@ __all__ = [
     "game_names",
     "game_register",
     "game_unregister",
+    "games_generation",
     "games_load",
 ]
 
@@ -55,16 +56,25 @@ class Game(Keying, Presenting, Reading, Marking, Authoring, Protocol):
 
 
 _GAMES: dict[str, Game] = {}
+# Changes whenever a game is registered or unregistered: what the games declare, gathered
+# once (the tallies' kinds apart, the labels), is gathered again.
+_GENERATION = [0]
 
 
 def game_register(game: Game) -> Game:
     """Make a game known by its name (blackjack registers itself on import)."""
     _GAMES[game.name] = game
+    _GENERATION[0] += 1
     return game
 
 
 def game_unregister(name: str) -> None:
     _GAMES.pop(name, None)
+    _GENERATION[0] += 1
+
+
+def games_generation() -> int:
+    return _GENERATION[0]
 
 
 def game_named(name: str | None) -> Game:

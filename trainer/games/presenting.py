@@ -35,3 +35,8 @@ class Presenting(Protocol):
         """An answer as the compliance CSV's two columns: its action in words and its
         amount ("Pay", "37.50"); ("", "") when there is none."""
         ...
+
+    def answer_stack(self, answer: Mapping[str, Any]) -> str:
+        """The stack an answer holds, in words, for the compliance CSV's stack column
+        ("25 + 5 + 2.50"); "" for an answer with none (every answer of most games)."""
+        ...

@@ -31,6 +31,8 @@ from django.utils.dateparse import parse_datetime
 from core.errors import ConflictError, NotFoundError
 from trainer import rules
 from trainer.games import Game, game_named
+from trainer.games.marking import money_figure
+from trainer.labels import skill_words
 from trainer.models import (
     Assignment,
     Attempt,
@@ -46,10 +48,9 @@ from trainer.models import (
     Mode,
     RuleProfileVersion,
     RunStatus,
-    Skill,
 )
 from trainer.rules.chips import chip_text, stack_text
-from trainer.rules.money import CENT, fmt
+from trainer.rules.money import fmt
 from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.sittings import SittingState, needs_briefing, sitting_state_of
 from trainer.tallies import skill_tallies
@@ -327,7 +328,7 @@ def _feedback_rows(
                 given=answer,
                 expected=None if sealed else key.expected,
                 right=verdict.right and key.n not in late,
-                money_diff=None if sealed else verdict.money_diff.quantize(CENT),
+                money_diff=None if sealed else money_figure(game, verdict.cost),
                 category=_sealed_category(category) if sealed else category,
                 rule=key.rule,
             )
@@ -434,14 +435,14 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
 def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None]:
     """The run's figures by skill and its questions not reached, as its summary holds them
     (trainer.tallies.skill_tallies: the questions shown that exercise each skill, once per
-    skill; trainer.skills): the figures My record and the pit add up. Nothing when the run
+    skill, as the game says): the figures My record and the pit add up. Nothing when the run
     has no summary (every graded run has one: the grading service writes it, migration
     0017 and ``build_run_summaries`` the older ones)."""
     row = GradingRunSummary.objects.filter(run=run).values_list("facets", "not_reached").first()
     if row is None:
         return [], None
     facets, not_reached = row
-    labels = dict(Skill.choices)
+    labels = skill_words()
     return [
         SkillResult(skill, labels.get(skill, skill), tally.questions, tally.correct)
         for skill, tally in sorted(

@@ -10,7 +10,9 @@ natural takes, surrender only where it is offered, the 7-7-7 prize only where it
 from __future__ import annotations
 
 from trainer import rules
-from trainer.models import Drill, DrillKind, DrillPurpose, Skill
+from trainer.games.blackjack.skills import Skill
+from trainer.labels import skill_words
+from trainer.models import Drill, DrillKind, DrillPurpose
 
 # A table test deals at least this many rounds (the training standard's 50 scenarios).
 TABLE_TEST_MIN_ROUNDS = 50
@@ -73,7 +75,7 @@ def blueprint_shortfalls(*, drill: Drill) -> list[str]:
     if drill.count < TABLE_TEST_MIN_ROUNDS:
         found.append(f"it deals {drill.count} rounds, fewer than {TABLE_TEST_MIN_ROUNDS}")
     minimums = drill.skill_minimums or {}
-    labels = dict(Skill.choices)
+    labels = skill_words()
     missing = [
         labels.get(skill, skill)
         for skill, count in table_test_skills(drill.profile_version.engine_profile).items()

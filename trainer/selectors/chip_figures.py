@@ -1,7 +1,9 @@
 """The chip work of a set of grades, kind by kind, as the pit reads it.
 
-A chip question answered with the right money in the wrong chips is a mistake of its own
-("right money, wrong chips"), apart from a wrong amount; and a chip question is timed
+The kinds are those a game keeps apart (its ``apart_kinds``: blackjack's pay in chips,
+colour up and change). A chip question answered with the right money in the wrong chips
+is a mistake of its own (a category of form only, as the game declares it: "right money,
+wrong chips"), apart from a wrong amount; and a chip question is timed
 against the target a dealer on the floor is held to (trainer.timing). On the pit's pages
 the figures come from the tallies the dashboards already add up (trainer.tallies,
 CHIP_FIELDS by kind), at no query of their own; the compliance report counts its period's
@@ -17,17 +19,23 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
+from trainer.games import Game, game_named, game_names
+from trainer.labels import form_categories
 from trainer.models import ErrorCategory
-from trainer.rules import CHIP_KINDS, Kind
 from trainer.selectors.grades import only_shown
 from trainer.selectors.reports import graded_questions
 from trainer.tallies import CHIP_FIELDS, Tally, accuracy_percent
 from trainer.timing import chip_target_seconds
-from trainer.words import kind_label
 
-# Pay in chips first: the chip work a dealer does most.
-_ORDER = (Kind.PAY_IN_CHIPS.value, Kind.COLOUR_UP.value, Kind.CHANGE.value)
-assert set(_ORDER) == {kind.value for kind in CHIP_KINDS}
+
+def _apart() -> dict[str, Game]:
+    """The kinds kept apart, in each game's order, with the game that declares them."""
+    found: dict[str, Game] = {}
+    for name in game_names():
+        game = game_named(name)
+        for kind in game.apart_kinds:
+            found.setdefault(kind, game)
+    return found
 
 
 @dataclass(frozen=True)
@@ -78,14 +86,14 @@ def report_chip_figures(*, start: dt.date, end: dt.date) -> list[ChipFigures]:
             row["n_late"],
         ]
         for row in only_shown(graded_questions(start=start, end=end))
-        .filter(kind__in=_ORDER)
+        .filter(kind__in=list(_apart()))
         .values("kind")
         .annotate(
             n=Count("id"),
             n_right=Count("id", filter=Q(correct=True)),
             n_answered=Count("response_ms"),
             ms=Sum("response_ms"),
-            n_wrong_chips=Count("id", filter=Q(category=ErrorCategory.WRONG_CHIPS)),
+            n_wrong_chips=Count("id", filter=Q(category__in=sorted(form_categories()))),
             n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
             n_late=Count("id", filter=Q(category=ErrorCategory.LATE)),
         )
@@ -97,7 +105,7 @@ def report_chip_figures(*, start: dt.date, end: dt.date) -> list[ChipFigures]:
 def chip_figures_of(*, chips: Mapping[str, list[int]]) -> list[ChipFigures]:
     """As chip_figures, from chip figures by kind (a tally's or a summary's ``chips``)."""
     rows = []
-    for kind in _ORDER:
+    for kind, game in _apart().items():
         found = chips.get(kind)
         if not found:
             continue
@@ -112,7 +120,7 @@ def chip_figures_of(*, chips: Mapping[str, list[int]]) -> list[ChipFigures]:
         rows.append(
             ChipFigures(
                 kind=kind,
-                title=kind_label(kind),
+                title=game.kind_words(kind),
                 questions=questions,
                 correct=figures["correct"],
                 wrong_chips=figures["wrong_chips"],

@@ -37,7 +37,8 @@ from django.db.models.functions import Cast
 
 from core.dates import days_bounds
 from core.postgres import fetch_rows
-from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
+from trainer.labels import category_words, skill_words
+from trainer.models import ErrorCategory, GradingRunSummary, TrainingClass
 from trainer.selectors.graded_cache import (
     FIGURES_KEY,
     cache_get,
@@ -397,7 +398,7 @@ def _blocks(
 def errors_by_category(*, figures: GradeFigures) -> list[tuple[str, int]]:
     """How many mistakes of each category, most frequent first (unanswered questions are
     not mistakes: figures show them on their own)."""
-    labels = dict(ErrorCategory.choices)
+    labels = category_words()
     counts = figures.total.categories
     return [
         (labels.get(name, name or "Missed"), n)
@@ -406,14 +407,14 @@ def errors_by_category(*, figures: GradeFigures) -> list[tuple[str, int]]:
     ]
 
 
-# The mistakes on questions that exercise no skill of their round (trainer.skills).
+# The mistakes on questions that exercise no skill of their round (the game's question_skills).
 NO_SKILL_LABEL = "Other questions"
 
 
 def errors_by_skill(*, figures: GradeFigures) -> list[tuple[str, int]]:
-    """How many mistakes on questions exercising each skill (trainer.skills: a question
+    """How many mistakes on questions exercising each skill (the game's question_skills: a question
     may exercise several, or none of its round's skills: "Other questions")."""
-    labels = {**dict(Skill.choices), NO_SKILL: NO_SKILL_LABEL}
+    labels = {**skill_words(), NO_SKILL: NO_SKILL_LABEL}
     counts = figures.total.skills
     return [
         (labels.get(name, name), n)

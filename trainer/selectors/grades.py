@@ -14,9 +14,10 @@ from django.db.models import BooleanField, F, Func, Q, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from core.dates import days_bounds
+from trainer.games import game_named
+from trainer.labels import skill_by_hand, skill_kinds
 from trainer.models import AttemptItem, ErrorCategory, Grade
 from trainer.selectors.runs import current_runs
-from trainer.skills import SKILL_QUESTIONS, question_skills, skill_kinds
 
 # Whose grades: a queryset of users (or of their pks), or trainee ids.
 Trainees = QuerySet[Any, Any] | Iterable[int]
@@ -38,8 +39,8 @@ def grades_list(*, trainees: Trainees, filters: StatsFilter | None = None) -> Qu
     date range (of submission), profile, skill and trainee.
 
     A skill narrows to the questions shown of the kinds the skill covers in rounds dealt
-    for it (trainer.skills); `mistakes` also checks the hand the skill is about, as the
-    figures do."""
+    for it (the games say which: `Marking.skill_kinds`); `mistakes` also checks the hand
+    the skill is about, as the figures do."""
     filters = filters or StatsFilter()
     runs = current_runs().filter(attempt__trainee__in=trainees_scope(trainees))
     grades = Grade.objects.filter(run__in=runs.values("id"))
@@ -103,7 +104,8 @@ def mistakes(
 ) -> list[Grade]:
     """The latest mistakes (from ``offset`` on), with what a list shows loaded alongside
     (not the rounds' JSON). Under a skill about one hand (a double, a split, a natural...)
-    only the questions about such a hand, as the figures count them (trainer.skills)."""
+    only the questions about such a hand, as the figures count them (the round's game's
+    `question_skills`)."""
     found = (
         grades_list(trainees=trainees, filters=filters)
         .filter(correct=False)
@@ -111,8 +113,7 @@ def mistakes(
         .order_by("-run__attempt__submitted_at", "-run__attempt_id", "item__position", "question")
     )
     skill = filters.skill if filters is not None else None
-    exercise = SKILL_QUESTIONS.get(skill) if skill else None
-    if skill and exercise is not None and exercise.hand is not None:
+    if skill and skill_by_hand(skill):
         found = found.filter(pk__in=exercising_ids(found, skill)[offset : offset + limit])
         offset = 0
     return list(
@@ -138,17 +139,17 @@ def exercising_ids(grades: QuerySet[Grade], skill: str) -> list[int]:
     """The ids of those of ``grades`` (in their order) whose question exercises ``skill``
     by the hand it is about: read from the answer key the round was dealt with."""
     rows = list(grades.values_list("pk", "item_id", "question"))
-    keys = dict(
-        AttemptItem.objects.filter(pk__in={item_id for _, item_id, _ in rows})
+    keys = {
+        pk: (key, game)
+        for pk, key, game in AttemptItem.objects.filter(pk__in={item_id for _, item_id, _ in rows})
         .order_by()
-        .values_list("pk", "answer_key")
-    )
+        .values_list("pk", "answer_key", "attempt__drill__game")
+    }
     found = []
     for pk, item_id, question in rows:
-        entry = next(
-            (q for q in keys.get(item_id) or () if q.get("n") == question),
-            None,
-        )
-        if entry is not None and question_skills((skill,), entry):
+        key, game = keys.get(item_id) or (None, None)
+        entry = next((q for q in key or () if q.get("n") == question), None)
+        # The round's game says whether the question exercises the skill.
+        if entry is not None and game_named(game).question_skills((skill,), entry):
             found.append(pk)
     return found

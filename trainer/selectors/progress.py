@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from trainer.models import Skill
+from trainer.labels import skill_words
 from trainer.selectors.runs import current_summaries
 from trainer.tallies import Tally, accuracy_percent, skill_tallies
 
@@ -52,7 +52,7 @@ def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[Skil
     """Every skill the trainee has been shown a question of, weakest (recent accuracy) first.
 
     Read from the current run summaries' per-skill facets (`trainer.tallies.skill_tallies`:
-    only the questions shown that exercise the skill, trainer.skills): one query, however
+    only the questions shown that exercise the skill, as the game says): one query, however
     much work. A question never shown (an abandoned exam's rounds) counts for no skill.
     """
     since = (now or timezone.now()) - RECENT
@@ -65,7 +65,7 @@ def skill_progress(*, trainee_id: int, now: datetime | None = None) -> list[Skil
             every[skill].add(tally)
             when = earlier if submitted_at is None or submitted_at < since else recent
             when[skill].add(tally)
-    titles = dict(Skill.choices)
+    titles = skill_words()
     found = []
     for skill, tally in every.items():
         mean = (

@@ -22,7 +22,9 @@ from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
+from trainer.games import DEFAULT_GAME
 from trainer.generator import generate_round
+from trainer.labels import skill_codes
 from trainer.models import (
     Assignment,
     Drill,
@@ -32,7 +34,6 @@ from trainer.models import (
     RuleProfile,
     RuleProfileVersion,
     Scenario,
-    Skill,
     TrainingClass,
 )
 from trainer.selectors.blueprints import (
@@ -332,7 +333,7 @@ def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict
         raise TrainerError("skill_minimums must map skills to round counts", field="skill_minimums")
     out = {}
     for skill, least in minimums.items():
-        if skill not in Skill.values:
+        if skill not in skill_codes(DEFAULT_GAME):
             raise TrainerError(f"unknown skill {echo(str(skill))}", field="skill_minimums")
         out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
@@ -357,10 +358,11 @@ def _recipe(
     if profile_version is None:
         raise TrainerError("a generated drill needs a rule profile", field="profile_version")
     profile = profile_version.engine_profile
-    unknown = [s for s in skills if s not in Skill.values]
+    declared = skill_codes(DEFAULT_GAME)
+    unknown = [s for s in skills if s not in declared]
     if unknown:
         raise TrainerError(
-            f"unknown skill {echo(unknown[0])}; skills are {', '.join(Skill.values)}",
+            f"unknown skill {echo(unknown[0])}; skills are {', '.join(declared)}",
             field="skills",
         )
     rounds = whole_number(count, "count", 1, MAX_ROUNDS)

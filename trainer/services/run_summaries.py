@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from django.db import connection, transaction
 
 from core.postgres import copy_instances
-from trainer.games import game_named
+from trainer.games import Game, game_named
 from trainer.models import (
     AttemptItem,
     Grade,
@@ -27,7 +27,7 @@ from trainer.models import (
     RunTrigger,
 )
 from trainer.services.grading.basis import RoundValues, graded_keys
-from trainer.skills import question_skills, shown_questions
+from trainer.shown import shown_questions
 from trainer.tallies import GradeFacts, summarize
 
 
@@ -77,6 +77,8 @@ class RoundLike(Protocol):
     def questions_shown(self) -> Any: ...
     @property
     def profile_version(self) -> RuleProfileVersion: ...
+    @property
+    def game(self) -> Game: ...
 
 
 class GradeLike(Protocol):
@@ -109,7 +111,8 @@ Keys = tuple[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]]
 
 class _Rounds:
     """Per round of a run: its profile, and per question the skills it exercises and
-    whether it was shown (trainer.skills), each worked out once."""
+    whether it was shown (the round's game says which skills a question exercises;
+    trainer.shown which questions were shown), each worked out once."""
 
     def __init__(
         self,
@@ -125,13 +128,13 @@ class _Rounds:
         self._shared = shared
 
     def _skills(
-        self, key: Sequence[Mapping[str, Any]], round_skills: tuple[str, ...]
+        self, game: Game, key: Sequence[Mapping[str, Any]], round_skills: tuple[str, ...]
     ) -> dict[int, tuple[str, ...]]:
         found = self._shared.get((id(key), round_skills))
         if found is None or found[0] is not key:
             found = self._shared[(id(key), round_skills)] = (
                 key,
-                {int(q["n"]): question_skills(round_skills, q) for q in key},
+                {int(q["n"]): game.question_skills(round_skills, q) for q in key},
             )
         return found[1]
 
@@ -142,7 +145,7 @@ class _Rounds:
             key, asked = self.keys.get(grade.item_id) or (item.answer_key, item.answer_key)
             known = self._rounds[grade.item_id] = (
                 item.profile_version.profile.name,
-                self._skills(key, _skills_of(item.document)),
+                self._skills(item.game, key, _skills_of(item.document)),
                 shown_questions(key=key, asked=asked, questions_shown=item.questions_shown),
             )
         profile, skills, shown = known
@@ -371,7 +374,7 @@ def _backfill(run_ids: list[int]) -> int:
 
 def run_summaries_rebuild(*, batch: int = 500) -> int:
     """Write every graded run's summary again from its grades (the skill figures' rules
-    changed: trainer.skills); returns how many were written. Each batch is deleted and
+    changed: a game's question_skills); returns how many were written. Each batch is deleted and
     written in one transaction, so a page never reads a run without its summary."""
     written = 0
     last = 0

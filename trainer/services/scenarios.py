@@ -19,14 +19,15 @@ from django.utils.text import slugify
 
 from core.errors import TrainerError, clip, echo
 from trainer import rules, strictjson
-from trainer.models import RuleProfileVersion, Scenario, Skill
+from trainer.games import DEFAULT_GAME
+from trainer.labels import skill_codes
+from trainer.models import RuleProfileVersion, Scenario
 from trainer.rules.profiles import PARAMETERS
 
 DEFAULT_DIFFICULTY = 2
 # Room is left in the 100-character slug column for a superseded row's "--rN" suffix.
 MAX_SLUG = 90
 MAX_TITLE = Scenario._meta.get_field("title").max_length or 200
-SKILLS = frozenset(Skill.values)
 
 
 @dataclass
@@ -105,9 +106,11 @@ def scenario_validate(
     if len(title) > MAX_TITLE:
         _fail(line, f"title is {len(title):,} characters; at most {MAX_TITLE}", field="title")
     skills = document.get("skills") or []
-    unknown = [s for s in skills if s not in SKILLS]
+    # The skills of the game the library deals (its own, labelled through it).
+    declared = skill_codes(DEFAULT_GAME)
+    unknown = [s for s in skills if s not in declared]
     if unknown or not skills:
-        known = ", ".join(sorted(SKILLS))
+        known = ", ".join(sorted(declared))
         what = f"unknown skill {echo(unknown[0])}" if unknown else "skills is empty"
         _fail(line, f"{what}; skills are {known}", field="skills")
     twice = next((s for k, s in enumerate(skills) if s in skills[:k]), None)

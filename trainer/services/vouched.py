@@ -29,6 +29,8 @@ GRADE_FIELDS = (
     "rule",
     "response_ms",
 )
+# Added later (a game counting points, #25): hashed only where a grade has a value.
+GRADE_LATER = ("points_diff",)
 RUN_FIELDS = (
     "attempt_id",
     "number",
@@ -75,6 +77,7 @@ GRADES = Vouched(
     noun="grading run",
     plural="grades",
     group="run_id",
+    later=GRADE_LATER,
 )
 RUNS = Vouched(model=GradingRun, fields=RUN_FIELDS, subject_type="grading_run", needs=_run_finished)
 ATTEMPTS = Vouched(
@@ -91,9 +94,9 @@ SPECS = (GRADES, RUNS, ATTEMPTS)
 
 def grades_vouch(run_id: int, grades: Sequence[Any]) -> tuple[str, str]:
     """The key and digest of a run's grades, from the rows grading writes (named tuples
-    with the GRADE_FIELDS)."""
+    with the GRADE_FIELDS and GRADE_LATER)."""
     return GRADES.key(run_id), group_digest(
-        [tuple(getattr(g, f) for f in GRADE_FIELDS) for g in grades]
+        [GRADES.hashed([getattr(g, f) for f in (*GRADE_FIELDS, *GRADE_LATER)]) for g in grades]
     )
 
 

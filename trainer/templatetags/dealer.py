@@ -1,6 +1,6 @@
 from django import template
 
-from trainer import words
+from trainer import labels, words
 
 register = template.Library()
 
@@ -14,10 +14,10 @@ def dealer_words(text: str) -> str:
 @register.filter
 def skills_label(skills: object) -> str:
     """`{{ flag.skills|skills_label }}`: skills by their labels, not their slugs."""
-    return words.skills_label(skills)
+    return labels.skills_label(skills)
 
 
 @register.filter
 def category_words(category: str | None) -> str:
     """`{{ row.category|category_words }}`: why an answer was wrong, by its label."""
-    return words.category_label(category)
+    return labels.category_label(category)

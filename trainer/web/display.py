@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from trainer.labels import category_label  # noqa: F401 - the pages import it from here
 from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
 from trainer.web.rule_words import rule_text  # noqa: F401 - the pages import it from here
 from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
@@ -26,7 +27,6 @@ from trainer.words import (  # noqa: F401 - the labellers live below the pages, 
     KIND_WORDS,
     Seats,
     answer_label,
-    category_label,
     kind_label,
     player_name,
     seat_names,

@@ -56,7 +56,7 @@ from audit.services.reports.rows import (
 )
 from core.dates import house_minute, house_zone_name, zone_statement
 from ledger.services.verify import LedgerVerification, ledger_verify
-from trainer import words
+from trainer import labels
 from trainer.selectors.chip_figures import report_chip_figures
 from trainer.selectors.reports import (
     CLASS_COLUMNS,
@@ -331,7 +331,7 @@ def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
     chart.x, chart.y = int(15 * mm), int(10 * mm)
     chart.width, chart.height = int(chart_width - 70 * mm), int(chart_height - 12 * mm)
     chart.data = [[float(m.overpaid) for m in mispays], [float(m.underpaid) for m in mispays]]
-    chart.categoryAxis.categoryNames = [words.category_label(m.category) for m in mispays]
+    chart.categoryAxis.categoryNames = [labels.category_label(m.category) for m in mispays]
     chart.categoryAxis.labels.fontSize = 7
     chart.valueAxis.valueMin = 0
     chart.valueAxis.labels.fontSize = 7

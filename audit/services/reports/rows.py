@@ -30,7 +30,7 @@ from core.dates import house_second, house_zone_name, zone_statement
 from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
-from trainer import words
+from trainer import labels, words
 from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
 from trainer.selectors.report_decisions import (
     DECISION_COLUMNS,
@@ -220,7 +220,7 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     return (
-        words.category_label(summary.category) or summary.category,
+        labels.category_label(summary.category) or summary.category,
         summary.count,
         summary.overpaid,
         summary.underpaid,
@@ -228,29 +228,22 @@ def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     )
 
 
-def _answer_cells(text: str | None) -> tuple[str, str, str]:
-    """An answer's action in words, its amount and its chips ("25 + 5 + 2.50")."""
-    if not text:
-        return "", "", ""
-    answer = json.loads(text)
-    return (*words.answer_parts(answer), words.chips_text(answer))
-
-
 def decision_row(row: tuple[Any, ...]) -> Row:
     # The one section that can run to millions of rows: its types are known, so it skips
     # cell's checks. Words by their labels, as the SQL beside it writes them
-    # (trainer.selectors.reports.report_decisions_csv): the same bytes.
+    # (trainer.selectors.report_decisions.report_decisions_csv): the same bytes. The kind
+    # and the answers come in their game's words (report_decisions).
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected, trainee_name, drill, table,
      question_text) = row  # fmt: skip
-    given_action, given_amount, given_chips = _answer_cells(given)
-    expected_action, expected_amount, expected_chips = _answer_cells(expected)
+    given_action, given_amount, given_chips = given
+    expected_action, expected_amount, expected_chips = expected
     return [
         "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
-        str(position), str(question), words.KIND_VALUE_WORDS.get(kind, kind),
+        str(position), str(question), kind,
         house_second(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",
-        words.CATEGORY_WORDS.get(category, category) if category else "",
+        labels.category_words().get(category, category) if category else "",
         f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
         given_chips, expected_chips, trainee_name, drill, table, question_text,
     ]  # fmt: skip

@@ -24,3 +24,6 @@ class BlackjackPresenting:
 
     def answer_columns(self, answer: Mapping[str, Any] | None) -> tuple[str, str]:
         return words.answer_parts(answer)
+
+    def answer_stack(self, answer: Mapping[str, Any]) -> str:
+        return words.chips_text(answer)

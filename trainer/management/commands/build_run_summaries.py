@@ -1,7 +1,7 @@
 """Write the summary of every graded run that has none (runs graded before summaries
 existed, or loaded in bulk). Safe to run again: summarized runs are skipped. With
 ``--rebuild``, every graded run's summary is written again from its grades (after the
-rules of the figures changed: trainer.skills)."""
+rules of the figures changed: a game's question_skills)."""
 
 import time
 from typing import Any

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from trainer.models import Skill
+from trainer.labels import skill_codes
 from trainer.selectors.scenarios import scenario_list
 from trainer.services.scenarios import scenario_export
 
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("--format", choices=["jsonl", "json"], default="jsonl")
         parser.add_argument("--out", help="the file to write (default: standard output)")
         parser.add_argument("--profile", help="only scenarios of this rule profile")
-        parser.add_argument("--skill", choices=Skill.values, help="only scenarios with this skill")
+        parser.add_argument("--skill", choices=skill_codes(), help="only scenarios with this skill")
 
     def handle(self, *args: Any, **options: Any) -> None:
         scenarios = scenario_list(profile=options["profile"], skill=options["skill"])

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer.games import Game
+from trainer.games import DocumentError, Game, Verdict
+from trainer.games.marking import money_figure, points_figure
 from trainer.models import RuleProfileVersion, Scenario
 from trainer.selectors.runs import scenario_newest_revision
 
@@ -51,7 +52,7 @@ class RoundValues:
     ) -> None:
         self.game = game
         # When each question was first shown (by the dealt key's number): what the skill
-        # figures count (trainer.skills.shown_questions).
+        # figures count (trainer.shown.shown_questions).
         self.questions_shown = questions_shown or {}
         self.pk = pk
         self.attempt_id = attempt_id
@@ -112,14 +113,37 @@ class JsonTexts:
         return text
 
 
-def verdict_of(
-    game: Game, expected: Mapping[str, Any], given: Any, missed: bool
-) -> tuple[bool, Decimal, str]:
-    """Whether an answer is right, the money it moves wrongly, and its category."""
+# Right or not, the money moved wrongly, the points (None in a game counting money), the
+# category.
+Marked = tuple[bool, Decimal, Decimal | None, str]
+
+
+def verdict_of(game: Game, expected: Mapping[str, Any], given: Any, missed: bool) -> Marked:
+    """Whether an answer is right, its cost (the money it moves wrongly, in a game that
+    counts money; its points, in a game that counts points), and its category (the
+    game's)."""
     # Missed: the game's unanswered, the one scoring of a missed question (feedback's too).
     verdict = game.unanswered() if missed else game.compare(expected, given)
-    category = (verdict.category or "procedure_error") if not verdict.right else ""
-    return verdict.right, verdict.money_diff.quantize(CENT), category
+    return (
+        verdict.right,
+        money_figure(game, verdict.cost),
+        points_figure(game, verdict.cost),
+        category_of(game, verdict),
+    )
+
+
+def category_of(game: Game, verdict: Verdict) -> str:
+    """The stored category of a verdict: "" when right; else the game's (every wrong
+    answer names one: a game that does not is refused, never filed under a guess)."""
+    if verdict.right:
+        return ""
+    if not verdict.category:
+        raise DocumentError(
+            f"the game {game.name} marked an answer wrong without saying why",
+            field="category",
+            reason="no_category",
+        )
+    return str(verdict.category)
 
 
 class BasisCache:
@@ -130,13 +154,13 @@ class BasisCache:
         self._scenarios: dict[int, Scenario] = {}
         self.json = JsonTexts()
         # Keyed by the ids of shared values (from `json`, which keeps them alive).
-        self._verdicts: dict[tuple[int, int, int, bool], tuple[bool, Decimal, str]] = {}
+        self._verdicts: dict[tuple[int, int, int, bool], Marked] = {}
         self._bases: dict[tuple[Any, ...], ItemBasis] = {}
         self._hashes: dict[int, tuple[Any, str]] = {}
 
     def verdict(
         self, game: Game, expected: Mapping[str, Any], given: Any, *, missed: bool
-    ) -> tuple[bool, Decimal, str]:
+    ) -> Marked:
         """`verdict_of`, computed once per game, question and answer value in the batch."""
         key = (id(game), id(expected), id(given), missed)
         found = self._verdicts.get(key)

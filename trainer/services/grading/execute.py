@@ -44,7 +44,7 @@ from trainer.selectors.runs import latest_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
 from trainer.services.run_summaries import run_summaries_save
 from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
-from trainer.skills import identities
+from trainer.shown import identities
 
 logger = logging.getLogger("trainer.services.grading")
 
@@ -216,6 +216,7 @@ class _Row(NamedTuple):
     category: str
     rule: str
     response_ms: int | None
+    points_diff: Decimal | None
 
 
 _GRADE_COLUMNS = _Row._fields
@@ -413,7 +414,7 @@ def _grade(
         late = answer.late
     else:
         decision_id, given, response_ms, late = None, None, None, False
-    right, money_diff, category = cache.verdict(
+    right, money_diff, points_diff, category = cache.verdict(
         item.game, expected, given, missed=decision_id is None
     )
     if late:
@@ -433,6 +434,7 @@ def _grade(
         category,
         expected.get("rule", ""),
         response_ms,
+        points_diff,
     )
 
 

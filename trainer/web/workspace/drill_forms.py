@@ -8,8 +8,19 @@ from typing import Any
 from django import forms
 
 from core.errors import CHOICE_ERRORS, TrainerError
-from trainer.models import DrillPurpose, RuleProfile, Skill
+from trainer.games import DEFAULT_GAME
+from trainer.labels import skill_choices
+from trainer.models import DrillPurpose, RuleProfile
 from trainer.services.drills import MAX_ROUNDS, MAX_TIME_BOX, MAX_TIME_LIMIT
+
+
+def _skill_choices() -> list[tuple[str, str]]:
+    """The skills a drill of the default game is made for (its own words)."""
+    return skill_choices(DEFAULT_GAME)
+
+
+def _any_skill() -> list[tuple[str, str]]:
+    return [("", "Any skill"), *_skill_choices()]
 
 
 class ProfileChoiceField(forms.ModelChoiceField):
@@ -27,9 +38,7 @@ class LibraryFilterForm(forms.Form):
     profile = ProfileChoiceField(
         queryset=_profiles(), required=False, empty_label="Any table", label="Table"
     )
-    skill = forms.ChoiceField(
-        error_messages=CHOICE_ERRORS, choices=[("", "Any skill"), *Skill.choices], required=False
-    )
+    skill = forms.ChoiceField(error_messages=CHOICE_ERRORS, choices=_any_skill, required=False)
 
 
 class _DrillFields(forms.Form):
@@ -83,7 +92,7 @@ class GeneratedDrillForm(_DrillFields):
     profile = ProfileChoiceField(queryset=_profiles(), label="Table", empty_label="Choose a table")
     skills = forms.MultipleChoiceField(
         error_messages=CHOICE_ERRORS,
-        choices=Skill.choices,
+        choices=_skill_choices,
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="None ticked: a mix.",

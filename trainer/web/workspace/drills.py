@@ -15,7 +15,8 @@ from config import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role, has_role
-from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario, Skill
+from trainer.labels import skill_words
+from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario
 from trainer.selectors import drills as sel
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.web.display import answer_label, kind_label, table_view
@@ -29,11 +30,11 @@ from trainer.web.workspace.drill_forms import (
 from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
-SKILL_LABELS = dict(Skill.choices)
 
 
 def skill_labels(skills: list[str]) -> list[str]:
-    return [SKILL_LABELS.get(s, s) for s in skills]
+    labels = skill_words()
+    return [labels.get(s, s) for s in skills]
 
 
 def round_preview(

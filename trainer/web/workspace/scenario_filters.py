@@ -10,7 +10,8 @@ from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from core.errors import CHOICE_ERRORS
-from trainer.models import Scenario, Skill
+from trainer.labels import skill_choices
+from trainer.models import Scenario
 from trainer.selectors.drills import library_profiles
 from trainer.web.workspace.drill_forms import ProfileChoiceField
 
@@ -33,7 +34,7 @@ class ScenarioFilter(django_filters.FilterSet):
     )
     skill = django_filters.ChoiceFilter(
         label="Skill",
-        choices=Skill.choices,
+        choices=skill_choices,
         empty_label="Any skill",
         method="has_skill",
         error_messages=CHOICE_ERRORS,

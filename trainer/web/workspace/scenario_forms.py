@@ -14,7 +14,8 @@ from typing import Any
 from django import forms
 
 from core.errors import CHOICE_ERRORS, clip, echo
-from trainer.models import Skill
+from trainer.games import DEFAULT_GAME
+from trainer.labels import skill_choices
 from trainer.rules import SCENARIO_FORMAT
 from trainer.selectors.drills import library_profiles
 from trainer.web.workspace.authoring_words import (
@@ -106,11 +107,16 @@ def _words(text: str) -> list[str]:
     return [word for word in _SPLIT.split(text.strip()) if word]
 
 
+def _skill_choices() -> list[tuple[str, str]]:
+    """The skills a library round of the default game is filed under (its own words)."""
+    return skill_choices(DEFAULT_GAME)
+
+
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
     profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
     skills = forms.MultipleChoiceField(
-        error_messages=CHOICE_ERRORS, choices=Skill.choices, widget=forms.CheckboxSelectMultiple
+        error_messages=CHOICE_ERRORS, choices=_skill_choices, widget=forms.CheckboxSelectMultiple
     )
     difficulty = forms.TypedChoiceField(
         error_messages=CHOICE_ERRORS,

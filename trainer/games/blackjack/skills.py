@@ -16,20 +16,53 @@ A question counts for a skill only when
 
 ``SKILL_QUESTIONS`` below is that table; docs/grading.md (*Skill figures*) states it in
 words. The figures built on it (`trainer.tallies`, the run summaries' ``s:<skill>``
-facets) count a question only when it was shown to the trainee; a question never shown
-(a round not reached, an exam abandoned) counts for no skill, and is counted apart as
-"not reached".
+facets) count a question only when it was shown to the trainee (`trainer.shown`); a
+question never shown (a round not reached, an exam abandoned) counts for no skill, and is
+counted apart as "not reached". Blackjack's (`Blackjack.question_skills`): the shell asks
+the game.
 
 Plain Python over the answer key's JSON: no Django.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from trainer.games.marking import Words
 from trainer.rules import Kind
+
+
+class Skill(Words):
+    """What a blackjack round exercises; drills and dashboards group by these."""
+
+    NATURAL_3_2 = "natural-3to2", "Natural at 3:2"
+    NATURAL_6_5 = "natural-6to5", "Natural at 6:5"
+    ROUNDING = "rounding", "Payout rounding"
+    INSURANCE = "insurance", "Insurance"
+    EVEN_MONEY = "even-money", "Even money"
+    DEALER_NATURAL = "dealer-natural", "Dealer natural"
+    DEALER_PEEK = "dealer-peek", "Dealer peek"
+    PUSH = "push", "Push"
+    PLAYER_BUST = "player-bust", "Player bust"
+    DEALER_BUST = "dealer-bust", "Dealer bust"
+    SOFT_17 = "soft-17", "Dealer's soft 17"
+    SPLIT = "split", "Splits"
+    SPLIT_ACES = "split-aces", "Split aces"
+    RESPLIT = "resplit", "Resplits"
+    DOUBLE = "double", "Doubles"
+    DOUBLE_AFTER_SPLIT = "double-after-split", "Double after split"
+    DOUBLE_FOR_LESS = "double-for-less", "Double for less"
+    SURRENDER = "surrender", "Late surrender"
+    BONUS_777 = "bonus-777", "7-7-7 prize"
+    SHARED_BOX = "shared-box", "Shared box"
+    CUT_CARD = "cut-card", "Cut card and reshuffle"
+    ENHC = "enhc", "European no hole card"
+    PAY_IN_CHIPS = "pay-in-chips", "Pay in chips"
+    COLOUR_UP = "colour-up", "Colour up"
+    CHANGE = "change", "Change"
+
 
 # A hand shown on the table with one of these facts (trainer/rules/table_facts.py), or
 # one of the two below, which the view does not carry as a flag.
@@ -58,7 +91,7 @@ def _exercise(*kinds: Kind, hand: str | None = None) -> Exercise:
 
 
 _SETTLE = Kind.SETTLE_HAND
-# The table, skill by skill (the values of trainer.models.Skill).
+# The table, skill by skill (the values of Skill).
 SKILL_QUESTIONS: Mapping[str, Exercise] = {
     "natural-3to2": _exercise(_SETTLE, hand=BLACKJACK),
     "natural-6to5": _exercise(_SETTLE, hand=BLACKJACK),
@@ -181,44 +214,3 @@ def _box(question: Mapping[str, Any]) -> Mapping[str, Any] | None:
 def _is_map(value: object) -> TypeGuard[Mapping[str, Any]]:
     # JSON objects are dicts: checked first, an ABC's isinstance is slow by the million.
     return type(value) is dict or isinstance(value, Mapping)
-
-
-def identities(key: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
-    """What each question asks about: kind, box, hand, player and which turn among those
-    (how a regrade's new key is matched to the questions the trainee was asked)."""
-    seen: dict[tuple[Any, ...], int] = {}
-    out: list[tuple[Any, ...]] = []
-    for item in key:
-        base = (item["kind"], item["box"], item["hand"], item["player"])
-        seen[base] = seen.get(base, 0) + 1
-        out.append((*base, seen[base]))
-    return out
-
-
-def shown_questions(
-    *,
-    key: Sequence[Mapping[str, Any]],
-    asked: Sequence[Mapping[str, Any]],
-    questions_shown: Mapping[str, Any] | None,
-) -> frozenset[int]:
-    """The numbers of ``key``'s questions that were shown to the trainee.
-
-    ``questions_shown`` is the round's record of the questions put to the trainee, by the
-    number they had in ``asked`` (the key dealt); ``key`` is the key the round was graded
-    against (the same, unless a regrade changed it: then a question was shown when the
-    question it is matched to, by what it asks, was)."""
-    shown = questions_shown or {}
-    if not shown:
-        return frozenset()
-    if key is asked:
-        return frozenset(int(q["n"]) for q in key if str(q["n"]) in shown)
-    asked_shown = {
-        ident
-        for question, ident in zip(asked, identities(asked), strict=True)
-        if str(question["n"]) in shown
-    }
-    return frozenset(
-        int(question["n"])
-        for question, ident in zip(key, identities(key), strict=True)
-        if ident in asked_shown
-    )
