@@ -21,9 +21,9 @@ from audit.services.reports.rows import compliance_report_write_csv, decision_ro
 from core.postgres import csv_line
 from ledger.services.verify import ledger_verify
 from ledger.services.vouch import digests
-from tests.audit.conftest import client_for
 from tests.audit.factories import GradeSpec, TrainingClassFactory, graded_attempt
 from tests.factories import profile_version
+from tests.graded import client_for
 from tests.seam_game.marking import DREW_ON_PAT, STOOD_ON_STIFF
 from tests.trainer.factories import DrillFactory, ScenarioFactory
 from trainer import labels
