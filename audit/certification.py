@@ -22,7 +22,7 @@ from trainer.selectors.blueprints import blueprint_shortfalls
 if TYPE_CHECKING:
     from audit.models import Certification, RetrainingFlag
     from trainer.models import Drill, RuleProfile
-    from trainer.selectors.evidence import AttemptEvidence
+    from audit.selectors.evidence import AttemptEvidence
 
 
 def profile_label(profile: RuleProfile) -> str:

@@ -18,7 +18,7 @@ from core.errors import TrainerError
 from tests.factories import profile_version
 from tests.trainer.factories import simple_document
 from trainer.games import game_named
-from trainer.services import classes as class_services
+from teaching.services import classes as class_services
 from trainer.services.drills import drill_create
 
 pytestmark = pytest.mark.django_db

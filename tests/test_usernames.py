@@ -24,8 +24,8 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import PASSWORD, UserFactory
-from trainer.selectors.classes import trainee_by_username
-from trainer.services import classes as services
+from teaching.selectors.classes import trainee_by_username
+from teaching.services import classes as services
 
 pytestmark = pytest.mark.django_db
 

@@ -17,8 +17,8 @@ from core.errors import ConflictError
 from ledger.models import LedgerEntry
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
-from trainer.services import classes as services
-from trainer.services.classes import invitations, roster
+from teaching.services import classes as services
+from teaching.services.classes import invitations, roster
 
 pytestmark = pytest.mark.django_db
 BASE = "http://testserver"

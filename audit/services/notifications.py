@@ -10,7 +10,7 @@ from django.utils import timezone
 from audit.certification import profile_label
 from audit.models import Certification, RetrainingFlag
 from trainer.models import NotificationKind, Skill
-from trainer.services.notifications import LOOKBACK, notification_send
+from teaching.services.notifications import LOOKBACK, notification_send
 
 EXPIRY_WARNING = timedelta(days=30)
 

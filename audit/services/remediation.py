@@ -20,8 +20,8 @@ from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile, Skill
 from trainer.selectors import visibility
-from trainer.selectors.progress import skill_progress
-from trainer.services.assignments import assignment_create
+from audit.selectors.progress import skill_progress
+from teaching.services.assignments import assignment_create
 from trainer.services.drills import drill_create
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
-from audit import selectors as audit_selectors
+from audit.selectors import pit as audit_selectors
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
@@ -25,7 +25,7 @@ from ledger.services.vouch import row_vouches
 from ledger.services.vouch_check import vouch_problems
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import runs, visibility
-from trainer.selectors.evidence import attempt_evidence, evidence_mismatches
+from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -19,7 +19,8 @@ from audit.services import reviews
 from audit.web.pit_common import day, pit_view
 from audit.web.trainee_views import _certification, _retraining, _sign_off, _trainee
 from core.errors import TrainerError
-from trainer.selectors import evidence, visibility
+from audit.selectors import evidence
+from trainer.selectors import visibility
 
 # Acting on the trainee.
 

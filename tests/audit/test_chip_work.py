@@ -29,8 +29,8 @@ from tests.trainer.factories import (
 )
 from trainer.models import Grade, GradingRun, GradingRunSummary, Mode
 from trainer.selectors.attempts import attempt_current_question
-from trainer.selectors.chip_figures import chip_figures
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
+from audit.selectors.chip_figures import chip_figures
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

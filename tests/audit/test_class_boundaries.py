@@ -29,8 +29,8 @@ from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, ClassJoinRequest, Grade, Mode, RuleProfile
-from trainer.services import classes as services
-from trainer.services.assignments import assignment_cancel, assignment_create, assignment_reassign
+from teaching.services import classes as services
+from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 
 pytestmark = pytest.mark.django_db
 

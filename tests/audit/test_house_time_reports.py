@@ -20,7 +20,7 @@ from tests.audit.test_reports import DAY, NOON, as_dicts, period_data, sections 
 from tests.audit.test_training_record import pdf_text as record_text
 from tests.audit.test_training_record import record  # noqa: F401
 from tests.pdf import needs_pdftotext, pdf_text
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Attempt, AttemptStatus, Mode, Notification, NotificationKind, RuleProfile
-from trainer.services.assignments import assignment_cancel, assignment_create, assignment_reassign
-from trainer.tasks import notify_assignment, send_assignment_notifications
+from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
+from teaching.tasks import notify_assignment, send_assignment_notifications
 
 
 def _class(pit_boss, *names, email=True):

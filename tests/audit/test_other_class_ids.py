@@ -21,7 +21,7 @@ from tests.factories import PASSWORD, UserFactory
 from tests.trainer.factories import simple_document
 from tests.trainer.test_workspace_scenarios import staged
 from trainer.models import Assignment, ClassJoinRequest, Drill, Scenario, TrainingClass
-from trainer.services import classes as services
+from teaching.services import classes as services
 from trainer.services.drills import drill_create
 from trainer.services.scenario_authoring import scenario_create
 

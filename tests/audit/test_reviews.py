@@ -22,7 +22,7 @@ from tests.audit.conftest import RIGHT, make_attempt, signing_request, wrong
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import Grade, Mode, RuleProfile
-from trainer.selectors.evidence import AttemptEvidence
+from audit.selectors.evidence import AttemptEvidence
 
 
 def _mistake(trainee) -> Grade:

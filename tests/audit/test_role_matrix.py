@@ -24,8 +24,8 @@ from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Grade, RuleProfile
-from trainer.services.assignments import assignment_create
-from trainer.services.classes import class_join_request_create
+from teaching.services.assignments import assignment_create
+from teaching.services.classes import class_join_request_create
 from trainer.services.scenarios import scenario_import
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")

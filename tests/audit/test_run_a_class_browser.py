@@ -23,7 +23,7 @@ from audit.models import Refresher, RetrainingFlag, Review
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.trainer.test_table_browser import graded
-from trainer.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
+from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from trainer.models import Assignment, Attempt, AttemptItem, Drill, TrainingClass
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

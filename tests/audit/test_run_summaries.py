@@ -24,7 +24,8 @@ from trainer.models import (
     Mode,
     RunStatus,
 )
-from trainer.selectors import dashboard, grades, runs
+from audit.selectors import dashboard, grades
+from trainer.selectors import runs
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request
 from trainer.services.run_summaries import run_summaries_backfill, run_summary_build

@@ -16,7 +16,7 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.audit.conftest import client_for
 from tests.audit.test_separation_of_duties import duo  # noqa: F401 (a fixture)
-from trainer.services import classes as services
+from teaching.services import classes as services
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +56,7 @@ def test_another_instructor_still_takes_duo_off(pit, duo, pit_boss):  # noqa: F8
 def duo_pool(pit, duo, pit_boss):  # noqa: F811
     from tests.trainer.test_pool_replay import make_pool
     from trainer.models import Mode
-    from trainer.services.assignments import assignment_create
+    from teaching.services.assignments import assignment_create
 
     pool = make_pool(pit_boss)
     assignment = assignment_create(

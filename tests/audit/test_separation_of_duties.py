@@ -27,7 +27,7 @@ from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, ClassJoinRequest, Drill, Grade, Mode, RuleProfile
-from trainer.services.assignments import assignment_cancel, assignment_create, assignment_reassign
+from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 
 pytestmark = pytest.mark.django_db
 

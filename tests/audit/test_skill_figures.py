@@ -39,9 +39,9 @@ from trainer.models import (
     RuleProfile,
     Skill,
 )
-from trainer.selectors import dashboard, grades
+from audit.selectors import dashboard, grades
 from trainer.selectors.attempts import attempt_results
-from trainer.selectors.progress import skill_progress
+from audit.selectors.progress import skill_progress
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

@@ -30,7 +30,7 @@ from trainer.models import (
     Mode,
     RuleProfileVersion,
 )
-from trainer.selectors import dashboard, grades
+from audit.selectors import dashboard, grades
 from trainer.selectors.attempts import practice_drills
 from trainer.services.attempts import (
     NOT_ASKED,

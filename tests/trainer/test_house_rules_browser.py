@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import AttemptItem, RuleProfile
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

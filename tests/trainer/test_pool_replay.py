@@ -29,7 +29,7 @@ from tests.trainer.factories import (
 )
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingRun, Mode, Scenario
 from trainer.selectors.pools import POOL_FACTOR, pool_draw, pool_rounds_dealt, pool_state
-from trainer.services.assignments import assignment_cancel, assignment_reassign
+from teaching.services.assignments import assignment_cancel, assignment_reassign
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

@@ -42,8 +42,8 @@ from trainer.selectors.blueprints import (
 )
 from trainer.selectors.pools import drills_dealing, is_pool, pool_size_problem
 
-# Assigning moved to trainer.services.assignments; the name stays importable from here.
-from trainer.services.assignments import (
+# Assigning moved to teaching.services.assignments; the name stays importable from here.
+from teaching.services.assignments import (
     DEFAULT_EXAM_COOLDOWN_HOURS,
     assignment_create,
     manager_required,

@@ -35,13 +35,13 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from audit.models import Refresher
-from audit.selectors_queue import waiting_reviews
+from audit.selectors.queue import waiting_reviews
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import TrainerError
 from trainer import rules
 from trainer.games.blackjack import answer_fields
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
     Assignment,
     Attempt,

@@ -32,7 +32,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from audit.selectors_reports import (
+from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
     report_flags,
@@ -54,8 +54,8 @@ from audit.services.reports.rows import (
 from core.dates import house_minute, house_zone_name, zone_statement
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
-from trainer.selectors.chip_figures import report_chip_figures
-from trainer.selectors.reports import (
+from audit.selectors.chip_figures import report_chip_figures
+from audit.selectors.report_attempts import (
     CLASS_COLUMNS,
     MispaySummary,
     Totals,
