@@ -18,10 +18,10 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from audit.certification import profile_label
+from audit.selectors import grades
 from audit.selectors.queue import QueueFilter
 from core.errors import CHOICE_ERRORS
 from trainer.models import Attempt, Grade, RuleProfile, Skill
-from audit.selectors import grades
 
 TEXT_MAX = 4000
 

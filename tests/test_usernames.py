@@ -22,10 +22,10 @@ from core.usernames import (
 )
 from ledger.events import Event
 from ledger.models import LedgerEntry
-from tests.audit.factories import TrainingClassFactory
-from tests.factories import PASSWORD, UserFactory
 from teaching.selectors.classes import trainee_by_username
 from teaching.services import classes as services
+from tests.audit.factories import TrainingClassFactory
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -17,10 +17,10 @@ from decimal import Decimal
 
 from django.db.models import Count, Q, Sum
 
-from trainer.models import ErrorCategory
-from trainer.rules import CHIP_KINDS, Kind
 from audit.selectors.grades import only_shown
 from audit.selectors.report_attempts import graded_questions
+from trainer.models import ErrorCategory
+from trainer.rules import CHIP_KINDS, Kind
 from trainer.tallies import CHIP_FIELDS, Tally, accuracy_percent
 from trainer.timing import chip_target_seconds
 from trainer.words import kind_label

@@ -35,9 +35,6 @@ from django.db.models import F, IntegerField, QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Cast
 
-from core.dates import days_bounds
-from core.postgres import fetch_rows
-from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
 from audit.selectors.graded_cache import (
     FIGURES_KEY,
     cache_get,
@@ -48,6 +45,9 @@ from audit.selectors.graded_cache import (
     taking_turns,
 )
 from audit.selectors.grades import StatsFilter, Trainees, trainees_scope
+from core.dates import days_bounds
+from core.postgres import fetch_rows
+from trainer.models import ErrorCategory, GradingRunSummary, Skill, TrainingClass
 from trainer.selectors.runs import current_summaries
 from trainer.selectors.visibility import classes_visible_to
 from trainer.tallies import BUCKET_MS, NO_SKILL, Tally, accuracy_percent, facet_key

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Avg, Count, Q, QuerySet
 
+from audit.selectors.graded_cache import graded_versions, per_trainee
 from ledger.services.vouch_check import vouch_problems
 from trainer.models import Attempt, Grade, GradingRun, GradingStatus, Mode
-from audit.selectors.graded_cache import graded_versions, per_trainee
 from trainer.selectors.runs import current_run_of, current_summaries
 
 if TYPE_CHECKING:

@@ -20,11 +20,11 @@ from django.utils import timezone
 
 from audit.certification import CertificationRule, SignOffCheck, profile_label, sign_off_check
 from audit.models import Certification, Refresher, RetrainingFlag, Review
+from audit.selectors.evidence import AttemptEvidence, exam_evidence
+from audit.selectors.graded_cache import graded_versions, per_trainee
 from ledger.chain import GENESIS_HASH
 from ledger.models import LedgerHead
 from trainer.models import Attempt, Drill, GradingStatus, RuleProfile
-from audit.selectors.evidence import AttemptEvidence, exam_evidence
-from audit.selectors.graded_cache import graded_versions, per_trainee
 
 
 def reviews_of_grade(*, grade_id: int) -> list[Review]:

@@ -15,8 +15,8 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 
 from audit.models import Review
-from trainer.models import ErrorCategory, Grade
 from audit.selectors.grades import StatsFilter, Trainees, grades_list
+from trainer.models import ErrorCategory, Grade
 
 QUEUE_PER_PAGE = 25
 

@@ -18,11 +18,11 @@ from django.db import connection
 from django.db.models import CharField, F, QuerySet, TextField, Value
 from django.db.models.functions import Cast, Coalesce, Concat, NullIf, Trim
 
+from audit.selectors.report_attempts import graded_questions
 from core.dates import house_zone_name, zone_abbreviations
 from core.postgres import csv_line, sql_csv_text, sql_house_text, sql_literal, sql_words
 from trainer import words
 from trainer.models import AttemptItem, Grade
-from audit.selectors.report_attempts import graded_questions
 
 DECISION_COLUMNS = (
     "attempt",

@@ -13,13 +13,13 @@ from django.db.models.functions import Coalesce, NullIf
 from django.utils import timezone
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
+from audit.selectors.report_attempts import period_bounds, person_text
+from audit.selectors.report_decisions import QuestionWords
 from core.errors import NotFoundError
 from core.roles import Role
 from ledger.models import LedgerEntry
 from trainer import words
 from trainer.models import Skill
-from audit.selectors.report_decisions import QuestionWords
-from audit.selectors.report_attempts import period_bounds, person_text
 
 _SKILLS = dict(Skill.choices)
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from audit.certification import profile_label
 from audit.models import Certification, RetrainingFlag
-from trainer.models import NotificationKind, Skill
 from teaching.services.notifications import LOOKBACK, notification_send
+from trainer.models import NotificationKind, Skill
 
 EXPIRY_WARNING = timedelta(days=30)
 

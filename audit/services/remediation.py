@@ -12,16 +12,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.models import Refresher, RetrainingFlag
+from audit.selectors.progress import skill_progress
 from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
+from teaching.services.assignments import assignment_create
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile, Skill
 from trainer.selectors import visibility
-from audit.selectors.progress import skill_progress
-from teaching.services.assignments import assignment_create
 from trainer.services.drills import drill_create
 
 if TYPE_CHECKING:

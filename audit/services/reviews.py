@@ -13,9 +13,10 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
-from audit.selectors import pit as audit_selectors
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
+from audit.selectors import pit as audit_selectors
+from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
@@ -25,7 +26,6 @@ from ledger.services.vouch import row_vouches
 from ledger.services.vouch_check import vouch_problems
 from trainer.models import Attempt, Grade, RuleProfile, Skill
 from trainer.selectors import runs, visibility
-from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

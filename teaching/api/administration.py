@@ -19,13 +19,14 @@ from core.links import link_validity_words
 from core.roles import Role, has_role
 from core.usernames import users_with_username
 from teaching.api.class_requests import ClassRefOutput
-from teaching.api.classes import ClassDetailOutput, TextField, _detail, _user, body_errors, errors
-from trainer.api.pagination import StrictPageNumberPagination
-from trainer.api.serializers import StrictSerializer
+from teaching.api.classes import ClassDetailOutput, _detail, _user, body_errors, errors
 from teaching.selectors import classes as class_selectors
 from teaching.selectors import people as selectors
 from teaching.services import classes as class_services
 from teaching.services import people as services
+from trainer.api.fields import TextField
+from trainer.api.pagination import StrictPageNumberPagination
+from trainer.api.serializers import StrictSerializer
 
 ROLE_VALUES = [role.value for role in Role]
 

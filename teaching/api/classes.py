@@ -16,10 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.roles import Role, has_role
-from trainer.api.serializers import ErrorOutput, StrictSerializer
-from trainer.models import TrainingClass
 from teaching.selectors import classes as selectors
 from teaching.services import classes as services
+from trainer.api.fields import TextField
+from trainer.api.serializers import ErrorOutput, StrictSerializer
+from trainer.models import TrainingClass
 
 
 class IsClassManager(BasePermission):
@@ -69,18 +70,6 @@ def _link_base(request: Request) -> str:
 
 
 # Bodies.
-
-
-class TextField(serializers.CharField):
-    """A JSON string only: DRF's CharField would read 0 or true as "0" or "True"."""
-
-    default_error_messages = {"not_a_string": "must be a JSON string"}
-
-    def to_internal_value(self, data: Any) -> str:
-        if not isinstance(data, str):
-            self.fail("not_a_string")
-        value: str = super().to_internal_value(data)
-        return value
 
 
 class ClassOutput(serializers.Serializer[Any]):

@@ -17,12 +17,12 @@ from rest_framework.views import APIView
 
 from core.errors import TrainerError, echo
 from teaching.api import manager_serializers as m
+from teaching.selectors import drills as sel
 from trainer.api.filters import StrictFilterSet, choice_filter
 from trainer.api.permissions import IsManager
 from trainer.api.serializers import ErrorOutput
 from trainer.api.views import body_errors, errors
 from trainer.models import Drill, DrillKind, DrillPurpose, RuleProfile, Scenario
-from teaching.selectors import drills as sel
 from trainer.services.drills import drill_create, drill_retire
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
 

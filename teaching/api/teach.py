@@ -20,17 +20,17 @@ from rest_framework.views import APIView
 from core.dates import house_moment
 from core.errors import NotFoundError, TrainerError
 from core.roles import Role, has_role
-from trainer.api.filters import StrictFilterSet, choice_filter
-from trainer.api.serializers import StrictIntegerField, StrictSerializer, choice_message
-from trainer.api.views import _user, body_errors, errors
-from trainer.models import Assignment, Drill, Mode
 from teaching.selectors import assignments as assignment_sel
-from trainer.selectors import visibility
 from teaching.services.assignments import (
     assignment_cancel,
     assignment_create,
     assignment_reassign,
 )
+from trainer.api.filters import StrictFilterSet, choice_filter
+from trainer.api.serializers import StrictIntegerField, StrictSerializer, choice_message
+from trainer.api.views import _user, body_errors, errors
+from trainer.models import Assignment, Drill, Mode
+from trainer.selectors import visibility
 
 _MOST_OFFSET = dt.timedelta(hours=14)
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
+from teaching.selectors.assignments import assignments_managed_by
 from trainer import rules
 from trainer.games import game_named
 from trainer.models import (
@@ -22,7 +23,6 @@ from trainer.models import (
     RuleProfileVersion,
     Scenario,
 )
-from teaching.selectors.assignments import assignments_managed_by
 
 
 def drills_for_managers(*, active: bool | None = None) -> QuerySet[Drill]:

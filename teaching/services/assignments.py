@@ -18,26 +18,14 @@ from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
+from teaching.selectors.drills import drills_visible_to
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, TrainingClass
 from trainer.selectors import visibility
-from teaching.selectors.drills import drills_visible_to
 from trainer.selectors.pools import pool_reopen_check
+from trainer.services.drills import manager_required, whole_number
 
 DEFAULT_EXAM_COOLDOWN_HOURS = 24
 MAX_SITTINGS = 100
-
-
-def whole_number(value: object, field: str, low: int, high: int) -> int:
-    """A whole number in range from the input, else TrainerError naming the field."""
-    if type(value) is not int or not low <= value <= high:
-        raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
-    return value
-
-
-def manager_required(user: AbstractBaseUser) -> None:
-    """Drills and assignments are made by pit bosses and administrators only."""
-    if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
-        raise ForbiddenError("only a pit boss or an administrator may do this")
 
 
 def _not_on_the_class(*, user: AbstractBaseUser, training_class_id: int) -> None:

@@ -27,13 +27,13 @@ from core.roles import Role, has_role, roles_of
 from core.usernames import username_taken
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import TrainingClass
 from teaching.services.classes.invitations import (
     Person,
     person_cleaned,
     person_problems,
     send_invitation,
 )
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, User

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from audit.certification import CertificationRule
 from audit.models import Certification, RetrainingFlag, Review
+from audit.selectors import dashboard, evidence, graded_cache, grades
 from audit.selectors.pit import EXPIRY_WARNING, TableStanding, table_states
 from audit.services.reviews import (
     certification_sign,
@@ -31,7 +32,6 @@ from tests.factories import PASSWORD, UserFactory
 from tests.grading.conftest import PLAYER_WINS
 from tests.grading.conftest import make_attempt as submitted_attempt
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
-from audit.selectors import dashboard, evidence, graded_cache, grades
 from trainer.selectors import visibility
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from audit.selectors import dashboard, grades
 from tests.audit.conftest import KEY, QUESTION, RIGHT, ROUND, Answer, make_attempt, wrong
 from tests.audit.factories import profile_version
 from trainer.models import (
@@ -24,7 +25,6 @@ from trainer.models import (
     Mode,
     RunStatus,
 )
-from audit.selectors import dashboard, grades
 from trainer.selectors import runs
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request

@@ -8,11 +8,11 @@ from django.test import Client
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Mode
 from trainer.selectors.attempts import assignments_for_trainee
-from teaching.services.assignments import assignment_create
 
 pytestmark = pytest.mark.django_db
 
@@ -156,7 +156,7 @@ def test_an_admin_cannot_assign_to_the_compliance_officer(setup, admin_user, com
         ({"mode": "practice", "training_class": 1}, "drill"),
         ({"drill": 1, "mode": "blitz", "training_class": 1}, "mode"),
         (
-            # Without an offset is house time (tests/trainer/test_house_time.py); not a date
+            # Without an offset is house time (tests/teaching/test_house_time.py); not a date
             # is a 400.
             {"drill": 1, "mode": "practice", "training_class": 1, "due_at": "1 May at six"},
             "due_at",

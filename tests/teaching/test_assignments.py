@@ -14,19 +14,19 @@ from core.errors import ConflictError, ForbiddenError, TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
+from teaching.selectors.assignments import BoardStatus, assignment_board, class_board
+from teaching.services.assignments import (
+    assignment_cancel,
+    assignment_create,
+    assignment_reassign,
+)
 from tests.audit.conftest import client_for
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
 from tests.test_query_counts import assert_database_query_count
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Attempt, AttemptStatus, GradingStatus, Mode
-from teaching.selectors.assignments import BoardStatus, assignment_board, class_board
 from trainer.selectors.attempts import assignments_for_trainee
-from teaching.services.assignments import (
-    assignment_cancel,
-    assignment_create,
-    assignment_reassign,
-)
 
 pytestmark = pytest.mark.django_db
 

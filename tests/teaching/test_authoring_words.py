@@ -10,15 +10,15 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.audit.conftest import client_for
-from tests.trainer.test_workspace_scenarios import staged
-from trainer.models import Scenario
 from teaching.web.workspace.authoring_words import (
     actions_from_words,
     card_code,
     error_words,
     ordinal,
 )
+from tests.audit.conftest import client_for
+from tests.teaching.test_workspace_scenarios import staged
+from trainer.models import Scenario
 
 pytestmark = pytest.mark.django_db
 TABLES = {"casino-shoe": "Six-deck shoe", "casino-single-deck-6to5": "Single deck"}

@@ -14,10 +14,10 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerErr
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services import classes as services
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
 from trainer.models import TrainingClass
-from teaching.services import classes as services
 
 pytestmark = pytest.mark.django_db
 

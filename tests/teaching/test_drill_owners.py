@@ -16,11 +16,11 @@ from rest_framework.test import APIClient
 from core.errors import ConflictError, ForbiddenError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services.assignments import assignment_cancel, assignment_create
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Drill, Mode, RuleProfileVersion
-from teaching.services.assignments import assignment_cancel, assignment_create
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 
 pytestmark = pytest.mark.django_db

@@ -11,12 +11,12 @@ from django.urls import reverse
 from core.errors import ConflictError, NotFoundError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services.assignments import assignment_create
 from tests.audit import conftest as audit_fixtures
 from tests.audit.conftest import client_for
 from tests.factories import UserFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, RuleProfile, RuleProfileVersion
-from teaching.services.assignments import assignment_create
 from trainer.services.drills import drill_create, table_test_create
 
 pytestmark = pytest.mark.django_db

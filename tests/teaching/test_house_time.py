@@ -16,11 +16,11 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from config.settings.house_zone import house_zone_name, system_zone_name, zone_checked
+from teaching.services.assignments import assignment_create
 from tests.audit.conftest import client_for
 from tests.audit.factories import TrainingClassFactory
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, Mode
-from teaching.services.assignments import assignment_create
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 NEW_YORK = "America/New_York"

@@ -22,9 +22,9 @@ from core.lockout import lockout_state
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services import people
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import PASSWORD, UserFactory
-from teaching.services import people
 
 pytestmark = pytest.mark.django_db
 

@@ -22,6 +22,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from audit.models import ComplianceReport, ReportStatus
+from audit.selectors.report_attempts import report_question_count
 from audit.services.reports.rows import (
     check_request,
     compliance_report_write_csv,
@@ -34,7 +35,6 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification
-from audit.selectors.report_attempts import report_question_count
 
 logger = logging.getLogger("audit.services.reports")
 

@@ -18,6 +18,23 @@ from typing import IO, Any
 from django.conf import settings
 from django.utils import timezone
 
+from audit.selectors.chip_figures import ChipFigures, report_chip_figures
+from audit.selectors.report_attempts import (
+    CLASS_COLUMNS,
+    MispaySummary,
+    Totals,
+    TraineeSummary,
+    class_cells,
+    report_classes,
+    report_mispays,
+    report_totals,
+    report_trainees,
+)
+from audit.selectors.report_decisions import (
+    DECISION_COLUMNS,
+    report_decisions,
+    report_decisions_csv,
+)
 from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
@@ -31,23 +48,6 @@ from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import words
-from audit.selectors.chip_figures import ChipFigures, report_chip_figures
-from audit.selectors.report_decisions import (
-    DECISION_COLUMNS,
-    report_decisions,
-    report_decisions_csv,
-)
-from audit.selectors.report_attempts import (
-    CLASS_COLUMNS,
-    MispaySummary,
-    Totals,
-    TraineeSummary,
-    class_cells,
-    report_classes,
-    report_mispays,
-    report_totals,
-    report_trainees,
-)
 
 # The sectioned CSV, the PDF, and the decisions alone as a flat CSV (one header row).
 FORMATS = ("csv", "pdf", "flat")

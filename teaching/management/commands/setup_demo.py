@@ -16,6 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.roles import Role
+from teaching.services.assignments import assignment_cancel, assignment_create
+from teaching.services.classes.requests import class_join_request_create
+from teaching.services.people import person_create
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import (
     Assignment,
@@ -27,15 +30,7 @@ from trainer.models import (
     TrainingClass,
 )
 from trainer.selectors.pools import POOL_FACTOR, is_pool, pool_shared_problem
-from teaching.services.assignments import assignment_cancel
-from teaching.services.classes.requests import class_join_request_create
-from trainer.services.drills import (
-    assignment_create,
-    drill_create,
-    drill_retire,
-    table_test_create,
-)
-from teaching.services.people import person_create
+from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.services.scenario_authoring import scenario_create
 
 # Public on purpose: these accounts exist only in the development configuration.

@@ -27,8 +27,8 @@ from core.roles import Role, roles_of
 from core.usernames import username_normal, username_taken
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import TrainingClass
 from teaching.services.classes.membership import class_trainee_add, may_manage, may_manage_class
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, User

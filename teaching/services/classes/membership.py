@@ -19,8 +19,8 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerErr
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import TrainingClass
 from teaching.selectors.classes import NOT_ADDABLE, classes_of_others
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -21,9 +21,9 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerErr
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import ClassJoinRequest, JoinRequestStatus, TrainingClass
 from teaching.selectors.classes import NOT_ADDABLE, classes_of_others
 from teaching.services.classes.membership import may_manage_class
+from trainer.models import ClassJoinRequest, JoinRequestStatus, TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser

@@ -18,7 +18,6 @@ from core.roles import Role, has_role, roles_of
 from core.usernames import username_key, users_with_username
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer.models import TrainingClass
 from teaching.services.classes.invitations import (
     ADDRESS_NOT_USABLE,
     Person,
@@ -33,6 +32,7 @@ from teaching.services.classes.membership import (
     class_trainee_add,
     may_manage,
 )
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, User

@@ -12,13 +12,13 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import TrainerError
-from trainer.models import TrainingClass
 from teaching.selectors import classes as class_selectors
 from teaching.selectors import people as selectors
 from teaching.services import classes as services
 from teaching.web.administration.forms import InstructorForm, MoveForm, person_label
 from teaching.web.administration.people import actor_of, administrator
 from teaching.web.workspace.forms import error_at_field
+from trainer.models import TrainingClass
 
 
 @require_GET

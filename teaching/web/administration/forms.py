@@ -10,8 +10,8 @@ from django.db.models import QuerySet
 
 from core.errors import CHOICE_ERRORS
 from core.roles import Role
-from trainer.models import TrainingClass
 from teaching.selectors.people import STATUSES
+from trainer.models import TrainingClass
 
 ROLE_CHOICES = [(role.value, role.label) for role in Role]
 ROLE_HELP = (

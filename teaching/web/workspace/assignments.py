@@ -19,9 +19,7 @@ from config import pages
 from core.access import role_required
 from core.dates import house_moment
 from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError
-from trainer.models import Drill, Mode
 from teaching.selectors import assignments as assignment_sel
-from trainer.selectors import visibility
 from teaching.selectors.drills import drills_visible_to
 from teaching.services.assignments import (
     MAX_SITTINGS,
@@ -29,6 +27,8 @@ from teaching.services.assignments import (
     assignment_create,
     assignment_reassign,
 )
+from trainer.models import Drill, Mode
+from trainer.selectors import visibility
 
 
 def teach_view(view: Any) -> Any:

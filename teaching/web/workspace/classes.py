@@ -19,7 +19,6 @@ from core.access import role_required
 from core.errors import TrainerError
 from core.postgres import csv_formula_safe
 from core.roles import Role, has_role
-from trainer.models import TrainingClass
 from teaching.selectors import classes as selectors
 from teaching.services import classes as services
 from teaching.web.workspace.forms import (
@@ -31,6 +30,7 @@ from teaching.web.workspace.forms import (
     TransferForm,
     error_at_field,
 )
+from trainer.models import TrainingClass
 
 manager = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
 

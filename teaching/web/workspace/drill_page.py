@@ -18,13 +18,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core.errors import CHOICE_ERRORS, TrainerError
 from core.roles import Role, roles_of
-from trainer.generator import generate_documents
-from trainer.models import Drill, DrillKind, DrillPurpose, Mode, Scenario, TrainingClass
 from teaching.selectors import drills as sel
 from teaching.selectors.assignments import assignments_managed_by
 from teaching.services.assignments import MAX_SITTINGS, assignment_create
 from teaching.web.workspace.assignments import due_from
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
+from trainer.generator import generate_documents
+from trainer.models import Drill, DrillKind, DrillPurpose, Mode, Scenario, TrainingClass
 
 # Rounds previewed on the page: enough to judge a drill, few enough to read.
 PREVIEW_ROUNDS = 12

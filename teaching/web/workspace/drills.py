@@ -15,10 +15,7 @@ from config import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role, has_role
-from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario, Skill
 from teaching.selectors import drills as sel
-from trainer.services.drills import drill_create, drill_retire, table_test_create
-from trainer.web.display import answer_label, kind_label, table_view
 from teaching.web.workspace.drill_forms import (
     GeneratedDrillForm,
     LibraryDrillForm,
@@ -26,6 +23,9 @@ from teaching.web.workspace.drill_forms import (
     picked_order,
     place_error,
 )
+from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario, Skill
+from trainer.services.drills import drill_create, drill_retire, table_test_create
+from trainer.web.display import answer_label, kind_label, table_view
 from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)

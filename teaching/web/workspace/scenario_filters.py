@@ -10,9 +10,9 @@ from django.db.models import QuerySet, TextField
 from django.db.models.functions import Cast
 
 from core.errors import CHOICE_ERRORS
-from trainer.models import Scenario, Skill
 from teaching.selectors.drills import library_profiles
 from teaching.web.workspace.drill_forms import ProfileChoiceField
+from trainer.models import Scenario, Skill
 
 # Rows a page: a screenful to scan, and a bounded page however large the library grows.
 SCENARIOS_PER_PAGE = 25

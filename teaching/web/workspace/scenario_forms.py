@@ -14,8 +14,6 @@ from typing import Any
 from django import forms
 
 from core.errors import CHOICE_ERRORS, clip, echo
-from trainer.models import Skill
-from trainer.rules import SCENARIO_FORMAT
 from teaching.selectors.drills import library_profiles
 from teaching.web.workspace.authoring_words import (
     actions_from_words,
@@ -25,6 +23,8 @@ from teaching.web.workspace.authoring_words import (
     not_a_card,
 )
 from teaching.web.workspace.drill_forms import ProfileChoiceField
+from trainer.models import Skill
+from trainer.rules import SCENARIO_FORMAT
 
 BOXES = range(1, 8)
 RULE_ROWS = range(1, 4)

@@ -13,15 +13,15 @@ from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods
 
 from core.errors import TrainerError
-from trainer import rules
-from trainer.models import Scenario
 from teaching.selectors import drills as sel
-from trainer.services.scenario_authoring import scenario_create, scenario_revise
-from trainer.services.scenarios import profile_version_for
 from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
 from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
 from teaching.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
+from trainer import rules
+from trainer.models import Scenario
+from trainer.services.scenario_authoring import scenario_create, scenario_revise
+from trainer.services.scenarios import profile_version_for
 
 
 @require_GET
