@@ -21,8 +21,8 @@ from trainer.selectors.blueprints import blueprint_shortfalls
 
 if TYPE_CHECKING:
     from audit.models import Certification, RetrainingFlag
+    from audit.selectors.evidence import AttemptEvidence
     from trainer.models import Drill, RuleProfile
-    from trainer.selectors.evidence import AttemptEvidence
 
 
 def profile_label(profile: RuleProfile) -> str:

@@ -18,11 +18,11 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from audit.certification import profile_label
-from audit.selectors_queue import QueueFilter
+from audit.selectors import grades
+from audit.selectors.queue import QueueFilter
 from core.errors import CHOICE_ERRORS
 from trainer.labels import skill_choices
 from trainer.models import Attempt, Grade, RuleProfile
-from trainer.selectors import grades
 
 TEXT_MAX = 4000
 

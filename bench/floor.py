@@ -330,8 +330,8 @@ def make_trainees(size: int, tag: str, rounds: int) -> list[dict[str, Any]]:
 
     from bench.common import library_drill
     from core.roles import Role
+    from teaching.services.assignments import assignment_create
     from trainer.models import Mode
-    from trainer.services.drills import assignment_create
 
     users = get_user_model()
     # One hash for all: hashing each password would take minutes at 200.

@@ -1,11 +1,21 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config import accounts
 from config.health import healthz
+from trainer.api.exceptions import endpoint_not_found
+
+# The API, one namespace ("api"): the trainee's endpoints (trainer), the instructor's and
+# administrator's (teaching), and last a JSON 404 for every other URL under /api/, not the
+# site's HTML page.
+api_urlpatterns: list[URLPattern | URLResolver] = [
+    path("", include("trainer.api.urls")),
+    path("", include("teaching.api.urls")),
+    re_path(r"^", endpoint_not_found, name="no-endpoint"),
+]
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -50,13 +60,13 @@ urlpatterns = [
         SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="api_docs.html"),
         name="api-docs",
     ),
-    path("api/", include("trainer.api.urls")),
+    path("api/", include((api_urlpatterns, "api"))),
     path("train/record/", include("audit.web.record_urls")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
-    path("teach/", include("trainer.web.workspace.urls")),
+    path("teach/", include("teaching.web.workspace.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
-    path("administration/", include("trainer.web.administration.urls")),
+    path("administration/", include("teaching.web.administration.urls")),
     path("", include("trainer.urls")),
 ]
 # A refusal is logged as one line with who and why, then shown as templates/403.html.

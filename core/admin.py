@@ -23,7 +23,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 class UserAdmin(auth_admin.UserAdmin):
     """Accounts, to read. An account is added, given roles, closed, opened and unlocked on
-    the Administration pages (trainer.services.people): their checks (never on oneself, the
+    the Administration pages (teaching.services.people): their checks (never on oneself, the
     last administrator kept, usernames compared as core.usernames does) and their ledger
     entries would be skipped here."""
 

@@ -291,6 +291,6 @@ def lockout_state(username: str) -> LockoutState | None:
 def lockout_clear(username: str) -> int:
     """Forget every wrong password counted against this username, from every address and
     browser: it may sign in at once. Returns how many records were removed. Only the
-    administrators' unlock calls it (trainer.services.people), which records who did."""
+    administrators' unlock calls it (teaching.services.people), which records who did."""
     deleted, _ = AccessAttempt.objects.filter(username=username_key(username)).delete()
     return int(deleted)

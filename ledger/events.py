@@ -29,7 +29,7 @@ class Event:
     ASSIGNMENT_REASSIGNED = "assignment.reassigned"  # an instructor changed sittings or due
     ASSIGNMENT_CANCELLED = "assignment.cancelled"  # an instructor cancelled an assignment
     REFRESHER_ASSIGNED = "refresher.assigned"  # a pit boss assigned a refresher on weak skills
-    # Classes and rosters (trainer.services.classes).
+    # Classes and rosters (teaching.services.classes).
     CLASS_CREATED = "class.created"  # a pit boss or admin created a training class
     CLASS_RENAMED = "class.renamed"  # a class's name was changed
     CLASS_TRAINEE_ADDED = "class.trainee_added"  # a trainee was put on a class's roster
@@ -43,7 +43,7 @@ class Event:
     TRAINEE_INVITED = "trainee.invited"  # a trainee account was created and a link e-mailed
     INVITATION_RESENT = "trainee.invitation_resent"  # a new link for an invitee with no password
     ROSTER_IMPORTED = "roster.imported"  # a roster file was applied (its rows: events above)
-    # People (trainer.services.people): an administrator's work on accounts.
+    # People (teaching.services.people): an administrator's work on accounts.
     PERSON_CREATED = "person.created"  # an admin made an account with its roles; link e-mailed
     PERSON_ROLES_CHANGED = "person.roles_changed"  # an admin changed someone's roles
     PERSON_DEACTIVATED = "person.deactivated"  # an admin closed an account (it cannot sign in)

@@ -15,10 +15,10 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from core.errors import TrainerError
+from teaching.services import classes as class_services
 from tests.factories import profile_version
 from tests.trainer.factories import simple_document
 from trainer.games import game_named
-from trainer.services import classes as class_services
 from trainer.services.drills import drill_create
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.factories import PASSWORD, UserFactory
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 
 
 def refusals(password: str, user=None) -> list[str]:

@@ -21,7 +21,7 @@ def _registered() -> set[str]:
 def test_every_task_a_service_queues_by_name_is_registered():
     queued = {
         name
-        for package in ("core", "ledger", "trainer", "audit")
+        for package in ("core", "ledger", "trainer", "teaching", "audit")
         for path in (ROOT / package).rglob("*.py")
         for name in QUEUED.findall(path.read_text(encoding="utf-8"))
     }

@@ -22,10 +22,10 @@ from core.usernames import (
 )
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.selectors.classes import trainee_by_username
+from teaching.services import classes as services
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import PASSWORD, UserFactory
-from trainer.selectors.classes import trainee_by_username
-from trainer.services import classes as services
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,10 @@ from rest_framework.test import APIClient
 
 from core.errors import ConflictError
 from ledger.models import LedgerEntry
+from teaching.services import classes as services
+from teaching.services.classes import invitations, roster
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
-from trainer.services import classes as services
-from trainer.services.classes import invitations, roster
 
 pytestmark = pytest.mark.django_db
 BASE = "http://testserver"

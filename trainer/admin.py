@@ -105,7 +105,7 @@ class DrillAdmin(ReadOnlyAdmin):
 
 @admin.register(models.Assignment)
 class AssignmentAdmin(ReadOnlyAdmin):
-    """Read only: assigning goes through trainer.services.assignments (the workspace and the
+    """Read only: assigning goes through teaching.services.assignments (the workspace and the
     API), which records the acting user as the assigner and writes the ledger."""
 
     list_display = [

@@ -265,7 +265,7 @@ class JoinRequestStatus(models.TextChoices):
 class ClassJoinRequest(models.Model):
     """A pit boss asks for a trainee who is on another instructor's class: the trainee
     joins ``training_class`` only once an instructor of every class they are on (that the
-    requester does not teach) accepts (trainer.services.classes.requests)."""
+    requester does not teach) accepts (teaching.services.classes.requests)."""
 
     training_class = models.ForeignKey(
         TrainingClass, on_delete=models.CASCADE, related_name="join_requests"

@@ -18,7 +18,6 @@ from trainer.services.attempts import attempts_close_expired
 from trainer.services.grading.coalesce import grading_run_execute_coalesced
 from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
 from trainer.services.grading.sweep import grading_run_fail, grading_sweep
-from trainer.services.notifications import assignment_notify, assignments_notify_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -124,16 +123,3 @@ def close_expired_attempts() -> int:
 def grading_sweep_task() -> int:
     """Queue again the runs left pending or grading past the timeout (Celery beat, every minute)."""
     return len(grading_sweep())
-
-
-@shared_task(name="trainer.tasks.notify_assignment")
-def notify_assignment(assignment_id: int) -> int:
-    """E-mail each trainee concerned that a drill was assigned (once each, however often
-    this runs)."""
-    return assignment_notify(assignment_id=assignment_id)
-
-
-@shared_task(name="trainer.tasks.send_assignment_notifications")
-def send_assignment_notifications() -> int:
-    """Beat: the reminders a day before due, and any assignment e-mail not yet sent."""
-    return assignments_notify_sweep()

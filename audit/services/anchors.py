@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from audit.selectors_reports import ledger_positions, reports_ledger_heads
+from audit.selectors.reports import ledger_positions, reports_ledger_heads
 from ledger.chain import GENESIS_HASH, Anchor
 
 

@@ -12,17 +12,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.models import Refresher, RetrainingFlag
+from audit.selectors.progress import skill_progress
 from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
+from teaching.services.assignments import assignment_create
 from trainer import rules
 from trainer.generator import generate_round
 from trainer.labels import skill_codes, skill_words
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile
 from trainer.selectors import visibility
-from trainer.selectors.progress import skill_progress
-from trainer.services.assignments import assignment_create
 from trainer.services.drills import drill_create
 
 if TYPE_CHECKING:

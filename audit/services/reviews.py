@@ -13,9 +13,10 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
-from audit import selectors as audit_selectors
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
+from audit.selectors import pit as audit_selectors
+from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
@@ -26,7 +27,6 @@ from ledger.services.vouch_check import vouch_problems
 from trainer.labels import skill_codes
 from trainer.models import Attempt, Grade, RuleProfile
 from trainer.selectors import runs, visibility
-from trainer.selectors.evidence import attempt_evidence, evidence_mismatches
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

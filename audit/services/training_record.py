@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
+from audit.selectors import pit as audit_selectors
 from audit.services.reports.pdf import table_style
 from core.dates import house_minute, zone_statement
 from core.errors import NotFoundError

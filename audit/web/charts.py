@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from pygal.style import Style
 
-from trainer.selectors.dashboard import TrendPoint
+from audit.selectors.dashboard import TrendPoint
 
 _STYLE = Style(
     background="transparent",

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.models import ReportStatus
-from audit.selectors_reports import compliance_reports_list
+from audit.selectors.reports import compliance_reports_list
 from audit.services.reports.lifecycle import (
     compliance_report_download,
     compliance_report_request,

@@ -11,7 +11,7 @@ from typing import Concatenate, ParamSpec
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from audit import selectors as audit_selectors
+from audit.selectors import pit as audit_selectors
 from config import pages
 from core.access import role_required
 from core.roles import Role

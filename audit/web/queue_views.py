@@ -15,9 +15,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from audit import selectors_queue as queue
 from audit.certification import profile_label
 from audit.forms import ReviewQueueFilter
+from audit.selectors import queue as queue
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
 from config import pages
 from core.roles import roles_of

@@ -11,14 +11,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
+from audit.selectors import pit as audit_selectors
+from audit.selectors.progress import TARGET, skill_progress
 from audit.web.pit_common import standing_badge
 from config import pages
 from core.access import role_required
 from trainer.labels import category_label
 from trainer.selectors.pools import PoolState, pool_state
-from trainer.selectors.progress import TARGET, skill_progress
 from trainer.web.display import answer_label
 
 

@@ -15,11 +15,12 @@ from django.views.decorators.http import require_POST
 from audit.certification import profile_label
 from audit.forms import FlagForm, LiftFlagForm, SignOffForm, WithdrawForm
 from audit.models import Certification, RetrainingFlag
+from audit.selectors import evidence
 from audit.services import reviews
 from audit.web.pit_common import day, pit_view
 from audit.web.trainee_views import _certification, _retraining, _sign_off, _trainee
 from core.errors import TrainerError
-from trainer.selectors import evidence, visibility
+from trainer.selectors import visibility
 
 # Acting on the trainee.
 

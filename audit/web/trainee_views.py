@@ -15,8 +15,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from audit import selectors as audit_selectors
-from audit import selectors_queue as queue
 from audit.certification import CertificationRule, profile_label
 from audit.forms import (
     DashboardFilter,
@@ -27,6 +25,12 @@ from audit.forms import (
     WithdrawForm,
 )
 from audit.models import Certification, RetrainingFlag
+from audit.selectors import dashboard as figures_sel
+from audit.selectors import evidence
+from audit.selectors import grades as grade_rows
+from audit.selectors import pit as audit_selectors
+from audit.selectors import queue as queue
+from audit.selectors.chip_figures import chip_figures
 from audit.web import charts
 from audit.web.pit_common import (
     NO_FIGURE,
@@ -39,10 +43,7 @@ from audit.web.pit_common import (
     standing_badge,
 )
 from core.durations import duration_text
-from trainer.selectors import dashboard as figures_sel
-from trainer.selectors import evidence, visibility
-from trainer.selectors import grades as grade_rows
-from trainer.selectors.chip_figures import chip_figures
+from trainer.selectors import visibility
 from trainer.web.display import kind_label
 
 if TYPE_CHECKING:

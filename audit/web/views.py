@@ -18,11 +18,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from audit import selectors as audit_selectors
-from audit import selectors_queue as queue
 from audit.certification import CertificationRule, profile_label
 from audit.forms import DashboardFilter, ReviewForm, ReviewQueueFilter
 from audit.models import Review
+from audit.selectors import dashboard as figures_sel
+from audit.selectors import pit as audit_selectors
+from audit.selectors import queue as queue
+from audit.selectors.chip_figures import chip_figures
 from audit.services import reviews
 from audit.services.training_record import training_record_pdf
 from audit.web import charts
@@ -41,10 +43,8 @@ from core.errors import TrainerError
 from core.roles import roles_of
 from trainer import rules
 from trainer.models import Grade
-from trainer.selectors import dashboard as figures_sel
 from trainer.selectors import runs, visibility
 from trainer.selectors.attempts import public_question
-from trainer.selectors.chip_figures import chip_figures
 from trainer.web.display import (
     answer_label,
     question_table,

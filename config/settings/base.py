@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "csp",
     "ledger",
     "trainer",
+    "teaching",
     "audit",
 ]
 
@@ -124,7 +125,7 @@ def _database() -> dict[str, object]:
 
 DATABASES = {"default": _database()}
 # The dashboard's figures are cached under the version of the graded data (see
-# trainer.selectors.graded_cache). Memory per process by default; a shared cache such as
+# audit.selectors.graded_cache). Memory per process by default; a shared cache such as
 # redis://127.0.0.1:6379/1 lets every web worker reuse what one computed.
 CACHES = {"default": env.cache_url("CACHE_URL", default="locmemcache://")}
 if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):

@@ -58,7 +58,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "ledger.tasks.verify_ledger_full",
         "schedule": float(SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS),
     },
-    # E-mails (trainer.services.notifications): each sent once, so running often is safe.
+    # E-mails (teaching.services.notifications, teaching.tasks under the names they had in
+    # trainer): each sent once, so running often is safe.
     "assignment-notifications": {
         "task": "trainer.tasks.send_assignment_notifications",
         "schedule": 900.0,

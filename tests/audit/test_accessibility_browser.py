@@ -185,7 +185,7 @@ def test_the_pit_bosss_pages(live_server, page, artifacts, pit, trainee, pit_bos
     audit.visit("workspace", f"{base}/teach/")
     # A request for tina from another class: the classes page lists it with its answers;
     # the class page has the join request's form (issue #23).
-    from trainer.services.classes import class_join_request_create
+    from teaching.services.classes import class_join_request_create
 
     class_join_request_create(
         actor=pit["other_boss"], training_class=pit["theirs"], trainee=trainee, note="Nights"

@@ -18,9 +18,9 @@ from playwright.sync_api import Page, expect
 
 from core.lockout import lockout_state
 from core.roles import Role, roles_of
+from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD, SWING_CLASS
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
-from trainer.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD, SWING_CLASS
 from trainer.models import TrainingClass
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,5 +1,5 @@
 """Certification sign-off rules (audit.services.reviews.certification_sign with
-audit.certification) and each trainee's standing per table (audit.selectors)."""
+audit.certification) and each trainee's standing per table (audit.selectors.pit)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from audit.certification import CertificationRule, add_months
 from audit.models import Certification
-from audit.selectors import TableStanding, certification_overview
+from audit.selectors.pit import TableStanding, certification_overview
 from audit.services.reviews import (
     certification_sign,
     certification_withdraw,

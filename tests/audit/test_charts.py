@@ -6,8 +6,8 @@ import datetime as dt
 import re
 from decimal import Decimal
 
+from audit.selectors.dashboard import SPEED_BUCKETS_SECONDS, TrendPoint
 from audit.web import charts
-from trainer.selectors.dashboard import SPEED_BUCKETS_SECONDS, TrendPoint
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 

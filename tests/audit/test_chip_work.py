@@ -15,6 +15,8 @@ from django.urls import reverse
 from hypothesis import given
 from hypothesis import strategies as st
 
+from audit.selectors.chip_figures import chip_figures
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 from audit.services.reports.pdf import compliance_report_write_pdf
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from core.postgres import csv_line
@@ -29,8 +31,6 @@ from tests.trainer.factories import (
 )
 from trainer.models import Grade, GradingRun, GradingRunSummary, Mode
 from trainer.selectors.attempts import attempt_current_question
-from trainer.selectors.chip_figures import chip_figures
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

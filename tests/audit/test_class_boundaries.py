@@ -24,13 +24,13 @@ from audit.services.reviews import (
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services import classes as services
+from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Assignment, ClassJoinRequest, Grade, Mode, RuleProfile
-from trainer.services import classes as services
-from trainer.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 
 pytestmark = pytest.mark.django_db
 

@@ -19,9 +19,9 @@ from playwright.sync_api import Page, expect
 from audit.management.commands.setup_demo_history import LAST_MONTH
 from audit.services.reports.periods import preset_period
 from ledger.services.verify import ledger_verify
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import RuleProfile
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -1,4 +1,4 @@
-"""The pit's dashboard figures (trainer.selectors.dashboard and kin) and pages (/pit/)."""
+"""The pit's dashboard figures (audit.selectors.dashboard and kin) and pages (/pit/)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from django.utils import timezone
 
 from audit.certification import CertificationRule
 from audit.models import Certification, RetrainingFlag, Review
-from audit.selectors import EXPIRY_WARNING, TableStanding, table_states
+from audit.selectors import dashboard, evidence, graded_cache, grades
+from audit.selectors.pit import EXPIRY_WARNING, TableStanding, table_states
 from audit.services.reviews import (
     certification_sign,
     certification_withdraw,
@@ -31,7 +32,7 @@ from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, Answer, client_for, make_attempt, signing_request, wrong
 from trainer.models import Grade, GradingRunSummary, Mode, RuleProfile, TrainingClass
-from trainer.selectors import dashboard, evidence, graded_cache, grades, visibility
+from trainer.selectors import visibility
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request
 from trainer.tallies import Tally

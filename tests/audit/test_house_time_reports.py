@@ -11,6 +11,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 from audit.services.reports.pdf import compliance_report_write_pdf
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from audit.services.training_record import training_record_pdf
@@ -20,7 +21,6 @@ from tests.audit.test_reports import DAY, NOON, as_dicts, period_data, sections 
 from tests.audit.test_training_record import pdf_text as record_text
 from tests.audit.test_training_record import record  # noqa: F401
 from tests.pdf import needs_pdftotext, pdf_text
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 
 pytestmark = pytest.mark.django_db
 

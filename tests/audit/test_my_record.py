@@ -11,11 +11,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.selectors.progress import skill_progress
 from audit.services.reviews import retraining_flag_create, review_create
 from tests.graded import RIGHT, client_for, make_attempt, wrong
 from tests.queries import assert_database_query_count
 from trainer.models import Grade
-from trainer.selectors.progress import skill_progress
 
 pytestmark = pytest.mark.django_db
 

@@ -17,6 +17,7 @@ import pytest
 from django.db import OperationalError, connection
 
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 from audit.services.reports.lifecycle import (
     compliance_report_download,
     compliance_report_produce,
@@ -45,7 +46,6 @@ from tests.factories import UserFactory
 from tests.ledger_protection import tamper
 from tests.pdf import needs_pdftotext, pdf_text
 from tests.vouching import vouch_rows
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 
 DAY = dt.date(2026, 3, 10)
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Review
-from audit.selectors_queue import QueueFilter, queue_next, waiting_reviews
+from audit.selectors.queue import QueueFilter, queue_next, waiting_reviews
 from audit.services.reviews import review_create
 from ledger.events import Event
 from ledger.models import LedgerEntry

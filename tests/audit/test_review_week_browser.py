@@ -15,9 +15,9 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from audit.models import Certification, Review
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

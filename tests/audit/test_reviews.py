@@ -7,6 +7,7 @@ from decimal import Decimal
 import pytest
 
 from audit.models import Certification, RetrainingFlag, Review
+from audit.selectors.evidence import AttemptEvidence
 from audit.services.reviews import (
     CertificationRule,
     certification_sign,
@@ -22,7 +23,6 @@ from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, make_attempt, signing_request, wrong
 from trainer.models import Grade, Mode, RuleProfile
-from trainer.selectors.evidence import AttemptEvidence
 
 
 def _mistake(trainee) -> Grade:

@@ -19,13 +19,13 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import ComplianceReport
 from audit.services.reviews import certification_sign, retraining_flag_create
+from teaching.services.assignments import assignment_create
+from teaching.services.classes import class_join_request_create
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from tests.graded import RIGHT, make_attempt, signing_request, wrong
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Grade, RuleProfile
-from trainer.services.assignments import assignment_create
-from trainer.services.classes import class_join_request_create
 from trainer.services.scenarios import scenario_import
 
 ROLES = ("anonymous", "tina", "otto", "boss", "other_boss", "compliance", "admin")

@@ -20,10 +20,10 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from audit.models import Refresher, RetrainingFlag, Review
+from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from tests.accessibility import assert_accessible
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.trainer.test_table_browser import graded
-from trainer.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from trainer.models import Assignment, Attempt, AttemptItem, Drill, TrainingClass
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from audit.selectors import dashboard, grades
 from tests.audit.factories import profile_version
 from tests.graded import KEY, QUESTION, RIGHT, ROUND, Answer, make_attempt, wrong
 from trainer.models import (
@@ -24,7 +25,7 @@ from trainer.models import (
     Mode,
     RunStatus,
 )
-from trainer.selectors import dashboard, grades, runs
+from trainer.selectors import runs
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request
 from trainer.services.run_summaries import run_summaries_backfill, run_summary_build

@@ -14,9 +14,9 @@ from audit.services.reviews import retraining_flag_create
 from core.errors import ForbiddenError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.services import classes as services
 from tests.audit.test_separation_of_duties import duo  # noqa: F401 (a fixture)
 from tests.graded import client_for
-from trainer.services import classes as services
 
 pytestmark = pytest.mark.django_db
 
@@ -54,9 +54,9 @@ def test_another_instructor_still_takes_duo_off(pit, duo, pit_boss):  # noqa: F8
 
 @pytest.fixture
 def duo_pool(pit, duo, pit_boss):  # noqa: F811
+    from teaching.services.assignments import assignment_create
     from tests.trainer.test_pool_replay import make_pool
     from trainer.models import Mode
-    from trainer.services.assignments import assignment_create
 
     pool = make_pool(pit_boss)
     assignment = assignment_create(

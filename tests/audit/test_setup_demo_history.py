@@ -14,13 +14,14 @@ from django.utils import timezone
 from audit.certification import CertificationRule
 from audit.management.commands import setup_demo_history
 from audit.models import Certification
-from audit.selectors import TableStanding, certification_overview
+from audit.selectors import grades
+from audit.selectors.pit import TableStanding, certification_overview
 from ledger.services.verify import ledger_verify
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.factories import UserFactory, profile_version
 from trainer import rules
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
-from trainer.selectors import grades, visibility
+from trainer.selectors import visibility
 from trainer.services.drills import table_test_create
 
 

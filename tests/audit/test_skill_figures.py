@@ -16,6 +16,8 @@ from django.core.management import call_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from audit.selectors import dashboard, grades
+from audit.selectors.progress import skill_progress
 from audit.services.remediation import weak_skills
 from tests.graded import RIGHT, Answer, client_for, make_attempt
 from tests.trainer.factories import (
@@ -39,9 +41,7 @@ from trainer.models import (
     Mode,
     RuleProfile,
 )
-from trainer.selectors import dashboard, grades
 from trainer.selectors.attempts import attempt_results
-from trainer.selectors.progress import skill_progress
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

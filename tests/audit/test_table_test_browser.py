@@ -16,9 +16,9 @@ from audit.models import Certification
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.browser import artifacts_dir, chromium_page, log_in, through_briefing
 from tests.trainer.test_table_browser import graded
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import Attempt, AttemptItem, Drill, DrillPurpose, Mode
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -9,8 +9,9 @@ import pytest
 from django.utils import timezone
 
 from core.errors import ForbiddenError, NotFoundError, TrainerError
+from teaching.services.assignments import assignment_create
 from trainer.models import Assignment, Drill, RuleProfileVersion, Scenario, TrainingClass
-from trainer.services.drills import assignment_create, drill_create
+from trainer.services.drills import drill_create
 from trainer.services.scenarios import scenario_import
 
 

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 
 from core.errors import TrainerError
+from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
 from trainer.generator import generate_documents, round_skills
 from trainer.models import DrillPurpose, RuleProfile, RuleProfileVersion
@@ -16,7 +17,7 @@ from trainer.selectors.blueprints import (
     blueprint_shortfalls,
     table_test_skills,
 )
-from trainer.services.drills import assignment_create, drill_create, table_test_create
+from trainer.services.drills import drill_create, table_test_create
 
 PROFILES = [
     "scarne-4deck",

@@ -16,7 +16,9 @@ from django.db import IntegrityError, connection, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.selectors import dashboard, grades
 from core.errors import ConflictError, ForbiddenError
+from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import (
@@ -30,7 +32,6 @@ from trainer.models import (
     Mode,
     RuleProfileVersion,
 )
-from trainer.selectors import dashboard, grades
 from trainer.selectors.attempts import practice_drills
 from trainer.services.attempts import (
     NOT_ASKED,
@@ -40,7 +41,7 @@ from trainer.services.attempts import (
     attempts_close_expired,
     decision_record,
 )
-from trainer.services.drills import assignment_create, table_test_create
+from trainer.services.drills import table_test_create
 from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db

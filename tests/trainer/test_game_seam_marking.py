@@ -17,6 +17,7 @@ from django.db import connection
 from django.urls import reverse
 from django.utils import timezone
 
+from audit.selectors.report_decisions import report_decisions, report_decisions_csv
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from core.postgres import csv_line
 from ledger.services.verify import ledger_verify
@@ -30,7 +31,6 @@ from trainer import labels
 from trainer.games import game_named
 from trainer.games.marking import MONEY, POINTS, UNANSWERED, money_figure
 from trainer.models import Attempt, DrillScenario, ErrorCategory, Grade, GradingRunSummary, Mode
-from trainer.selectors.report_decisions import report_decisions, report_decisions_csv
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,

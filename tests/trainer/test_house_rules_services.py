@@ -283,9 +283,9 @@ def test_the_slug_of_a_table_is_fixed_once_it_has_rules(shoe):
 
 
 def test_records_keep_the_version_they_were_made_under(shoe, admin_user, pit_boss, trainee):
+    from teaching.selectors.drills import current_versions
     from trainer.models import Mode
     from trainer.selectors.attempts import round_rules
-    from trainer.selectors.drills import current_versions
     from trainer.selectors.tables import table_card_get
     from trainer.services.attempts import attempt_start
     from trainer.services.drills import drill_create

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.errors import ConflictError, TrainerError
+from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from tests.graded import client_for
 from tests.trainer.factories import (
     DrillFactory,
@@ -29,14 +30,13 @@ from tests.trainer.factories import (
 )
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingRun, Mode, Scenario
 from trainer.selectors.pools import POOL_FACTOR, pool_draw, pool_rounds_dealt, pool_state
-from trainer.services.assignments import assignment_cancel, assignment_reassign
 from trainer.services.attempts import (
     attempt_question_show,
     attempt_start,
     attempt_submit,
     decision_record,
 )
-from trainer.services.drills import assignment_create, drill_create
+from trainer.services.drills import drill_create
 from trainer.services.grading.execute import grading_run_execute
 
 pytestmark = pytest.mark.django_db

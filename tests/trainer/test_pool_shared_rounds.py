@@ -13,12 +13,13 @@ import pytest
 from rest_framework.test import APIClient
 
 from core.errors import ConflictError
+from teaching.services.assignments import assignment_create
 from tests.factories import UserFactory
 from tests.trainer.factories import DrillFactory, TrainingClassFactory
 from tests.trainer.test_pool_replay import SITTING, make_pool, pool_scenarios
 from trainer.models import Attempt, Drill, DrillPurpose, DrillScenario, Mode
 from trainer.services.attempts import attempt_start
-from trainer.services.drills import assignment_create, drill_create
+from trainer.services.drills import drill_create
 
 pytestmark = pytest.mark.django_db
 

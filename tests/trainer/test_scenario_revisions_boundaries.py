@@ -14,8 +14,8 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.factories import UserFactory
 from tests.graded import client_for
+from tests.teaching.test_workspace_scenarios import staged
 from tests.trainer.factories import simple_document
-from tests.trainer.test_workspace_scenarios import staged
 from trainer.models import DrillScenario, Scenario
 from trainer.services.drills import drill_create
 from trainer.services.scenario_authoring import scenario_create, scenario_revise

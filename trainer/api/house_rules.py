@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from core.errors import TrainerError
 from core.roles import Role, has_role
-from trainer.api.classes import TextField
+from trainer.api.fields import TextField
 from trainer.api.serializers import ErrorOutput, StrictSerializer
 from trainer.models import RuleProfileVersion
 from trainer.selectors import house_rules as selectors

@@ -109,7 +109,7 @@ class PracticeDrillListView(TraineeView, generics.ListAPIView[Drill]):
     def get_queryset(self) -> QuerySet[Drill]:
         return practice_drills(user=_user(self.request), limit=None)
 
-    @extend_schema(responses={200: s.DrillOutput(many=True), **errors()})
+    @extend_schema(responses={200: s.DrillOutput(many=True), **errors(400)})
     def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 

@@ -43,19 +43,22 @@ from trainer.selectors.blueprints import (
 )
 from trainer.selectors.pools import drills_dealing, is_pool, pool_size_problem
 
-# Assigning moved to trainer.services.assignments; the name stays importable from here.
-from trainer.services.assignments import (
-    DEFAULT_EXAM_COOLDOWN_HOURS,
-    assignment_create,
-    manager_required,
-    whole_number,
-)
-
-__all__ = ["DEFAULT_EXAM_COOLDOWN_HOURS", "assignment_create"]
-
 MAX_ROUNDS = 500
 MAX_TIME_LIMIT = 3600
 MAX_TIME_BOX = 24 * 3600
+
+
+def whole_number(value: object, field: str, low: int, high: int) -> int:
+    """A whole number in range from the input, else TrainerError naming the field."""
+    if type(value) is not int or not low <= value <= high:
+        raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
+    return value
+
+
+def manager_required(user: AbstractBaseUser) -> None:
+    """Drills and assignments are made by pit bosses and administrators only."""
+    if not has_role(user, Role.PIT_BOSS, Role.ADMIN):
+        raise ForbiddenError("only a pit boss or an administrator may do this")
 
 
 def _amount(value: object, field: str) -> Decimal:

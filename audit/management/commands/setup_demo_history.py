@@ -38,13 +38,14 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from audit.models import Refresher
-from audit.selectors_queue import waiting_reviews
+from audit.selectors.queue import waiting_reviews
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import TrainerError
+from teaching.management.commands.setup_demo import DEMO_PASSWORD
+from teaching.services.assignments import assignment_create
 from trainer import rules
 from trainer.games.blackjack import answer_fields
-from trainer.management.commands.setup_demo import DEMO_PASSWORD
 from trainer.models import (
     Assignment,
     Attempt,
@@ -66,7 +67,7 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
-from trainer.services.drills import assignment_create, table_test_create
+from trainer.services.drills import table_test_create
 from trainer.services.grading.execute import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"

@@ -25,6 +25,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from audit.models import ComplianceReport, ReportStatus
+from audit.selectors.report_attempts import report_question_count
 from audit.services.reports.rows import (
     check_request,
     compliance_report_write_csv,
@@ -37,7 +38,6 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification
-from trainer.selectors.reports import report_question_count
 
 logger = logging.getLogger("audit.services.reports")
 
@@ -336,7 +336,7 @@ def compliance_report_download(
 ) -> ComplianceReport:
     """Hand out a ready report's stored file, checked against its sha256; logs the download."""
     _require_compliance(user)
-    from audit.selectors_reports import compliance_report_get
+    from audit.selectors.reports import compliance_report_get
 
     report = compliance_report_get(report_id=report_id)
     if report.status != ReportStatus.READY:

@@ -35,7 +35,18 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from audit.selectors_reports import (
+from audit.selectors.chip_figures import report_chip_figures
+from audit.selectors.report_attempts import (
+    CLASS_COLUMNS,
+    MispaySummary,
+    Totals,
+    class_cells,
+    report_classes,
+    report_mispays,
+    report_totals,
+    report_trainees,
+)
+from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
     report_flags,
@@ -57,17 +68,6 @@ from audit.services.reports.rows import (
 from core.dates import house_minute, house_zone_name, zone_statement
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import labels
-from trainer.selectors.chip_figures import report_chip_figures
-from trainer.selectors.reports import (
-    CLASS_COLUMNS,
-    MispaySummary,
-    Totals,
-    class_cells,
-    report_classes,
-    report_mispays,
-    report_totals,
-    report_trainees,
-)
 
 # The page's width between the margins.
 USABLE = landscape(A4)[0] - 30 * mm

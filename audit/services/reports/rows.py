@@ -18,7 +18,24 @@ from typing import IO, Any
 from django.conf import settings
 from django.utils import timezone
 
-from audit.selectors_reports import (
+from audit.selectors.chip_figures import ChipFigures, report_chip_figures
+from audit.selectors.report_attempts import (
+    CLASS_COLUMNS,
+    MispaySummary,
+    Totals,
+    TraineeSummary,
+    class_cells,
+    report_classes,
+    report_mispays,
+    report_totals,
+    report_trainees,
+)
+from audit.selectors.report_decisions import (
+    DECISION_COLUMNS,
+    report_decisions,
+    report_decisions_csv,
+)
+from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
     SIGNOFF_COLUMNS,
@@ -31,23 +48,6 @@ from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import labels, words
-from trainer.selectors.chip_figures import ChipFigures, report_chip_figures
-from trainer.selectors.report_decisions import (
-    DECISION_COLUMNS,
-    report_decisions,
-    report_decisions_csv,
-)
-from trainer.selectors.reports import (
-    CLASS_COLUMNS,
-    MispaySummary,
-    Totals,
-    TraineeSummary,
-    class_cells,
-    report_classes,
-    report_mispays,
-    report_totals,
-    report_trainees,
-)
 
 # The sectioned CSV, the PDF, and the decisions alone as a flat CSV (one header row).
 FORMATS = ("csv", "pdf", "flat")
@@ -231,8 +231,9 @@ def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
 def decision_row(row: tuple[Any, ...]) -> Row:
     # The one section that can run to millions of rows: its types are known, so it skips
     # cell's checks. Words by their labels, as the SQL beside it writes them
-    # (trainer.selectors.report_decisions.report_decisions_csv): the same bytes. The kind
+    # (audit.selectors.report_decisions.report_decisions_csv): the same bytes. The kind
     # and the answers come in their game's words (report_decisions).
+    # (audit.selectors.report_attempts.report_decisions_csv): the same bytes.
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected, trainee_name, drill, table,
      question_text) = row  # fmt: skip

@@ -1,0 +1,1 @@
+"""Teaching's reads: classes, assignments, drills as the workspace lists them, people."""

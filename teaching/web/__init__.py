@@ -1,0 +1,1 @@
+"""Teaching's pages: the workspace (/teach/) and administration (/administration/)."""

@@ -1,0 +1,150 @@
+"""Scenario authoring at /teach/scenarios/: the library, staging a new round, and revising
+one (the form opens prefilled from the latest revision; saving supersedes it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
+from django.views.decorators.http import require_GET, require_http_methods
+
+from core.errors import TrainerError
+from teaching.selectors import drills as sel
+from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
+from teaching.web.workspace.drills import round_preview, skill_labels, workspace
+from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
+from teaching.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
+from trainer import rules
+from trainer.models import Scenario
+from trainer.services.scenario_authoring import scenario_create, scenario_revise
+from trainer.services.scenarios import profile_version_for
+
+
+@require_GET
+@workspace
+def scenario_list(request: HttpRequest) -> HttpResponse:
+    """The library, searched and filtered (title words, table, skill, difficulty), a page at
+    a time; filters that do not read show their error and no rows."""
+    filters = ScenarioFilter(request.GET, queryset=sel.scenarios_listed())
+    valid = filters.is_valid()
+    page = Paginator(filters.qs if valid else Scenario.objects.none(), SCENARIOS_PER_PAGE)
+    shown = page.get_page(request.GET.get("page"))
+    rows = [
+        {
+            "scenario": s,
+            "profile": s.profile_version.profile.title or s.profile_version.profile.name,
+            "skills": skill_labels(s.skills),
+        }
+        for s in shown
+    ]
+    kept = request.GET.copy()
+    kept.pop("page", None)
+    context = {"rows": rows, "filters": filters, "page": shown, "query": kept.urlencode()}
+    return render(
+        request, "trainer/workspace/scenarios.html", context, status=200 if valid else 400
+    )
+
+
+def _place(form: ScenarioForm, field: str | None, message: str, reason: str = "") -> None:
+    """A refusal at the field it concerns, in the author's words (never the engine's paths,
+    card codes or profile names)."""
+    words = error_words(message, reason=reason, tables=sel.table_names())
+    form.add_error(form.field_for_path(field, message), words)
+
+
+def _save(
+    request: HttpRequest, form: ScenarioForm, document: dict[str, Any], current: Scenario | None
+) -> Scenario:
+    user: Any = request.user
+    difficulty = form.cleaned_data["difficulty"]
+    if current is None:
+        made = scenario_create(document=document, difficulty=difficulty, user=user)
+        messages.success(request, f"The scenario '{made.title}' is in the library.")
+    else:
+        made = scenario_revise(
+            scenario=current, document=document, difficulty=difficulty, user=user
+        )
+        messages.success(request, f"Revision {made.revision} of '{made.title}' is in the library.")
+    return made
+
+
+def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
+    if request.method == "POST":
+        form = ScenarioForm(request.POST)
+    elif current is not None:
+        form = ScenarioForm(
+            initial=initial_from(
+                current.document,
+                difficulty=current.difficulty,
+                profile=current.profile_version.profile,
+            )
+        )
+    else:
+        form = ScenarioForm()
+    preview: dict[str, Any] | None = None
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            document = form.document()
+            try:
+                # The engine judges the round first, so its own words reach the field.
+                rules.settle(document)
+            except rules.ScenarioError as error:
+                _place(form, error.field, error.message, error.reason)
+            else:
+                if request.POST.get("action") == "preview":
+                    preview = round_preview(
+                        Scenario(title=document["title"], document=document),
+                        version=profile_version_for(form.cleaned_data["profile"].name),
+                    )
+                    status = 200
+                else:
+                    try:
+                        _save(request, form, document, current)
+                    except TrainerError as error:
+                        if error.status in (403, 404):
+                            raise
+                        _place(form, error.field, error.message)
+                        status = error.status
+                    else:
+                        return redirect("teach:scenarios")
+    context = {
+        "form": form,
+        "current": current,
+        "preview": preview,
+        # The card picker and action buttons (js/scenario-form.js) write into the fields.
+        "ranks": RANKS,
+        "suits": PICKER_SUITS,
+        "boxes": list(BOXES),
+        "no_hole_card": " ".join(str(pk) for pk in sel.profiles_without_hole_card()),
+    }
+    return render(request, "trainer/workspace/scenario_form.html", context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+@workspace
+def scenario_new(request: HttpRequest) -> HttpResponse:
+    return _author(request, None)
+
+
+@require_http_methods(["GET", "POST"])
+@workspace
+def scenario_edit(request: HttpRequest, scenario_id: int) -> HttpResponse:
+    scenario = sel.scenario_get_for_manager(scenario_id=scenario_id)
+    if not scenario.is_active:
+        newest = Scenario.objects.filter(slug=scenario.slug.split("--r")[0]).first()
+        if newest is not None:
+            return redirect("teach:scenario-edit", scenario_id=newest.pk)
+    return _author(request, scenario)
+
+
+urlpatterns = [
+    path("scenarios/", scenario_list, name="scenarios"),
+    path("scenarios/new/", scenario_new, name="scenario-new"),
+    path("scenarios/<int:scenario_id>/edit/", scenario_edit, name="scenario-edit"),
+]

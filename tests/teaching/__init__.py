@@ -1,0 +1,1 @@
+"""Tests of the teaching app: classes, assignments, the workspace, administration."""

@@ -1,3 +1,0 @@
-"""The Administration area (/administration/): people and their accounts, classes and their
-instructors, moving a trainee between classes. Administrators only; the services check it
-again (trainer.services.people, trainer.services.classes)."""

@@ -1,9 +1,0 @@
-"""/administration/: people, then classes."""
-
-from django.urls import URLPattern, URLResolver
-
-from trainer.web.administration import classes, people
-
-app_name = "administration"
-
-urlpatterns: list[URLPattern | URLResolver] = [*people.urlpatterns, *classes.urlpatterns]
