@@ -116,6 +116,16 @@ def trainee(db):
 
 
 @pytest.fixture
+def api(trainee):
+    """The API as the trainee, logged in (the trainer's and teaching's API tests)."""
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_login(trainee)
+    return client
+
+
+@pytest.fixture
 def other_trainee(db):
     from tests.factories import UserFactory
 
