@@ -14,7 +14,7 @@ from django.views.decorators.http import require_GET
 from audit import selectors as audit_selectors
 from audit.certification import CertificationRule
 from audit.web.pit_common import standing_badge
-from config import pages
+from core import pages
 from core.access import role_required
 from trainer.models import ErrorCategory
 from trainer.selectors.pools import PoolState, pool_state
