@@ -1,10 +1,10 @@
 from django.http import HttpRequest
 
-from config.pages import areas_for
+from core.pages import areas_for
 
 
 def navigation(request: HttpRequest) -> dict[str, object]:
-    """The parts of the site the user may open (config.pages), for the top bar and the home
+    """The parts of the site the user may open (core.pages), for the top bar and the home
     page, each with its address and whether the current page lies in it."""
     user = getattr(request, "user", None)
     if user is None:

@@ -1,5 +1,5 @@
 """The top bar shows each person every part of the site they may open, and nothing else:
-it is drawn from config.pages, the same rules the pages' access checks read, and these
+it is drawn from core.pages, the same rules the pages' access checks read, and these
 tests hold the two together (and against the role matrix's statuses)."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from config import pages
+from core import pages
 from tests.audit.test_role_matrix import EXPECTED
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-# What each role's top bar lists, written out: the rules in config.pages must give this.
+# What each role's top bar lists, written out: the rules in core.pages must give this.
 NAV = {
     "trainee": ["training", "record", "tables"],
     "pit_boss": ["pit", "workspace", "tables"],
@@ -77,7 +77,7 @@ def test_the_home_page_has_a_panel_for_each_part_in_the_bar(request, fixture):
 
 
 def test_every_page_a_role_may_read_in_the_role_matrix_is_under_a_part_of_its_bar():
-    """The role matrix's statuses, read against config.pages: a role that gets a page of
+    """The role matrix's statuses, read against core.pages: a role that gets a page of
     the pit, the trainer or compliance has that part in its bar, and the other way round."""
     for name, (method, statuses) in EXPECTED.items():
         area = AREA_OF_NAMESPACE.get(name.split(":")[0]) if ":" in name else None

@@ -25,7 +25,7 @@ from audit.services.reports.lifecycle import (
 )
 from audit.services.reports.periods import preset_choices, preset_period
 from audit.services.reports.rows import FORMATS
-from config import pages
+from core import pages
 from core.access import role_required
 from core.errors import CHOICE_ERRORS, TrainerError
 from ledger.services.verify import LedgerVerification, ledger_verify
@@ -97,7 +97,7 @@ class ReportRequestForm(forms.Form):
         return cleaned
 
 
-# Who may open these pages is written in config.pages, which the top bar follows too.
+# Who may open these pages is written in core.pages, which the top bar follows too.
 compliance_view = role_required(*pages.COMPLIANCE.roles, refusal=pages.COMPLIANCE.refusal)
 
 

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
 from audit.selectors import pit as audit_selectors
-from config import pages
+from core import pages
 from core.access import role_required
 from core.roles import Role
 
@@ -23,7 +23,7 @@ NO_FIGURE = "—"
 
 
 def pit_view(*, write: bool = False) -> Callable[[View[P]], View[P]]:
-    """Pit bosses and admins act; compliance officers also read (config.pages, which the
+    """Pit bosses and admins act; compliance officers also read (core.pages, which the
     top bar follows too)."""
     roles = pages.PIT_ACTORS if write else pages.PIT.roles
     return role_required(*roles, refusal=pages.PIT.refusal)

@@ -19,7 +19,7 @@ from audit.certification import profile_label
 from audit.forms import ReviewQueueFilter
 from audit.selectors import queue as queue
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
-from config import pages
+from core import pages
 from core.roles import roles_of
 from trainer.labels import category_label
 from trainer.models import Grade

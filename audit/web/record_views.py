@@ -15,7 +15,7 @@ from audit.certification import CertificationRule
 from audit.selectors import pit as audit_selectors
 from audit.selectors.progress import TARGET, skill_progress
 from audit.web.pit_common import standing_badge
-from config import pages
+from core import pages
 from core.access import role_required
 from trainer.labels import category_label
 from trainer.selectors.pools import PoolState, pool_state

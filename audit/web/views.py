@@ -37,7 +37,7 @@ from audit.web.pit_common import (
     standing_badge,
 )
 from audit.web.queue_views import queue_trainees
-from config import pages
+from core import pages
 from core.durations import duration_text
 from core.errors import TrainerError
 from core.roles import roles_of

@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from config import pages
+from core import pages
 from core.access import role_required
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from trainer import rules

@@ -15,7 +15,7 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config import pages
+from core import pages
 from core.access import role_required
 from core.dates import house_moment
 from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError

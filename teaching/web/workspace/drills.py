@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from config import pages
+from core import pages
 from core.access import role_required
 from core.errors import TrainerError
 from core.roles import Role, has_role

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from config import pages
+from core import pages
 from core.access import role_required
 from core.errors import TrainerError
 from trainer.models import RuleProfile, RuleProfileVersion
