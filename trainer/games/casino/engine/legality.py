@@ -42,6 +42,7 @@ class IllegalPlayError(ValueError):
 
 def refusal(state: State, play: Play) -> str | None:
     """The reason ``play`` by the player whose turn it is is refused; None when it is legal."""
+    play = play.canonical()
     if play.card not in state.hands[state.turn]:
         return "not_in_hand"
     on_table = {key_of(item): item for item in state.table}
@@ -169,6 +170,7 @@ def is_legal(state: State, play: Play) -> bool:
 def apply(state: State, play: Play) -> State:
     """The state after ``play``; IllegalPlayError when the rules refuse it. After the dealer's
     fourth card the next deal is dealt, and after the sixth deal comes the last take."""
+    play = play.canonical()
     reason = refusal(state, play)
     if reason is not None:
         raise IllegalPlayError(reason, play)

@@ -76,7 +76,10 @@ class Play:
     value: int | None = None
 
     def canonical(self) -> Play:
-        return Play(self.card, self.kind, sort_keys(self.items), self.target, self.value)
+        """The same play with its keys canonical (a build's cards in order) and sorted."""
+        items = sort_keys(build_key(key.split("+")) for key in self.items)
+        target = build_key(self.target.split("+")) if self.target is not None else None
+        return Play(self.card, self.kind, items, target, self.value)
 
     def to_dict(self) -> dict[str, object]:
         """The play as the format writes it."""
