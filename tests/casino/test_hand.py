@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from trainer.games.casino.engine import (
@@ -53,8 +55,8 @@ def test_six_deals_the_last_announced_and_none_to_the_table_later() -> None:
 
 
 def test_the_last_capturer_takes_what_is_left_and_it_is_no_sweep() -> None:
-    hands = {"non_dealer": ("7h",), "dealer": ("Kc",)}
-    taken = {
+    hands: Any = {"non_dealer": ("7h",), "dealer": ("Kc",)}
+    taken: Any = {
         "non_dealer": (),
         "dealer": tuple(c for c in PACK if c not in ("7h", "Kc", "7s", "2d")),
     }
@@ -67,7 +69,7 @@ def test_the_last_capturer_takes_what_is_left_and_it_is_no_sweep() -> None:
     assert state.sweeps == {"non_dealer": 0, "dealer": 0}
 
 
-def _split(first: list[str]) -> dict:
+def _split(first: list[str]) -> Any:
     return {"non_dealer": tuple(first), "dealer": tuple(c for c in PACK if c not in first)}
 
 
@@ -98,7 +100,7 @@ def test_cards_tie_scores_nobody_and_eight_points() -> None:
 
 def test_sweeps_score_only_with_the_variant() -> None:
     taken = _split(list(PACK[:30]))
-    sweeps = {"non_dealer": 2, "dealer": 1}
+    sweeps: Any = {"non_dealer": 2, "dealer": 1}
     assert score(taken, sweeps).lines["non_dealer"]["sweeps"] == 0
     on = score(taken, sweeps, Profile(sweeps=True))
     assert (on.lines["non_dealer"]["sweeps"], on.lines["dealer"]["sweeps"]) == (2, 1)
@@ -118,7 +120,7 @@ def test_invariants_catch_a_lost_card() -> None:
     taken = _split(list(PACK[:30]))
     state = State(hands={"non_dealer": (), "dealer": ()}, taken=taken, finished=True)
     check_invariants(state, score(taken))
-    short = {"non_dealer": taken["non_dealer"][1:], "dealer": taken["dealer"]}
+    short: Any = {"non_dealer": taken["non_dealer"][1:], "dealer": taken["dealer"]}
     broken = State(hands={"non_dealer": (), "dealer": ()}, taken=short, finished=True)
     with pytest.raises(InvariantError, match="51 cards"):
         check_invariants(broken, score(short))
@@ -137,7 +139,7 @@ def test_invariants_catch_a_lost_card() -> None:
 )
 def test_match_play(goal, before, points, winner) -> None:
     first, second = points
-    leader = None if first == second else ("non_dealer" if first > second else "dealer")
+    leader: Any = None if first == second else ("non_dealer" if first > second else "dealer")
     hand = HandScore({"non_dealer": {"total": first}, "dealer": {"total": second}}, leader, 0)
     match = MatchState({"non_dealer": before[0], "dealer": before[1]})
     after = match_after(match, hand, Profile(match_goal=goal))
