@@ -298,3 +298,40 @@ def test_profiles() -> None:
     ):
         with pytest.raises(ProfileError):
             profile_from(bad)
+
+
+def test_an_illegal_play_is_refused_with_its_reason() -> None:
+    from trainer.games.casino.engine import IllegalPlayError
+
+    state = new_hand(PACK)
+    with pytest.raises(IllegalPlayError) as caught:
+        apply(state, trail("Kc") if "Kc" not in state.hands["non_dealer"] else trail("2s"))
+    assert caught.value.reason == "not_in_hand"
+
+
+def test_a_whole_hand_and_a_match_to_21() -> None:
+    import random
+
+    from trainer.games.casino.engine.hand import play_hand, play_match
+
+    rng = random.Random(7)
+
+    def packs():
+        while True:
+            pack = list(PACK)
+            rng.shuffle(pack)
+            yield pack
+
+    state, result = play_hand(next(packs()), lambda s, plays: rng.choice(plays))
+    assert state.finished
+    assert result.total("dealer") + result.total("non_dealer") in (8, 11)
+    outcome = play_match(packs(), lambda s, plays: rng.choice(plays), Profile(match_goal=21))
+    assert outcome.match.winner is not None
+    totals = outcome.match.totals
+    assert max(totals.values()) >= 21
+    assert totals[outcome.match.winner] > totals[other_player(outcome.match.winner)]
+    assert sum(h.total("dealer") for h in outcome.hands) == totals["dealer"]
+
+
+def other_player(who: Any) -> Any:
+    return "dealer" if who == "non_dealer" else "non_dealer"
