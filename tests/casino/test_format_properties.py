@@ -81,3 +81,16 @@ def test_a_finished_hand_staged_for_scoring_scores_as_played(seed: int) -> None:
     expected = dict(item["expected"])
     expected.pop("last_take")
     assert expected == played
+
+
+def test_multiple_aces_stage_and_read_back() -> None:
+    from trainer.games.casino.engine.table import build
+
+    state = State(
+        hands={"non_dealer": ("Ah", "Ad"), "dealer": ("2c", "3c")},
+        table=("As",),
+        deal=6,
+    )
+    after = apply(state, build("Ah", 1, "As"))
+    document = document_of(after, [{"kind": "legal_plays", "card": "2c"}])
+    assert read(document).state.table == after.table

@@ -111,6 +111,7 @@ CASES: list[tuple[str, list[str], list, Play, str | None]] = [
         None,
     ),
     ("trail-free", ["5h"], ["Kc"], trail("5h"), None),
+    ("build-multiple-aces", ["Ah", "Ad"], ["As"], build("Ah", 1, "As"), None),
     # not_in_hand
     ("not-in-hand-take", ["7h"], ["7s"], take("7c", "7s"), "not_in_hand"),
     ("not-in-hand-trail", ["7h"], [], trail("8h"), "not_in_hand"),

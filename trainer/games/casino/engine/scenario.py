@@ -187,7 +187,7 @@ def _item(raw: object, path: str, cards: _Cards) -> Item:
         cards.place(card, f"{path}.build[{i}]")
         for i, card in enumerate(_list(raw["build"], f"{path}.build"))
     )
-    value = _int(raw["value"], f"{path}.value", 2, 10, "bad_value")
+    value = _int(raw["value"], f"{path}.value", 1, 10, "bad_value")
     if raw["kind"] not in ("single", "multiple"):
         raise fail(f"{path}.kind", "bad_kind", "must be single or multiple")
     owner = _player(raw["owner"], f"{path}.owner")
