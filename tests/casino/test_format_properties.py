@@ -94,3 +94,14 @@ def test_multiple_aces_stage_and_read_back() -> None:
     after = apply(state, build("Ah", 1, "As"))
     document = document_of(after, [{"kind": "legal_plays", "card": "2c"}])
     assert read(document).state.table == after.table
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_every_moment_of_a_game_stages_as_a_valid_document(seed: int) -> None:
+    moments, _ = _moments(seed)
+    for state in moments:
+        card = state.hands[state.turn][0]
+        scenario = read(document_of(state, [{"kind": "legal_plays", "card": card}]))
+        assert scenario.state.table == state.table
+        assert scenario.state.turn == state.turn
