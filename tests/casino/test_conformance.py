@@ -92,3 +92,15 @@ def test_answers_carry_the_id() -> None:
     out = answers(VALID[0]["scenario"])
     assert out["format"] == "casino-answers/1"
     assert out["id"] == VALID[0]["scenario"]["id"]
+
+
+def test_the_corpus_asks_about_every_refusal_reason() -> None:
+    from trainer.games.casino.engine import REASONS
+
+    given = {
+        answer.get("reason")
+        for case in VALID
+        for answer in case["expect"]
+        if isinstance(answer, dict) and answer.get("legal") is False
+    }
+    assert given == set(REASONS)
