@@ -54,7 +54,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from trainer import rules  # noqa: E402
-from trainer.generator import generate_round  # noqa: E402
+from trainer.games.blackjack.generator import generate_round  # noqa: E402
 from trainer.models import (  # noqa: E402
     Attempt,
     AttemptItem,

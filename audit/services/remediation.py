@@ -19,7 +19,7 @@ from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from teaching.services.assignments import assignment_create
 from trainer import rules
-from trainer.generator import generate_round
+from trainer.games.blackjack.generator import generate_round
 from trainer.labels import skill_codes, skill_words
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile
 from trainer.selectors import visibility

@@ -12,7 +12,7 @@ from django.test import override_settings
 
 from core.roles import Role, roles_of
 from trainer import rules
-from trainer.generator import generate_documents
+from trainer.games.blackjack.generator import generate_documents
 from trainer.models import Assignment, Drill, Scenario, TrainingClass
 from trainer.selectors.blueprints import blueprint_shortfalls
 

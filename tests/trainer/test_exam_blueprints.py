@@ -10,7 +10,7 @@ import pytest
 from core.errors import TrainerError
 from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
-from trainer.generator import generate_documents, round_skills
+from trainer.games.blackjack.generator import generate_documents, round_skills
 from trainer.models import DrillPurpose, RuleProfile, RuleProfileVersion
 from trainer.selectors.blueprints import (
     TABLE_TEST_MIN_ROUNDS,

@@ -33,7 +33,7 @@ from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
-from trainer.generator import generate_documents
+from trainer.games.blackjack.generator import generate_documents
 from trainer.models import (
     Assignment,
     Attempt,

@@ -23,7 +23,7 @@ from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer import rules
 from trainer.games import DEFAULT_GAME
-from trainer.generator import generate_round
+from trainer.games.blackjack.generator import generate_round
 from trainer.labels import skill_codes
 from trainer.models import (
     Assignment,
