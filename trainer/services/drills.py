@@ -21,9 +21,7 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerErr
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer import rules
-from trainer.games import DEFAULT_GAME
-from trainer.games.blackjack.generator import generate_round
+from trainer.games import DEFAULT_GAME, DocumentError, game_named
 from trainer.labels import skill_codes
 from trainer.models import (
     Assignment,
@@ -386,16 +384,17 @@ def _recipe(
         raise TrainerError(f"min_stake {low} is above max_stake {high}", field="min_stake")
     try:
         # One trial round: a recipe the generator cannot deal is refused now, not mid-exam.
-        generate_round(
+        game_named(profile_version.profile.game).generate_rounds(
             rng=random.Random(0),  # noqa: S311 - a reproducible trial, not a secret
-            profile=profile,
-            skills=list(skills),
+            parameters=profile_version.parameters,
+            profile=profile_version.profile.name,
+            rounds=[list(skills)],
             min_stake=low,
             max_stake=high,
             max_boxes=boxes,
-            round_id="trial",
+            round_prefix="trial",
         )
-    except rules.ScenarioError as err:
+    except DocumentError as err:
         raise TrainerError(f"the generator cannot deal this recipe: {err}") from err
     return {
         "profile_version": profile_version,

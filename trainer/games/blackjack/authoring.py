@@ -1,8 +1,70 @@
-"""Authoring blackjack: validating and generating its rounds, its rule parameters and the
-skills it teaches."""
+"""Authoring blackjack: validating and generating its rounds, its rule parameters (and how
+its table card and placard say them) and the skills it teaches."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+from trainer import rules
+from trainer.games.authoring import Parameter
+from trainer.games.blackjack import generator, table_card
+from trainer.games.errors import DocumentError
+from trainer.rules.profiles import PARAMETERS
+
+# The type of each parameter, as a form reads it, from the engine's own defaults.
+_PARAMETERS = tuple(
+    Parameter(name=name, type=type(default).__name__, words=name.replace("_", " "), default=default)
+    for name, default in rules.profile_to_dict(rules.PROFILES["casino-shoe"]).items()
+    if name in PARAMETERS
+)
+
 
 class BlackjackAuthoring:
-    pass
+    scenario_format = rules.SCENARIO_FORMAT
+    parameters: Sequence[Parameter] = _PARAMETERS
+
+    def validate(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            return rules.settle(document)
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
+
+    def rule_profile(self, parameters: Mapping[str, Any], *, name: str) -> rules.Profile:
+        try:
+            return rules.profile_from_dict({**parameters, "name": name})
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
+
+    def table_card(self, parameters: Mapping[str, Any], *, profile: str) -> list[str]:
+        return table_card.house_rules(parameters, profile=profile)
+
+    def placard(self, parameters: Mapping[str, Any]) -> str:
+        return table_card.placard(parameters)
+
+    def generate_rounds(
+        self,
+        *,
+        rng: random.Random,
+        parameters: Mapping[str, Any],
+        profile: str,
+        rounds: Sequence[Sequence[str]],
+        min_stake: Decimal | None,
+        max_stake: Decimal | None,
+        max_boxes: int,
+        round_prefix: str,
+    ) -> list[dict[str, Any]]:
+        try:
+            return generator.generate_rounds(
+                rng=rng,
+                profile=self.rule_profile(parameters, name=profile),
+                rounds=rounds,
+                min_stake=min_stake,
+                max_stake=max_stake,
+                max_boxes=max_boxes,
+                round_prefix=round_prefix,
+            )
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
