@@ -54,6 +54,18 @@ class Authoring(Protocol):
         """The rule parameters a table of this game is set with, in a table card's order."""
         ...
 
+    @property
+    def shipped_profiles(self) -> Mapping[str, Mapping[str, Any]]:
+        """The rule profiles the game ships, by name: each one's parameters (every one the
+        game declares), what a house's recorded version is compared with."""
+        ...
+
+    def profile_parameters(self, parameters: Mapping[str, Any], *, name: str) -> dict[str, Any]:
+        """A recorded version's parameters as the game plays them (a parameter recorded
+        before it existed takes the profile's default), every declared one.
+        DocumentError if they do not make a table of this game."""
+        ...
+
     def validate(self, document: Mapping[str, Any]) -> dict[str, Any]:
         """The staged document checked and settled (what is stored); DocumentError naming
         the field and the fault otherwise."""

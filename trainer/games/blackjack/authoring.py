@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from types import MappingProxyType
 from typing import Any
 
 from trainer import rules
@@ -21,10 +22,31 @@ _PARAMETERS = tuple(
     if name in PARAMETERS
 )
 
+_SHIPPED = MappingProxyType(
+    {
+        name: MappingProxyType(
+            {
+                key: value
+                for key, value in rules.profile_to_dict(profile).items()
+                if key in PARAMETERS
+            }
+        )
+        for name, profile in rules.PROFILES.items()
+    }
+)
+
 
 class BlackjackAuthoring:
     scenario_format = rules.SCENARIO_FORMAT
     parameters: Sequence[Parameter] = _PARAMETERS
+
+    @property
+    def shipped_profiles(self) -> Mapping[str, Mapping[str, Any]]:
+        return _SHIPPED
+
+    def profile_parameters(self, parameters: Mapping[str, Any], *, name: str) -> dict[str, Any]:
+        played = rules.profile_to_dict(self.rule_profile(parameters, name=name))
+        return {key: played[key] for key in PARAMETERS}
 
     def validate(self, document: Mapping[str, Any]) -> dict[str, Any]:
         try:
