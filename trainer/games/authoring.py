@@ -17,14 +17,28 @@ from typing import Any, Protocol
 
 @dataclass(frozen=True)
 class Parameter:
-    """One rule a table is set with: its name (the key in a profile's parameters), its
-    type ("bool", "int", "amount", "choice", "text"...), its words on a form, and its
-    default."""
+    """One rule a table of a game is set with, as the game declares it: its name (``key``,
+    the key in a profile's parameters), its words on the house-rules form and table cards
+    (``label``, ``help``), its type (``kind``: choice | int | amount | chips) with, for a
+    choice, the words of each value (stored value -> words), the limits of a whole number,
+    whether it may be left empty and the words of an empty value; the default it takes in
+    the game's base table; and, when a single authored round may change it, how the round
+    editor asks for it (``round_words``) and the words a person writes for a value
+    (``written``: word -> stored value, such as "none" for no hole card)."""
 
-    name: str
-    type: str
-    words: str
+    key: str
+    label: str
+    help: str = ""
+    # value (as stored) -> words; empty for a number, an amount or the chips.
+    choices: tuple[tuple[Any, str], ...] = ()
+    kind: str = "choice"  # choice | int | amount | chips
+    low: int | None = None
+    high: int | None = None
+    optional: bool = False  # an int or amount that may be left empty (no limit, none)
+    empty: str = ""  # the words of an empty value
     default: Any = None
+    round_words: str = ""
+    written: tuple[tuple[str, Any], ...] = ()
 
 
 class TableProfile(Protocol):
@@ -52,6 +66,19 @@ class Authoring(Protocol):
     @property
     def parameters(self) -> Sequence[Parameter]:
         """The rule parameters a table of this game is set with, in a table card's order."""
+        ...
+
+    def parameters_checked(self, parameters: Mapping[str, Any]) -> None:
+        """Each parameter's value on its own, in the game's order: DocumentError whose
+        ``field`` is the first refused parameter's key."""
+        ...
+
+    def profile_judged(
+        self, parameters: Mapping[str, Any], *, name: str, path: str = "parameters"
+    ) -> dict[str, Any]:
+        """The parameters of a table called ``name`` as the game records them (every one it
+        declares, and ``source`` and ``assumed``, what the house's own text said and what
+        the game assumed), or DocumentError naming the field at fault (under ``path``)."""
         ...
 
     @property

@@ -12,15 +12,9 @@ from typing import Any
 from trainer import rules
 from trainer.games.authoring import Parameter
 from trainer.games.blackjack import generator, table_card
+from trainer.games.blackjack.parameters import PARAMETERS as DECLARED
 from trainer.games.errors import DocumentError
 from trainer.rules.profiles import PARAMETERS
-
-# The type of each parameter, as a form reads it, from the engine's own defaults.
-_PARAMETERS = tuple(
-    Parameter(name=name, type=type(default).__name__, words=name.replace("_", " "), default=default)
-    for name, default in rules.profile_to_dict(rules.PROFILES["casino-shoe"]).items()
-    if name in PARAMETERS
-)
 
 _SHIPPED = MappingProxyType(
     {
@@ -38,14 +32,32 @@ _SHIPPED = MappingProxyType(
 
 class BlackjackAuthoring:
     scenario_format = rules.SCENARIO_FORMAT
-    parameters: Sequence[Parameter] = _PARAMETERS
+    parameters: Sequence[Parameter] = DECLARED
+
+    def parameters_checked(self, parameters: Mapping[str, Any]) -> None:
+        for key, check in PARAMETERS.items():
+            if key not in parameters:
+                continue
+            try:
+                check(parameters[key], key)
+            except rules.ScenarioError as err:
+                raise DocumentError(err.message, field=key, reason=err.reason) from err
+
+    def profile_judged(
+        self, parameters: Mapping[str, Any], *, name: str, path: str = "parameters"
+    ) -> dict[str, Any]:
+        try:
+            profile = rules.profile_from_dict({**parameters, "name": name}, path=path)
+        except rules.ScenarioError as err:
+            raise DocumentError(err.message, field=err.field, reason=err.reason) from err
+        return rules.profile_to_dict(profile)
 
     @property
     def shipped_profiles(self) -> Mapping[str, Mapping[str, Any]]:
         return _SHIPPED
 
     def profile_parameters(self, parameters: Mapping[str, Any], *, name: str) -> dict[str, Any]:
-        played = rules.profile_to_dict(self.rule_profile(parameters, name=name))
+        played = self.profile_judged(parameters, name=name, path="")
         return {key: played[key] for key in PARAMETERS}
 
     def validate(self, document: Mapping[str, Any]) -> dict[str, Any]:
