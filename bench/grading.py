@@ -54,6 +54,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from trainer import rules  # noqa: E402
+from trainer.games.blackjack.blueprints import table_test_skills  # noqa: E402
 from trainer.games.blackjack.generator import generate_round  # noqa: E402
 from trainer.models import (  # noqa: E402
     Attempt,
@@ -66,7 +67,6 @@ from trainer.models import (  # noqa: E402
     RuleProfileVersion,
     RunStatus,
 )
-from trainer.selectors.blueprints import table_test_skills  # noqa: E402
 from trainer.services.grading.coalesce import grading_run_execute_coalesced  # noqa: E402
 from trainer.services.grading.execute import grading_runs_execute  # noqa: E402
 from trainer.services.grading.request import (  # noqa: E402

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tests.factories import profile_version
 from tests.vouching import vouch_rows
+from trainer.games.blackjack.blueprints import table_test_skills
 from trainer.models import (
     Attempt,
     AttemptItem,
@@ -32,7 +33,7 @@ from trainer.models import (
     RunTrigger,
     TrainingClass,
 )
-from trainer.selectors.blueprints import TABLE_TEST_MIN_ROUNDS, table_test_skills
+from trainer.selectors.blueprints import TABLE_TEST_MIN_ROUNDS
 from trainer.services.run_summaries import run_summary_build
 
 

@@ -129,6 +129,12 @@ class DealerDrawsAuthoring:
         stands_on = _whole(document.get("stands_on", 17), "stands_on", 12, 21)
         return {"total": total, "call": "hit" if total < stands_on else "stand"}
 
+    def table_test_skills(self, parameters: Mapping[str, Any], *, profile: str) -> dict[str, int]:
+        return {STIFF: 2, PAT: 2}
+
+    def target_seconds(self, kind: str) -> Decimal | None:
+        return None
+
     def generate_rounds(
         self,
         *,

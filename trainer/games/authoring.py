@@ -111,6 +111,16 @@ class Authoring(Protocol):
         """The table's placard, one line."""
         ...
 
+    def table_test_skills(self, parameters: Mapping[str, Any], *, profile: str) -> dict[str, int]:
+        """Each skill a table with these rules needs in its table test (a certification
+        exam), with the least number of rounds of it to deal."""
+        ...
+
+    def target_seconds(self, kind: str) -> Decimal | None:
+        """How fast a dealer ready for the floor answers a question of this kind (a target
+        the table and the pit show, not a limit); None for a kind with no target."""
+        ...
+
     def generate_rounds(
         self,
         *,

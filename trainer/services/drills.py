@@ -435,7 +435,7 @@ def table_test_create(
             "assign that one (a new version of the table's rules gets a table test of its own)",
             field="profile_version",
         )
-    minimums = table_test_skills(profile_version.engine_profile)
+    minimums = table_test_skills(profile_version)
     questions_per_round = 4  # a generous average, for the sitting's time box
     return drill_create(
         title=title or f"Table test: {profile.title or profile.name}",

@@ -11,10 +11,22 @@ from typing import Any
 
 from trainer import rules
 from trainer.games.authoring import Parameter
-from trainer.games.blackjack import generator, table_card
+from trainer.games.blackjack import blueprints, generator, table_card
 from trainer.games.blackjack.parameters import PARAMETERS as DECLARED
 from trainer.games.errors import DocumentError
 from trainer.rules.profiles import PARAMETERS
+
+# How fast a dealer should do the chip work (seconds from the question shown to the
+# answer): a pay-in-chips answer is a payout cut from the rack beside the bet; colouring up
+# counts a pile and gives it back in fewer chips; a change breaks cash into the house's
+# chips. The times a training manager expects of a dealer ready for the floor.
+CHIP_TARGET_SECONDS: Mapping[str, Decimal] = MappingProxyType(
+    {
+        rules.Kind.PAY_IN_CHIPS.value: Decimal(8),
+        rules.Kind.COLOUR_UP.value: Decimal(10),
+        rules.Kind.CHANGE.value: Decimal(6),
+    }
+)
 
 _SHIPPED = MappingProxyType(
     {
@@ -77,6 +89,12 @@ class BlackjackAuthoring:
 
     def placard(self, parameters: Mapping[str, Any]) -> str:
         return table_card.placard(parameters)
+
+    def table_test_skills(self, parameters: Mapping[str, Any], *, profile: str) -> dict[str, int]:
+        return blueprints.table_test_skills(self.rule_profile(parameters, name=profile))
+
+    def target_seconds(self, kind: str) -> Decimal | None:
+        return CHIP_TARGET_SECONDS.get(kind)
 
     def generate_rounds(
         self,
