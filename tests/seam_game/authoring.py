@@ -95,6 +95,10 @@ class DealerDrawsAuthoring:
             **data,
         }
 
+    def profile_parameters(self, parameters: Mapping[str, Any], *, name: str) -> dict[str, Any]:
+        judged = self.profile_judged(parameters, name=name, path="")
+        return {p.key: judged[p.key] for p in PARAMETERS}
+
     def rule_profile(self, parameters: Mapping[str, Any], *, name: str) -> DrawsTable:
         data = self.profile_judged(parameters, name=name)
         return DrawsTable(
@@ -134,6 +138,12 @@ class DealerDrawsAuthoring:
 
     def target_seconds(self, kind: str) -> Decimal | None:
         return None
+
+    def demo_answer(
+        self, question: Mapping[str, Any], *, rng: random.Random, right: bool
+    ) -> dict[str, Any]:
+        word = question["expected"]["answer"]
+        return {"answer": word if right else ("stand" if word == "hit" else "hit")}
 
     def generate_rounds(
         self,

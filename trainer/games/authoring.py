@@ -121,6 +121,13 @@ class Authoring(Protocol):
         the table and the pit show, not a limit); None for a kind with no target."""
         ...
 
+    def demo_answer(
+        self, question: Mapping[str, Any], *, rng: random.Random, right: bool
+    ) -> dict[str, Any]:
+        """A demo trainee's answer to an answer-key question (the demo data): the expected
+        answer as a dealer gives it when ``right``, else a plausible mistake."""
+        ...
+
     def generate_rounds(
         self,
         *,

@@ -11,7 +11,7 @@ from typing import Any
 
 from trainer import rules
 from trainer.games.authoring import Parameter
-from trainer.games.blackjack import blueprints, generator, table_card
+from trainer.games.blackjack import blueprints, demo, generator, table_card
 from trainer.games.blackjack.parameters import PARAMETERS as DECLARED
 from trainer.games.errors import DocumentError
 from trainer.rules.profiles import PARAMETERS
@@ -95,6 +95,11 @@ class BlackjackAuthoring:
 
     def target_seconds(self, kind: str) -> Decimal | None:
         return CHIP_TARGET_SECONDS.get(kind)
+
+    def demo_answer(
+        self, question: Mapping[str, Any], *, rng: random.Random, right: bool
+    ) -> dict[str, Any]:
+        return demo.given(question) if right else demo.slip(question, rng)
 
     def generate_rounds(
         self,

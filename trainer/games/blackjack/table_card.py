@@ -40,7 +40,7 @@ def house_rules(p: Mapping[str, Any], *, profile: str) -> list[str]:
         "any": "any first two cards",
         "9-11": "a first-two-card 9, 10 or 11",
         "10-11": "a first-two-card 10 or 11",
-    }.get(p.get("double_on"), str(p.get("double_on")))
+    }.get(str(p.get("double_on")), str(p.get("double_on")))
     rules.append(f"Double on {double_on}")
     rules.append(
         "Double after a split" if p.get("double_after_split") else "No double after a split"
