@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from tests.factories import profile_version
 from tests.vouching import vouch_rows
-from trainer.games.blackjack.blueprints import table_test_skills
 from trainer.models import (
     Attempt,
     AttemptItem,
@@ -33,7 +32,7 @@ from trainer.models import (
     RunTrigger,
     TrainingClass,
 )
-from trainer.selectors.blueprints import TABLE_TEST_MIN_ROUNDS
+from trainer.selectors.blueprints import TABLE_TEST_MIN_ROUNDS, table_test_skills
 from trainer.services.run_summaries import run_summary_build
 
 
