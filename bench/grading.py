@@ -37,7 +37,7 @@ import time
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -54,7 +54,8 @@ from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from trainer import rules  # noqa: E402
-from trainer.generator import generate_round  # noqa: E402
+from trainer.games.blackjack.blueprints import table_test_skills  # noqa: E402
+from trainer.games.blackjack.generator import generate_round  # noqa: E402
 from trainer.models import (  # noqa: E402
     Attempt,
     AttemptItem,
@@ -66,7 +67,6 @@ from trainer.models import (  # noqa: E402
     RuleProfileVersion,
     RunStatus,
 )
-from trainer.selectors.blueprints import table_test_skills  # noqa: E402
 from trainer.services.grading.coalesce import grading_run_execute_coalesced  # noqa: E402
 from trainer.services.grading.execute import grading_runs_execute  # noqa: E402
 from trainer.services.grading.request import (  # noqa: E402
@@ -86,7 +86,7 @@ def wrong(expected: dict[str, Any]) -> dict[str, Any]:
 
 def fresh_rounds(rng: random.Random, version: RuleProfileVersion) -> Iterator[dict[str, Any]]:
     """Rounds dealt by the generator, every one new (a generated exam's corpus)."""
-    profile = version.engine_profile
+    profile = cast(rules.Profile, version.engine_profile)  # blackjack's benchmark
     skills = list(table_test_skills(profile))
     number = 0
     while True:

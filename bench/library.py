@@ -30,9 +30,10 @@ import django  # noqa: E402 - the repository root goes on the path first
 django.setup()
 
 from trainer import rules  # noqa: E402
-from trainer.generator import generate_documents, generate_round  # noqa: E402
+from trainer.games.blackjack.generator import generate_round  # noqa: E402
 from trainer.labels import skill_codes  # noqa: E402
 from trainer.models import Drill, RuleProfile, RuleProfileVersion  # noqa: E402
+from trainer.selectors.drill_rounds import generate_documents  # noqa: E402
 from trainer.services.scenarios import scenario_validate  # noqa: E402
 
 LIBRARY = ROOT / "fixtures" / "scenarios"

@@ -18,8 +18,7 @@ from ledger.events import Event
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from teaching.services.assignments import assignment_create
-from trainer import rules
-from trainer.generator import generate_round
+from trainer.games import DocumentError, game_named
 from trainer.labels import skill_codes, skill_words
 from trainer.models import AttemptItem, DrillKind, DrillPurpose, Mode, RuleProfile
 from trainer.selectors import visibility
@@ -54,20 +53,22 @@ def _profile_version(trainee: User) -> RuleProfileVersion:
 def _dealable(version: RuleProfileVersion, skills: list[str]) -> list[str]:
     """The skills the generator can deal at this table (a 6:5 natural is not on a 3:2
     table's felt): a refresher on an undealable skill would fail at the table."""
-    engine = version.engine_profile
+    table = version.engine_profile
+    game = game_named(version.profile.game)
     out = []
     for skill in skills:
         try:
-            generate_round(
+            game.generate_rounds(
                 rng=random.Random(0),  # noqa: S311 - a reproducible trial, not a secret
-                profile=engine,
-                skills=[skill],
-                min_stake=engine.min_bet,
-                max_stake=engine.max_bet,
+                parameters=version.parameters,
+                profile=version.profile.name,
+                rounds=[[skill]],
+                min_stake=table.min_bet,
+                max_stake=table.max_bet,
                 max_boxes=1,
-                round_id="trial",
+                round_prefix="trial",
             )
-        except rules.ScenarioError:
+        except DocumentError:
             continue
         out.append(skill)
     return out

@@ -13,8 +13,7 @@ from django.utils import timezone
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
 from teaching.selectors.assignments import assignments_managed_by
-from trainer import rules
-from trainer.games import game_named
+from trainer.games import game_named, game_names
 from trainer.models import (
     Assignment,
     Drill,
@@ -161,8 +160,11 @@ def current_versions() -> list[RuleProfileVersion]:
 
 
 def library_profiles() -> QuerySet[RuleProfile]:
-    """The profiles a library scenario may name: those the engine knows by name."""
-    return RuleProfile.objects.filter(name__in=list(rules.PROFILES)).order_by("title", "name")
+    """The profiles a library scenario may name: those their game ships (knows by name)."""
+    shipped = Q(pk__in=[])
+    for name in game_names():
+        shipped |= Q(game=name, name__in=list(game_named(name).shipped_profiles))
+    return RuleProfile.objects.filter(shipped).order_by("title", "name")
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,12 @@ def table_names() -> dict[str, str]:
 
 def profiles_without_hole_card() -> list[int]:
     """The library's tables whose dealer takes no hole card at the deal (European)."""
-    return [p.pk for p in library_profiles() if rules.PROFILES[p.name].hole_card == "enhc"]
+    # The round editor's rule (blackjack's), as the table's game ships it.
+    return [
+        p.pk
+        for p in library_profiles()
+        if game_named(p.game).shipped_profiles[p.name].get("hole_card") == "enhc"
+    ]
 
 
 def scenarios_listed() -> QuerySet[Scenario]:

@@ -50,7 +50,7 @@ def table_test(profile: str = "casino-shoe", **changes) -> Drill:
     """A sealed exam that is ``profile``'s table test, as trainer.services.drills'
     table_test_create makes it (without needing its author); ``changes`` alter it."""
     version = profile_version(profile)
-    minimums = table_test_skills(version.engine_profile)
+    minimums = table_test_skills(version)
     fields = {
         "title": f"Table test: {version.profile.title or profile}",
         "kind": DrillKind.GENERATED,

@@ -20,6 +20,7 @@ from ledger.services.verify import ledger_verify
 from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from tests.factories import UserFactory, profile_version
 from trainer import rules
+from trainer.games.blackjack import demo as demo_trainee
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
 from trainer.selectors import visibility
 from trainer.services.drills import table_test_create
@@ -157,7 +158,7 @@ def test_its_chip_work_has_chip_mistakes_apart_from_money_mistakes(demo, monkeyp
 @pytest.mark.parametrize("seed", range(20))
 def test_a_chip_slip_is_a_wrong_stack(seed):
     expected = {"action": "pay", "amount": "37.50", "chips": ["25", "5", "5", "2.50"]}
-    slip = setup_demo_history._slip({"kind": "pay_in_chips", "expected": expected}, Random(seed))
+    slip = demo_trainee.slip({"kind": "pay_in_chips", "expected": expected}, Random(seed))
     assert slip["action"] == "pay"
     assert sorted(slip["chips"]) != sorted(expected["chips"])
 

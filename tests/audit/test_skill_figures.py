@@ -31,8 +31,8 @@ from tests.trainer.factories import (
 )
 from trainer import rules
 from trainer.games.blackjack import answer_fields
+from trainer.games.blackjack.generator import generate_round
 from trainer.games.blackjack.skills import SKILL_QUESTIONS, Skill, question_skills, skill_kinds
-from trainer.generator import generate_round
 from trainer.models import (
     Attempt,
     DrillKind,

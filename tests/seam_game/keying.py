@@ -13,11 +13,18 @@ class DealerDrawsKeying:
         total = document.get("total")
         if not isinstance(total, int) or not 2 <= total <= 26:
             raise DocumentError("total must be a whole number from 2 to 26", field="total")
-        word = "hit" if total < 17 else "stand"
+        stands_on = document.get("stands_on", 17)
+        word = "hit" if total < stands_on else "stand"
         prompt = f"Dealer has {total}. Hit or stand?"
         view = {"total": total}
         question = {"n": 1, "kind": "dealer_play", "prompt": prompt, "view": view}
-        return [{**question, "expected": {"answer": word}, "rule": "draw to 16, stand on 17"}]
+        return [
+            {
+                **question,
+                "expected": {"answer": word},
+                "rule": f"draw to {stands_on - 1}, stand on {stands_on}",
+            }
+        ]
 
     def under_profile(
         self, document: Mapping[str, Any], *, profile: str, parameters: Mapping[str, Any]

@@ -12,9 +12,9 @@ from django.test import override_settings
 
 from core.roles import Role, roles_of
 from trainer import rules
-from trainer.generator import generate_documents
 from trainer.models import Assignment, Drill, Scenario, TrainingClass
 from trainer.selectors.blueprints import blueprint_shortfalls
+from trainer.selectors.drill_rounds import generate_documents
 
 
 def run() -> str:

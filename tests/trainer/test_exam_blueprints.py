@@ -10,13 +10,13 @@ import pytest
 from core.errors import TrainerError
 from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
-from trainer.generator import generate_documents, round_skills
+from trainer.games.blackjack.blueprints import table_test_skills
 from trainer.models import DrillPurpose, RuleProfile, RuleProfileVersion
 from trainer.selectors.blueprints import (
     TABLE_TEST_MIN_ROUNDS,
     blueprint_shortfalls,
-    table_test_skills,
 )
+from trainer.selectors.drill_rounds import generate_documents, round_skills
 from trainer.services.drills import drill_create, table_test_create
 
 PROFILES = [

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from trainer import rules
+from trainer.games.blackjack.generator import generate_round, rules_value
 from trainer.games.blackjack.skills import Skill
-from trainer.generator import generate_documents, generate_round, rules_value
 from trainer.models import RuleProfileVersion
+from trainer.selectors.drill_rounds import generate_documents
 from trainer.services.attempts import _rounds
 from trainer.services.drills import drill_create
 

@@ -63,7 +63,7 @@ def _user(request: Request) -> AbstractBaseUser:
 
 def _at_parameters(error: TrainerError) -> TrainerError:
     """A rule's field as the body names it: parameters.<rule>."""
-    if error.field in selectors.RULE_OF:
+    if error.field in selectors.rule_of():
         error.field = f"parameters.{error.field}"
     return error
 
@@ -215,7 +215,11 @@ class HouseRuleVersionsView(AdministratorView):
             )
         except TrainerError as error:
             raise _at_parameters(error) from None
-        changes = selectors.rules_changes(before.parameters if before else None, version.parameters)
+        changes = selectors.rules_changes(
+            before.parameters if before else None,
+            version.parameters,
+            game=version.profile.game,
+        )
         out = {
             "version": version.version,
             "effective_from": version.effective_from,

@@ -1,10 +1,146 @@
 """Authoring: validating a staged document, generating rounds for chosen skills, the rule
-parameters a table is set with, and the skills the game teaches."""
+parameters a table is set with (and how its table card and placard say them), and the
+skills the game teaches.
+
+A game's rule profile is its own object (``rule_profile``): the shell stores a profile's
+parameters as a dict and hands them back to the game; it reads only the name, stakes and boxes
+every table has (``name``, ``min_bet``, ``max_bet``, ``boxes``)."""
 
 from __future__ import annotations
 
-from typing import Protocol
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One rule a table of a game is set with, as the game declares it: its name (``key``,
+    the key in a profile's parameters), its words on the house-rules form and table cards
+    (``label``, ``help``), its type (``kind``: choice | int | amount | chips) with, for a
+    choice, the words of each value (stored value -> words), the limits of a whole number,
+    whether it may be left empty and the words of an empty value; the default it takes in
+    the game's base table; and, when a single authored round may change it, how the round
+    editor asks for it (``round_words``) and the words a person writes for a value
+    (``written``: word -> stored value, such as "none" for no hole card)."""
+
+    key: str
+    label: str
+    help: str = ""
+    # value (as stored) -> words; empty for a number, an amount or the chips.
+    choices: tuple[tuple[Any, str], ...] = ()
+    kind: str = "choice"  # choice | int | amount | chips
+    low: int | None = None
+    high: int | None = None
+    optional: bool = False  # an int or amount that may be left empty (no limit, none)
+    empty: str = ""  # the words of an empty value
+    default: Any = None
+    round_words: str = ""
+    written: tuple[tuple[str, Any], ...] = ()
+
+
+class TableProfile(Protocol):
+    """What the shell reads of any game's rule profile: its name, the stakes and the boxes."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def min_bet(self) -> Decimal: ...
+
+    @property
+    def max_bet(self) -> Decimal: ...
+
+    @property
+    def boxes(self) -> int: ...
 
 
 class Authoring(Protocol):
-    pass
+    @property
+    def scenario_format(self) -> str:
+        """The format a staged document of this game declares (its ``format`` field)."""
+        ...
+
+    @property
+    def parameters(self) -> Sequence[Parameter]:
+        """The rule parameters a table of this game is set with, in a table card's order."""
+        ...
+
+    def parameters_checked(self, parameters: Mapping[str, Any]) -> None:
+        """Each parameter's value on its own, in the game's order: DocumentError whose
+        ``field`` is the first refused parameter's key."""
+        ...
+
+    def profile_judged(
+        self, parameters: Mapping[str, Any], *, name: str, path: str = "parameters"
+    ) -> dict[str, Any]:
+        """The parameters of a table called ``name`` as the game records them (every one it
+        declares, and ``source`` and ``assumed``, what the house's own text said and what
+        the game assumed), or DocumentError naming the field at fault (under ``path``)."""
+        ...
+
+    @property
+    def shipped_profiles(self) -> Mapping[str, Mapping[str, Any]]:
+        """The rule profiles the game ships, by name: each one's parameters (every one the
+        game declares), what a house's recorded version is compared with."""
+        ...
+
+    def profile_parameters(self, parameters: Mapping[str, Any], *, name: str) -> dict[str, Any]:
+        """A recorded version's parameters as the game plays them (a parameter recorded
+        before it existed takes the profile's default), every declared one.
+        DocumentError if they do not make a table of this game."""
+        ...
+
+    def validate(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """The staged document checked and settled (what is stored); DocumentError naming
+        the field and the fault otherwise."""
+        ...
+
+    def rule_profile(self, parameters: Mapping[str, Any], *, name: str) -> TableProfile:
+        """The game's profile for a recorded version's parameters, under the profile's name.
+        DocumentError if the parameters do not make a table of this game."""
+        ...
+
+    def table_card(self, parameters: Mapping[str, Any], *, profile: str) -> list[str]:
+        """The whole house rule, a line each, in a table card's words."""
+        ...
+
+    def placard(self, parameters: Mapping[str, Any]) -> str:
+        """The table's placard, one line."""
+        ...
+
+    def table_test_skills(self, parameters: Mapping[str, Any], *, profile: str) -> dict[str, int]:
+        """Each skill a table with these rules needs in its table test (a certification
+        exam), with the least number of rounds of it to deal."""
+        ...
+
+    def target_seconds(self, kind: str) -> Decimal | None:
+        """How fast a dealer ready for the floor answers a question of this kind (a target
+        the table and the pit show, not a limit); None for a kind with no target."""
+        ...
+
+    def demo_answer(
+        self, question: Mapping[str, Any], *, rng: random.Random, right: bool
+    ) -> dict[str, Any]:
+        """A demo trainee's answer to an answer-key question (the demo data): the expected
+        answer as a dealer gives it when ``right``, else a plausible mistake."""
+        ...
+
+    def generate_rounds(
+        self,
+        *,
+        rng: random.Random,
+        parameters: Mapping[str, Any],
+        profile: str,
+        rounds: Sequence[Sequence[str]],
+        min_stake: Decimal | None,
+        max_stake: Decimal | None,
+        max_boxes: int,
+        round_prefix: str,
+    ) -> list[dict[str, Any]]:
+        """A staged document for each entry of ``rounds`` (the skill codes it is dealt
+        for), in order; the same ``rng`` state gives the same rounds. DocumentError if a
+        round cannot be dealt at this table."""
+        ...

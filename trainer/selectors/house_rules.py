@@ -14,140 +14,22 @@ from django.db.models import Count
 from django.utils import timezone
 
 from core.errors import NotFoundError
+from trainer.games import DEFAULT_GAME, game_named
+from trainer.games.authoring import Parameter
 from trainer.models import AttemptItem, Drill, RuleProfile, RuleProfileVersion, Scenario
 
-
-@dataclass(frozen=True)
-class Rule:
-    """One rule parameter: its label, and for a choice the words of each value."""
-
-    key: str
-    label: str
-    help: str = ""
-    # value (as stored) -> words; empty for a number, an amount or the chips.
-    choices: tuple[tuple[Any, str], ...] = ()
-    kind: str = "choice"  # choice | int | amount | chips
-    low: int | None = None
-    high: int | None = None
-    optional: bool = False  # an int or amount that may be left empty (no limit, none)
-    empty: str = ""  # the words of an empty value
+# One rule of a table, as its game declares it (trainer.games.authoring.Parameter).
+Rule = Parameter
 
 
-YES_NO = ((True, "Yes"), (False, "No"))
+def table_rules(game: str = DEFAULT_GAME) -> tuple[Rule, ...]:
+    """Every rule a table of the game is set with, in the order a table card reads."""
+    return tuple(game_named(game).parameters)
 
-# Every parameter of the engine's profiles (trainer.rules.PARAMETERS), in the order a table
-# card reads, in words a dealer or pit manager uses.
-RULES: tuple[Rule, ...] = (
-    Rule(
-        "blackjack_pays",
-        "Blackjack pays",
-        choices=(("3:2", "3 to 2"), ("6:5", "6 to 5"), ("1:1", "1 to 1 (even money)")),
-    ),
-    Rule(
-        "dealer_hits_soft_17",
-        "Soft 17",
-        choices=((True, "Dealer hits soft 17"), (False, "Dealer stands on soft 17")),
-    ),
-    Rule(
-        "hole_card",
-        "Hole card",
-        choices=(
-            ("peek", "Dealer takes a hole card and peeks under an ace or a ten"),
-            ("enhc", "No hole card: the dealer's second card comes after the players"),
-        ),
-    ),
-    Rule(
-        "insurance",
-        "Insurance",
-        choices=((True, "Offered, pays 2 to 1"), (False, "Not offered")),
-    ),
-    Rule(
-        "even_money",
-        "Even money on a blackjack against an ace",
-        choices=((True, "Offered"), (False, "Not offered")),
-    ),
-    Rule(
-        "surrender",
-        "Surrender",
-        choices=(("late", "Late surrender: half the stake back"), ("none", "No surrender")),
-    ),
-    Rule(
-        "double_on",
-        "Double down on",
-        choices=(
-            ("any", "Any first two cards"),
-            ("9-11", "A first-two-card 9, 10 or 11"),
-            ("10-11", "A first-two-card 10 or 11"),
-        ),
-    ),
-    Rule("double_after_split", "Double after a split", choices=YES_NO),
-    Rule("double_for_less", "Double for less than the stake", choices=YES_NO),
-    Rule(
-        "max_split_hands",
-        "Most hands a box may split to",
-        kind="int",
-        low=1,
-        high=52,
-        optional=True,
-        empty="No limit",
-        help="Leave empty for no limit.",
-    ),
-    Rule(
-        "split_unlike_tens",
-        "Splitting tens",
-        choices=(
-            (True, "Any two ten-value cards"),
-            (False, "Only tens of the same rank"),
-        ),
-    ),
-    Rule("resplit_aces", "Resplitting aces", choices=((True, "Allowed"), (False, "Not allowed"))),
-    Rule(
-        "hit_split_aces",
-        "Split aces",
-        choices=((False, "Take one card each"), (True, "May be hit like any hand")),
-    ),
-    Rule(
-        "bonus_777",
-        "Three sevens bonus (times the stake)",
-        kind="amount",
-        optional=True,
-        empty="No bonus",
-        help="Leave empty for no bonus; e.g. 2 pays twice the stake, whatever the result.",
-    ),
-    Rule("min_bet", "Smallest bet", kind="amount"),
-    Rule("max_bet", "Largest bet (for the whole box)", kind="amount"),
-    Rule(
-        "payout_unit",
-        "Smallest chip a blackjack is paid in",
-        kind="amount",
-        help="A blackjack's winnings are rounded down to it.",
-    ),
-    Rule("decks", "Decks in the shoe", kind="int", low=1, high=8),
-    Rule("burn", "Cards burned after the shuffle", kind="int", low=0, high=5),
-    Rule("penetration_cards", "Cards left behind the cut card", kind="int", low=0, high=416),
-    Rule("boxes", "Betting boxes on the table", kind="int", low=1, high=7),
-    Rule(
-        "settle_order",
-        "Settling order",
-        choices=(("right-to-left", "Right to left: the box on the dealer's right first"),),
-    ),
-    Rule(
-        "chip_set",
-        "Chips at the table",
-        kind="chips",
-        help="Every chip value, separated by commas: e.g. 1, 5, 25, 100.",
-    ),
-    Rule(
-        "chip_rule",
-        "Paying in chips",
-        choices=(
-            ("fewest", "The fewest chips, the larger chips first"),
-            ("match", "The bet's colours for each whole bet, then the fewest chips"),
-        ),
-    ),
-    Rule("change_chip", "Largest chip given for cash", kind="amount"),
-)
-RULE_OF: Mapping[str, Rule] = {rule.key: rule for rule in RULES}
+
+def rule_of(game: str = DEFAULT_GAME) -> dict[str, Rule]:
+    """The game's rules by key."""
+    return {rule.key: rule for rule in table_rules(game)}
 
 
 def amount_words(value: object) -> str:
@@ -161,9 +43,9 @@ def amount_words(value: object) -> str:
     return f"{amount:.2f}" if amount != amount.to_integral_value() else f"{amount:.0f}"
 
 
-def rule_words(key: str, value: object) -> str:
+def rule_words(key: str, value: object, *, game: str = DEFAULT_GAME) -> str:
     """A parameter's value in words."""
-    rule = RULE_OF[key]
+    rule = rule_of(game)[key]
     if value is None or value == "":
         return rule.empty or "None"
     if rule.kind == "choice":
@@ -182,12 +64,14 @@ class Change:
     after: str
 
 
-def rules_changes(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[Change]:
+def rules_changes(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any], *, game: str = DEFAULT_GAME
+) -> list[Change]:
     """What changes from one set of parameters to another, rule by rule, in words."""
     out = []
-    for rule in RULES:
-        old = rule_words(rule.key, (before or {}).get(rule.key))
-        new = rule_words(rule.key, after.get(rule.key))
+    for rule in table_rules(game):
+        old = rule_words(rule.key, (before or {}).get(rule.key), game=game)
+        new = rule_words(rule.key, after.get(rule.key), game=game)
         if before is None or old != new:
             out.append(Change(rule.label, old if before is not None else "", new))
     return out
@@ -269,7 +153,11 @@ def _rows(profiles: list[RuleProfile]) -> list[TableRow]:
             else:
                 status = "earlier"
             rounds, drills, scenarios = (count.get(version.pk, 0) for count in counts)
-            changes = rules_changes(previous.parameters, version.parameters) if previous else []
+            changes = (
+                rules_changes(previous.parameters, version.parameters, game=profile.game)
+                if previous
+                else []
+            )
             rows.append(VersionRow(version, status, (rounds, drills, scenarios), changes))
             previous = version
         rows.reverse()  # the newest first

@@ -33,7 +33,6 @@ from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
-from trainer.generator import generate_documents
 from trainer.models import (
     Assignment,
     Attempt,
@@ -53,6 +52,7 @@ from trainer.selectors.attempts import (
     public_question,
     question_view,
 )
+from trainer.selectors.drill_rounds import generate_documents
 from trainer.selectors.pools import (
     is_pool,
     pool_draw,

@@ -21,9 +21,7 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerErr
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer import rules
-from trainer.games import DEFAULT_GAME
-from trainer.generator import generate_round
+from trainer.games import DocumentError, game_named
 from trainer.labels import skill_codes
 from trainer.models import (
     Assignment,
@@ -169,6 +167,13 @@ def drill_create(
         chosen = _scenarios(scenarios)
         if not chosen:
             raise TrainerError("a fixed drill needs at least one scenario", field="scenarios")
+        games = sorted({s.game for s in chosen})
+        if len(games) > 1:
+            raise TrainerError(
+                "a drill deals one game: its scenarios are rounds of " + " and ".join(games),
+                field="scenarios",
+            )
+        fields["game"] = games[0]
         size = len(chosen)
         if purpose == DrillPurpose.EXAM:
             size = whole_number(count, "count", 1, MAX_ROUNDS)
@@ -336,7 +341,7 @@ def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict
         raise TrainerError("skill_minimums must map skills to round counts", field="skill_minimums")
     out = {}
     for skill, least in minimums.items():
-        if skill not in skill_codes(DEFAULT_GAME):
+        if skill not in skill_codes(str(recipe["game"])):
             raise TrainerError(f"unknown skill {echo(str(skill))}", field="skill_minimums")
         out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
@@ -361,7 +366,8 @@ def _recipe(
     if profile_version is None:
         raise TrainerError("a generated drill needs a rule profile", field="profile_version")
     profile = profile_version.engine_profile
-    declared = skill_codes(DEFAULT_GAME)
+    game = profile_version.profile.game
+    declared = skill_codes(game)
     unknown = [s for s in skills if s not in declared]
     if unknown:
         raise TrainerError(
@@ -386,19 +392,21 @@ def _recipe(
         raise TrainerError(f"min_stake {low} is above max_stake {high}", field="min_stake")
     try:
         # One trial round: a recipe the generator cannot deal is refused now, not mid-exam.
-        generate_round(
+        game_named(game).generate_rounds(
             rng=random.Random(0),  # noqa: S311 - a reproducible trial, not a secret
-            profile=profile,
-            skills=list(skills),
+            parameters=profile_version.parameters,
+            profile=profile_version.profile.name,
+            rounds=[list(skills)],
             min_stake=low,
             max_stake=high,
             max_boxes=boxes,
-            round_id="trial",
+            round_prefix="trial",
         )
-    except rules.ScenarioError as err:
+    except DocumentError as err:
         raise TrainerError(f"the generator cannot deal this recipe: {err}") from err
     return {
         "profile_version": profile_version,
+        "game": game,
         "skills": list(skills),
         "count": rounds,
         "min_stake": low,
@@ -436,7 +444,7 @@ def table_test_create(
             "assign that one (a new version of the table's rules gets a table test of its own)",
             field="profile_version",
         )
-    minimums = table_test_skills(profile_version.engine_profile)
+    minimums = table_test_skills(profile_version)
     questions_per_round = 4  # a generous average, for the sitting's time box
     return drill_create(
         title=title or f"Table test: {profile.title or profile.name}",

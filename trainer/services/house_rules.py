@@ -21,10 +21,9 @@ from core.errors import ConflictError, ForbiddenError, TrainerError, clip, echo
 from core.roles import Role, has_role
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer import rules
+from trainer.games import DEFAULT_GAME, DocumentError, game_named, game_names
 from trainer.models import RuleProfile, RuleProfileVersion
-from trainer.rules.profiles import PARAMETERS
-from trainer.selectors.house_rules import RULE_OF, amount_words, rule_words
+from trainer.selectors.house_rules import Rule, amount_words, rule_of, rule_words
 from trainer.services.profiles import version_record
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -39,9 +38,8 @@ def _administrator_required(actor: AbstractBaseUser) -> None:
         raise ForbiddenError("only an administrator changes a table's house rules")
 
 
-def _rule_error(key: str, value: object) -> TrainerError:
+def _rule_error(rule: Rule) -> TrainerError:
     """A refused value in words, at its field (no parameter key, no engine path)."""
-    rule = RULE_OF[key]
     if rule.kind == "int":
         limits = f"from {rule.low} to {rule.high}"
         empty = f", or empty for {rule.empty.lower()}" if rule.optional else ""
@@ -57,14 +55,20 @@ def _rule_error(key: str, value: object) -> TrainerError:
     else:
         words = "; ".join(text for _, text in rule.choices)
         message = f"{rule.label}: choose one of: {words}"
-    return TrainerError(message, field=key)
+    return TrainerError(message, field=rule.key)
 
 
 def rules_judged(
-    profile_name: str, base: Mapping[str, Any], parameters: Mapping[str, Any]
-) -> rules.Profile:
-    """The engine's profile for `base` with `parameters` on top, or the first refusal in
-    words at its field. Unknown keys are refused by name (the API sends keys)."""
+    profile_name: str,
+    base: Mapping[str, Any],
+    parameters: Mapping[str, Any],
+    *,
+    game: str = DEFAULT_GAME,
+) -> dict[str, Any]:
+    """The parameters the game records for `base` with `parameters` on top, or the first
+    refusal in words at its field. Unknown keys are refused by name (the API sends keys)."""
+    played = game_named(game)
+    RULE_OF = rule_of(game)  # noqa: N806 - the game's rules by key
     meta = ("name", "source", "assumed")
     for key in parameters:
         if key not in RULE_OF and key not in meta:
@@ -80,18 +84,15 @@ def rules_judged(
     # A rule the house now states is no longer one the engine assumed.
     assumed = [a for a in base.get("assumed") or () if a not in changed and a in RULE_OF]
     source = base.get("source") if isinstance(base.get("source"), str) else ""
-    for key, check in PARAMETERS.items():
-        if key not in data:
-            continue
-        try:
-            check(data[key], key)
-        except rules.ScenarioError:
-            raise _rule_error(key, data[key]) from None
     try:
-        return rules.profile_from_dict(
-            {**data, "name": profile_name, "source": source, "assumed": assumed}, path=""
+        played.parameters_checked(data)
+    except DocumentError as exc:
+        raise _rule_error(RULE_OF[exc.field or ""]) from None
+    try:
+        return played.profile_judged(
+            {**data, "source": source, "assumed": assumed}, name=profile_name, path=""
         )
-    except rules.ScenarioError as exc:
+    except DocumentError as exc:
         key = (exc.field or "").split(".")[-1].split("[")[0]
         if key == "min_bet":
             raise TrainerError(
@@ -102,11 +103,11 @@ def rules_judged(
         if key == "change_chip":
             raise TrainerError(
                 f"{RULE_OF['change_chip'].label}: must be one of the table's chips "
-                f"({rule_words('chip_set', data.get('chip_set'))})",
+                f"({rule_words('chip_set', data.get('chip_set'), game=game)})",
                 field="change_chip",
             ) from None
         if key in RULE_OF:
-            raise _rule_error(key, data.get(key)) from None
+            raise _rule_error(RULE_OF[key]) from None
         raise TrainerError("these rules cannot be dealt: check every rule") from None
 
 
@@ -172,11 +173,10 @@ def house_rules_change(
                 field="effective_on",
             )
         base = newest.parameters if newest is not None else {}
-        engine = rules_judged(locked.name, base, parameters)
+        judged = rules_judged(locked.name, base, parameters, game=locked.game)
         if newest is not None:
-            same = rules.profile_to_dict(newest.engine_profile)
-            mine = rules.profile_to_dict(engine)
-            if all(same.get(key) == mine.get(key) for key in RULE_OF):
+            same = game_named(locked.game).profile_judged(newest.parameters, name=locked.name)
+            if all(same.get(key) == judged.get(key) for key in rule_of(locked.game)):
                 raise TrainerError(
                     f"these are the same rules as version {newest.version}: change at least "
                     "one rule"
@@ -185,13 +185,13 @@ def house_rules_change(
             return RuleProfileVersion(
                 profile=locked,
                 version=(newest.version if newest is not None else 0) + 1,
-                parameters=rules.profile_to_dict(engine),
+                parameters=judged,
                 notes=notes,
                 effective_from=start_of(effective_on),
             )
         return version_record(
             profile=locked,
-            engine=engine,
+            parameters=judged,
             notes=notes,
             user=actor,
             start=start_of(effective_on),
@@ -209,7 +209,10 @@ def _name_checked(name: str) -> str:
             f"{NAME_MAX} characters (such as high-limit-shoe)",
             field="name",
         )
-    if name in rules.PROFILES or RuleProfile.objects.filter(name__iexact=name).exists():
+    if (
+        any(name in game_named(game).shipped_profiles for game in game_names())
+        or RuleProfile.objects.filter(name__iexact=name).exists()
+    ):
         raise ConflictError(f"a table is already called {name}: choose another", field="name")
     return name
 
@@ -244,14 +247,14 @@ def table_copy_create(
     copied = source.current_version or source.newest_version
     if copied is None:
         raise TrainerError("that table has no rules to copy", field="source")
-    engine = rules_judged(name, copied.parameters, parameters or {})
+    judged = rules_judged(name, copied.parameters, parameters or {}, game=source.game)
     said = f"A copy of {source.title or source.name} (version {copied.version})"
     notes = (notes or "").strip()
     if len(notes) > NOTES_MAX:
         raise TrainerError(f"the note is longer than {NOTES_MAX} characters", field="notes")
     try:
         with transaction.atomic():
-            table = RuleProfile.objects.create(name=name, title=title)
+            table = RuleProfile.objects.create(name=name, title=title, game=source.game)
             ledger_append(
                 event=Event.PROFILE_CREATED,
                 subject_type="rule_profile",
@@ -266,7 +269,7 @@ def table_copy_create(
             )
             version_record(
                 profile=table,
-                engine=engine,
+                parameters=judged,
                 notes=f"{said}. {notes}" if notes else f"{said}.",
                 user=actor,
                 start=timezone.now(),

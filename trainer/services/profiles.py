@@ -19,7 +19,7 @@ from django.utils import timezone
 from core.errors import ConflictError, TrainerError
 from ledger.events import Event
 from ledger.services.append import ledger_append
-from trainer import rules
+from trainer.games import DocumentError, game_named
 from trainer.models import RuleProfile, RuleProfileVersion
 
 
@@ -50,25 +50,26 @@ def profile_version_create(
     data = {**(current.parameters if current else {}), **parameters}
     data.pop("name", None)
     try:
-        engine = rules.profile_from_dict({**data, "name": profile.name}, path="parameters")
-    except rules.ScenarioError as exc:
+        judged = game_named(profile.game).profile_judged(data, name=profile.name)
+    except DocumentError as exc:
         raise TrainerError(exc.message, field=exc.field) from exc
     start = current.effective_from if current else timezone.now()
-    return version_record(profile=profile, engine=engine, notes=notes, user=user, start=start)
+    return version_record(profile=profile, parameters=judged, notes=notes, user=user, start=start)
 
 
 def version_record(
     *,
     profile: RuleProfile,
-    engine: rules.Profile,
+    parameters: Mapping[str, Any],
     notes: str,
     user: AbstractBaseUser | None,
     start: dt.datetime,
     payload: Mapping[str, Any] | None = None,
 ) -> RuleProfileVersion:
-    """The next version of a profile with the engine's parameters, in force from `start`,
-    and its `profile_version.created` entry, in one transaction (the profile locked)."""
-    stored = rules.profile_to_dict(engine)
+    """The next version of a profile with the parameters its game records
+    (``profile_judged``), in force from `start`, and its `profile_version.created` entry,
+    in one transaction (the profile locked)."""
+    stored = dict(parameters)
     with transaction.atomic():
         RuleProfile.objects.select_for_update().get(pk=profile.pk)
         last = profile.versions.aggregate(last=Max("version"))["last"] or 0
@@ -76,8 +77,8 @@ def version_record(
             profile=profile,
             version=last + 1,
             parameters=stored,
-            source=engine.source,
-            assumed=list(engine.assumed),
+            source=stored.get("source") or "",
+            assumed=list(stored.get("assumed") or ()),
             notes=notes.strip(),
             created_by_id=getattr(user, "pk", None),
             effective_from=start,

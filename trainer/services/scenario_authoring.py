@@ -22,6 +22,7 @@ from trainer.services.scenarios import (
     MAX_SLUG,
     _check_columns,
     _Entry,
+    document_game,
     profile_version_for,
     scenario_validate,
 )
@@ -71,12 +72,13 @@ def _checked(document: Mapping[str, Any], difficulty: int) -> tuple[dict[str, An
     return doc, level
 
 
-def _version(rules_stated: object) -> RuleProfileVersion:
+def _version(doc: Mapping[str, Any]) -> RuleProfileVersion:
     # A round that changes some rules is filed under the table whose rules it starts from.
+    rules_stated = doc["rules"]
     name = rules_stated.get("profile") if isinstance(rules_stated, Mapping) else rules_stated
     if not isinstance(name, str):
         raise TrainerError("rules must name a table", field="rules")
-    version = profile_version_for(name)
+    version = profile_version_for(name, game=document_game(doc).name)
     if version is None:
         raise TrainerError(
             f"no recorded version of profile {echo(name)} has the rules the engine plays under "
@@ -123,7 +125,7 @@ def scenario_create(
     if isinstance(doc, dict) and not doc.get("id"):
         doc["id"] = scenario_slug_free(str(doc.get("title") or ""))
     doc, level = _checked(doc, difficulty)
-    version = _version(doc["rules"])
+    version = _version(doc)
     with transaction.atomic():
         if Scenario.objects.filter(slug=doc["id"]).exists():
             raise ConflictError(
@@ -136,6 +138,7 @@ def scenario_create(
             skills=list(doc["skills"]),
             difficulty=level,
             profile_version=version,
+            game=version.profile.game,
             document=doc,
             created_by_id=user.pk,
         )
@@ -170,7 +173,7 @@ def scenario_revise(
         doc["id"] = scenario.slug
     level = scenario.difficulty if difficulty is None else difficulty
     doc, level = _checked(doc, level)
-    version = _version(doc["rules"])
+    version = _version(doc)
     with transaction.atomic():
         current = Scenario.objects.select_for_update().get(pk=scenario.pk)
         if not current.is_active:
@@ -191,6 +194,7 @@ def scenario_revise(
             skills=list(doc["skills"]),
             difficulty=level,
             profile_version=version,
+            game=version.profile.game,
             document=doc,
             revision=current.revision + 1,
             supersedes=current,

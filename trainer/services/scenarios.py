@@ -18,11 +18,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from core.errors import TrainerError, clip, echo
-from trainer import rules, strictjson
-from trainer.games import DEFAULT_GAME
+from trainer import strictjson
+from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named, game_names
 from trainer.labels import skill_codes
 from trainer.models import RuleProfileVersion, Scenario
-from trainer.rules.profiles import PARAMETERS
 
 DEFAULT_DIFFICULTY = 2
 # Room is left in the 100-character slug column for a superseded row's "--rN" suffix.
@@ -84,10 +83,11 @@ def scenario_validate(
     workspace may change some of its table's rules (`rule_changes`: the engine's
     `{"profile", "overrides"}`), and the table it is dealt at shows them.
     """
+    game = document_game(document)
     try:
-        settlement = rules.settle(document)
-    except rules.ScenarioError as err:
-        # The engine's message already starts with the box ("box 2: ...") when there is one.
+        settlement = game.validate(document)
+    except DocumentError as err:
+        # The game's message already starts with the box ("box 2: ...") when there is one.
         message = f"field {err.field or '(document)'} ({err.reason}): {err.message}"
         raise TrainerError(
             f"line {line}: {message}", field=err.field or None, code=err.reason
@@ -107,7 +107,7 @@ def scenario_validate(
         _fail(line, f"title is {len(title):,} characters; at most {MAX_TITLE}", field="title")
     skills = document.get("skills") or []
     # The skills of the game the library deals (its own, labelled through it).
-    declared = skill_codes(DEFAULT_GAME)
+    declared = skill_codes(game.name)
     unknown = [s for s in skills if s not in declared]
     if unknown or not skills:
         known = ", ".join(sorted(declared))
@@ -130,22 +130,36 @@ def scenario_validate(
     return settlement
 
 
-def profile_version_for(name: str) -> RuleProfileVersion | None:
-    """The newest recorded version of the profile whose rules are those the engine plays,
-    among those in force now or before (not one scheduled for a later day)."""
-    engine = rules.profile_to_dict(rules.PROFILES[name])
+def document_game(document: Mapping[str, Any]) -> Game:
+    """The game a staged document is a round of: the one whose format it declares (the
+    default game, whose validation names the fault, when it declares none the product
+    knows)."""
+    stated = document.get("format")
+    for name in game_names():
+        if game_named(name).scenario_format == stated:
+            return game_named(name)
+    return game_named(DEFAULT_GAME)
+
+
+def profile_version_for(name: str, *, game: str = DEFAULT_GAME) -> RuleProfileVersion | None:
+    """The newest recorded version of the profile whose rules are those the game plays
+    under that name, among those in force now or before (not one scheduled for a later
+    day)."""
+    played = game_named(game)
+    shipped = played.shipped_profiles.get(name)
+    if shipped is None:
+        return None
     versions = RuleProfileVersion.objects.filter(
-        profile__name=name, effective_from__lte=timezone.now()
+        profile__name=name, profile__game=played.name, effective_from__lte=timezone.now()
     ).order_by("-version")
     for version in versions:
-        # Through the engine, so a version recorded before a parameter existed (the chips)
+        # Through the game, so a version recorded before a parameter existed (the chips)
         # compares with that parameter's default for this profile.
-        stored = {**version.parameters, "name": name}
         try:
-            recorded = rules.profile_to_dict(rules.profile_from_dict(stored))
-        except rules.ScenarioError:
+            recorded = played.profile_parameters(version.parameters, name=name)
+        except DocumentError:
             continue
-        if all(recorded[key] == engine[key] for key in PARAMETERS):
+        if all(recorded.get(key) == value for key, value in shipped.items()):
             return version
     return None
 
@@ -183,7 +197,7 @@ def scenario_import_detailed(
             doc = entry.document
             name = doc["rules"]
             if name not in versions:
-                version = profile_version_for(name)
+                version = profile_version_for(name, game=document_game(doc).name)
                 if version is None:
                     _fail(
                         entry.line,
@@ -230,6 +244,7 @@ def _save(
         "skills": list(doc["skills"]),
         "difficulty": entry.difficulty,
         "profile_version": version,
+        "game": version.profile.game,
         "document": doc,
         "created_by_id": user.pk if user is not None else None,
     }

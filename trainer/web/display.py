@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from trainer.games.blackjack.rule_words import rule_text  # noqa: F401 - the pages import it from here
 from trainer.labels import category_label  # noqa: F401 - the pages import it from here
 from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
-from trainer.web.rule_words import rule_text  # noqa: F401 - the pages import it from here
 from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
     ACTION_WORDS,
     ANSWER_WORDS,

@@ -26,7 +26,6 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from decimal import Decimal
 from typing import Any
 from unittest import mock
 
@@ -44,8 +43,7 @@ from audit.services.reviews import certification_sign
 from core.errors import TrainerError
 from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from teaching.services.assignments import assignment_create
-from trainer import rules
-from trainer.games.blackjack import answer_fields
+from trainer.games import game_named
 from trainer.models import (
     Assignment,
     Attempt,
@@ -323,6 +321,7 @@ class Command(BaseCommand):
         """Answer every question (of the first ``rounds`` rounds), each some seconds after
         it was shown."""
         answered = 0
+        game = game_named(attempt.drill.game)
         while (question := attempt_question_show(attempt=attempt, user=trainee)) is not None:
             position, n = question["position"], question["n"]
             item = AttemptItem.objects.get(attempt=attempt, position=position)
@@ -331,7 +330,7 @@ class Command(BaseCommand):
             shown = timezone.now() - timedelta(milliseconds=rng.randint(1500, 12000))
             item.questions_shown = {**item.questions_shown, str(n): shown.isoformat()}
             item.save(update_fields=["questions_shown"])
-            answer = _given(key) if rng.random() < right else _slip(key, rng)
+            answer = game.demo_answer(key, rng=rng, right=rng.random() < right)
             decision_record(
                 attempt=attempt, user=trainee, position=position, question=n, answer=answer
             )
@@ -369,56 +368,3 @@ def _clock_turned_back(by: timedelta) -> Iterator[None]:
 
     with mock.patch.object(timezone, "now", earlier):
         yield
-
-
-# A chip broken into smaller ones of the same worth: the right money in the wrong chips.
-_BROKEN = {"1000": ["500", "500"], "500": ["100"] * 5, "100": ["25"] * 4, "25": ["5"] * 5,
-           "5": ["1"] * 5}  # fmt: skip
-
-
-def _chip_slip(expected: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A dealer's chip mistake: most often the right money in smaller chips, else a chip
-    short (the wrong money)."""
-    chips = list(expected["chips"])
-    breakable = [chip for chip in chips if chip in _BROKEN]
-    if breakable and rng.random() < 0.7:
-        chip = rng.choice(breakable)
-        chips.remove(chip)
-        chips += _BROKEN[chip]
-    elif len(chips) > 1:
-        chips.pop()
-    else:
-        chips.append(chips[0])
-    answer: dict[str, Any] = {"chips": chips}
-    if "action" in expected:
-        answer["action"] = expected["action"]
-    return answer
-
-
-def _given(key: dict[str, Any]) -> dict[str, Any]:
-    """The right answer as a dealer gives it: the expected answer's fields that an answer
-    takes (the key also notes, e.g., which payout a stack settles)."""
-    fields = answer_fields(key["kind"])
-    return {name: value for name, value in key["expected"].items() if name in fields}
-
-
-def _slip(key: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A plausible dealer's mistake for this question."""
-    expected = key["expected"]
-    if "chips" in expected:
-        return _chip_slip(expected, rng)
-    if "action" not in expected:
-        # The other word the question accepts: hit for stand, no_offer for offer, ...
-        words = rules.PROCEDURE_ANSWERS.get(key["kind"], ())
-        other = [word.value for word in words if word != expected["answer"]]
-        slip = {"answer": other[0] if len(other) == 1 else expected["answer"]}
-        # A peek's finding goes with a peek only (an answer takes no field it cannot use).
-        if "dealer_blackjack" in expected and slip["answer"] == expected["answer"]:
-            slip["dealer_blackjack"] = not expected["dealer_blackjack"]
-        return slip
-    amount = Decimal(expected["amount"])
-    if expected["action"] == rules.MoneyAction.PUSH or amount == 0:
-        return {"action": rules.MoneyAction.TAKE.value, "amount": "5.00"}
-    off = Decimal(rng.choice(["0.50", "1.00", "2.50", "5.00"]))
-    changed = amount + off if rng.random() < 0.5 else max(amount - off, Decimal("0.50"))
-    return {"action": expected["action"], "amount": str(changed.quantize(Decimal("0.01")))}

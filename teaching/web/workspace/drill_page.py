@@ -23,8 +23,8 @@ from teaching.selectors.assignments import assignments_managed_by
 from teaching.services.assignments import MAX_SITTINGS, assignment_create
 from teaching.web.workspace.assignments import due_from
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
-from trainer.generator import generate_documents
 from trainer.models import Drill, DrillKind, DrillPurpose, Mode, Scenario, TrainingClass
+from trainer.selectors.drill_rounds import generate_documents
 
 # Rounds previewed on the page: enough to judge a drill, few enough to read.
 PREVIEW_ROUNDS = 12

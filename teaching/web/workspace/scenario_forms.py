@@ -23,66 +23,50 @@ from teaching.web.workspace.authoring_words import (
     not_a_card,
 )
 from teaching.web.workspace.drill_forms import ProfileChoiceField
-from trainer.games import DEFAULT_GAME
+from trainer.games import DEFAULT_GAME, Game, game_named
+from trainer.games.authoring import Parameter
 from trainer.labels import skill_choices
-from trainer.rules import SCENARIO_FORMAT
 
 BOXES = range(1, 8)
 RULE_ROWS = range(1, 4)
-# The rules a round may change from its table's, in a pit boss's words, with how each value
-# is written. The engine checks the values; its error lands on the row's value.
-RULE_CHOICES = (
-    ("blackjack_pays", "Blackjack pays (3:2, 6:5 or 1:1)"),
-    ("dealer_hits_soft_17", "Dealer hits soft 17 (yes or no)"),
-    ("insurance", "Insurance offered (yes or no)"),
-    ("even_money", "Even money offered (yes or no)"),
-    ("surrender", "Surrender (none or late)"),
-    ("double_on", "Double on (any, 9-11 or 10-11)"),
-    ("double_after_split", "Double after a split (yes or no)"),
-    ("double_for_less", "Double for less (yes or no)"),
-    ("split_unlike_tens", "Split unlike tens (yes or no)"),
-    ("max_split_hands", "Most hands from splits (a number, or none)"),
-    ("resplit_aces", "Resplit aces (yes or no)"),
-    ("hit_split_aces", "Hit split aces (yes or no)"),
-    ("hole_card", "Hole card (peek, or none for no hole card)"),
-    ("payout_unit", "Smallest payout chip (e.g. 0.50)"),
-    ("bonus_777", "7-7-7 prize, times the stake (or none)"),
-    ("decks", "Decks"),
-    ("burn", "Cards burned"),
-    ("penetration_cards", "Cards behind the cut card"),
-    ("boxes", "Boxes on the layout"),
-    ("min_bet", "Minimum bet"),
-    ("max_bet", "Maximum bet"),
-)
 _YES_NO = {"yes": True, "no": False, "true": True, "false": False}
-_WHOLE = {"decks", "burn", "penetration_cards", "boxes", "max_split_hands"}
-_AMOUNT = {"payout_unit", "bonus_777", "min_bet", "max_bet"}
-_NULLABLE = {"max_split_hands", "bonus_777"}
-_BOOLEAN = {
-    "dealer_hits_soft_17",
-    "insurance",
-    "even_money",
-    "double_after_split",
-    "double_for_less",
-    "split_unlike_tens",
-    "resplit_aces",
-    "hit_split_aces",
-}
+
+
+def _blackjack() -> Game:
+    # The round editor is blackjack's (seats, stakes, a shoe): its format, its rules.
+    return game_named(DEFAULT_GAME)
+
+
+def rule_choices() -> list[tuple[str, str]]:
+    """The rules a round may change from its table's, in a pit boss's words, with how each
+    value is written (the game's parameters). The game checks the values; its error lands
+    on the row's value."""
+    return [(p.key, p.round_words) for p in _blackjack().parameters if p.round_words]
+
+
+def _parameter(name: str) -> Parameter | None:
+    return next((p for p in _blackjack().parameters if p.key == name), None)
+
+
+def _yes_no(rule: Parameter) -> bool:
+    return bool(rule.choices) and all(isinstance(v, bool) for v, _ in rule.choices)
 
 
 def rule_value(name: str, text: str) -> object:
-    """A rule change's value as the engine reads it, from how a person writes it. A value
-    that does not parse is passed on as written, for the engine to refuse by name."""
+    """A rule change's value as the game reads it, from how a person writes it. A value
+    that does not parse is passed on as written, for the game to refuse by name."""
     word = text.strip().lower()
-    if name in _NULLABLE and word in ("none", "no limit", "no prize"):
-        return None
-    if name in _BOOLEAN:
+    rule = _parameter(name)
+    if rule is None:
+        return word
+    written = dict(rule.written)
+    if word in written:
+        return written[word]
+    if _yes_no(rule):
         return _YES_NO.get(word, text.strip())
-    if name in _WHOLE:
+    if rule.kind == "int":
         return int(word) if word.isdigit() else text.strip()
-    if name == "hole_card" and word in ("none", "no hole card", "enhc"):
-        return "enhc"
-    return text.strip() if name in _AMOUNT else word
+    return text.strip() if rule.kind == "amount" else word
 
 
 def rule_text(name: str, value: object) -> str:
@@ -91,9 +75,11 @@ def rule_text(name: str, value: object) -> str:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if name == "hole_card" and value == "enhc":
-        return "none"
-    return str(value)
+    rule = _parameter(name)
+    said = next(
+        (w for w, v in (rule.written if rule else ()) if v == value and v is not None), None
+    )
+    return said if said is not None else str(value)
 
 
 BOX_PARTS = ("stakes", "actions", "insurance", "even_money")
@@ -172,7 +158,7 @@ class ScenarioForm(forms.Form):
             self.fields[f"rule_{n}_name"] = forms.ChoiceField(
                 error_messages=CHOICE_ERRORS,
                 required=False,
-                choices=[("", "(no change)"), *RULE_CHOICES],
+                choices=[("", "(no change)"), *rule_choices()],
                 label=f"Rule change {n}",
             )
             self.fields[f"rule_{n}_value"] = forms.CharField(
@@ -283,7 +269,7 @@ class ScenarioForm(forms.Form):
         """The scenario document of a valid form (its `id` is the service's to give)."""
         data = self.cleaned_data
         doc: dict[str, Any] = {
-            "format": SCENARIO_FORMAT,
+            "format": _blackjack().scenario_format,
             "title": data["title"].strip(),
             "skills": list(data["skills"]),
             "rules": (

@@ -18,10 +18,10 @@ from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_wo
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
 from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
 from teaching.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
-from trainer import rules
+from trainer.games import DocumentError
 from trainer.models import Scenario
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
-from trainer.services.scenarios import profile_version_for
+from trainer.services.scenarios import document_game, profile_version_for
 
 
 @require_GET
@@ -92,9 +92,9 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
         if form.is_valid():
             document = form.document()
             try:
-                # The engine judges the round first, so its own words reach the field.
-                rules.settle(document)
-            except rules.ScenarioError as error:
+                # The game judges the round first, so its own words reach the field.
+                document_game(document).validate(document)
+            except DocumentError as error:
                 _place(form, error.field, error.message, error.reason)
             else:
                 if request.POST.get("action") == "preview":

@@ -1,4 +1,9 @@
-"""Play staged-shoe scenarios from a file or stdin and print one settlement line each."""
+"""Play staged-shoe scenarios from a file or stdin and print one settlement line each.
+
+The blackjack engine's own command (docs/scenario-format.md, its conformance tests in
+tests/rules): it prints the engine's answer keys and error objects byte for byte, so it
+reads the engine directly rather than through the game seam, whose DocumentError does not
+carry the engine's error object. It is the one shell module that imports the engine."""
 
 from __future__ import annotations
 

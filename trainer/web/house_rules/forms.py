@@ -1,6 +1,6 @@
-"""The house-rules forms: one field per rule, labelled in a pit manager's words
-(trainer.selectors.house_rules.RULES); the values posted are tokens no one reads, turned
-back into the engine's parameters here. The service judges the rules themselves."""
+"""The house-rules forms: one field per rule, labelled in a pit manager's words (the game's
+parameters, trainer.selectors.house_rules.table_rules); the values posted are tokens no one
+reads, turned back into the game's parameters here. The service judges the rules themselves."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django import forms
 from django.utils import timezone
 
 from core.errors import CHOICE_ERRORS
-from trainer.selectors.house_rules import RULES, Rule, amount_words
+from trainer.selectors.house_rules import Rule, amount_words, table_rules
 
 # The tokens a yes/no rule posts; soft 17 says which way the dealer goes.
 BOOL_TOKENS: Mapping[str, tuple[str, str]] = {"dealer_hits_soft_17": ("hits", "stands")}
@@ -31,7 +31,7 @@ def _tokens(rule: Rule) -> list[tuple[str, Any, str]]:
 def posted_values(parameters: Mapping[str, Any]) -> dict[str, str]:
     """The form's values for a set of parameters: what a browser posts unchanged."""
     data: dict[str, str] = {}
-    for rule in RULES:
+    for rule in table_rules():
         value = parameters.get(rule.key)
         if rule.kind == "choice":
             data[rule.key] = next((t for t, v, _ in _tokens(rule) if v == value), "")
@@ -61,12 +61,12 @@ class RulesForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for rule in RULES:
+        for rule in table_rules():
             self.fields[rule.key] = _field(rule)
 
     def parameters(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for rule in RULES:
+        for rule in table_rules():
             value = self.cleaned_data.get(rule.key)
             if rule.kind == "choice":
                 out[rule.key] = next(v for t, v, _ in _tokens(rule) if t == value)
@@ -123,7 +123,7 @@ class CopyForm(RulesForm):
             widget=forms.Textarea(attrs={"rows": 2}),
         )
         # Title and name first, the rules after them.
-        order = ["title", "name"] + [rule.key for rule in RULES] + ["notes"]
+        order = ["title", "name"] + [rule.key for rule in table_rules()] + ["notes"]
         self.order_fields(order)
 
 
@@ -153,7 +153,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("Settling and chips", ("settle_order", "chip_set", "chip_rule", "change_chip")),
 )
-assert sorted(k for _, keys in GROUPS for k in keys) == sorted(r.key for r in RULES)
+assert sorted(k for _, keys in GROUPS for k in keys) == sorted(r.key for r in table_rules())
 
 
 def grouped(form: forms.Form) -> list[tuple[str, list[forms.BoundField]]]:

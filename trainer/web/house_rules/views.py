@@ -55,7 +55,7 @@ def _preview(profile: RuleProfile, version: RuleProfileVersion) -> dict[str, Any
     return {
         "version": version,
         "changes": selectors.rules_changes(
-            before.parameters if before else None, version.parameters
+            before.parameters if before else None, version.parameters, game=profile.game
         ),
         "before": before,
         "before_label": f"Version {before.version}" if before else "Before",

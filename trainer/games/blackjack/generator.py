@@ -18,15 +18,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from decimal import ROUND_CEILING, ROUND_DOWN, Decimal
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from trainer import rules
 from trainer.rules.cards import VALUE, total_of
 from trainer.rules.chips import fewest_chips
 from trainer.rules.profiles import PARAMETERS
-
-if TYPE_CHECKING:
-    from trainer.models import Drill
 
 RANKS = "A23456789TJQK"
 SUITS = "shdc"
@@ -558,48 +555,30 @@ def _chip_work(
     return None
 
 
-def generate_documents(*, drill: Drill, seed: int) -> list[dict[str, Any]]:
-    """The drill's rounds as scenario documents; the same drill and seed give the same ones.
-
-    A generated drill deals `count` fresh rounds from its recipe (a fixed drill's rounds are
-    its scenarios, which the attempt service reads itself).
-    """
-    if drill.profile_version is None:
-        raise ValueError(f"generated drill {drill.pk} has no rule profile")
-    profile = drill.profile_version.engine_profile
-    rng = random.Random(seed)  # noqa: S311 - a reproducible drill, not a secret
-    min_stake = drill.min_stake if drill.min_stake is not None else profile.min_bet
-    max_stake = (
-        drill.max_stake
-        if drill.max_stake is not None
-        else min(profile.max_bet, profile.min_bet * 20)
-    )
+def generate_rounds(
+    *,
+    rng: random.Random,
+    profile: rules.Profile,
+    rounds: Sequence[Sequence[str]],
+    min_stake: Decimal | None,
+    max_stake: Decimal | None,
+    max_boxes: int,
+    round_prefix: str,
+) -> list[dict[str, Any]]:
+    """A round for each entry of ``rounds`` (the skills it is dealt for), in order; the
+    stakes between ``min_stake`` and ``max_stake`` (by default the table's minimum, and its
+    maximum or twenty minimums, whichever is less)."""
+    low = min_stake if min_stake is not None else profile.min_bet
+    high = max_stake if max_stake is not None else min(profile.max_bet, profile.min_bet * 20)
     return [
         generate_round(
             rng=rng,
             profile=profile,
             skills=skills,
-            min_stake=min_stake,
-            max_stake=max_stake,
-            max_boxes=drill.max_boxes,
-            round_id=f"drill-{drill.pk}-seed-{seed}-round-{n}",
+            min_stake=low,
+            max_stake=high,
+            max_boxes=max_boxes,
+            round_id=f"{round_prefix}-round-{n}",
         )
-        for n, skills in enumerate(round_skills(drill=drill, rng=rng), start=1)
+        for n, skills in enumerate(rounds, start=1)
     ]
-
-
-def round_skills(*, drill: Drill, rng: random.Random) -> list[list[str]]:
-    """The skills each round of a sitting is dealt for, in the order they are dealt.
-
-    Every skill of ``drill.skill_minimums`` gets at least its minimum number of rounds;
-    the remaining rounds are drawn from the drill's skills; the order is shuffled, so no
-    sitting's rounds come in a pattern a trainee could learn.
-    """
-    fixed = [[skill] for skill, least in (drill.skill_minimums or {}).items() for _ in range(least)]
-    if len(fixed) > drill.count:
-        raise ValueError(f"drill {drill.pk} asks for more rounds by skill than it deals")
-    free = list(drill.skills) or list(drill.skill_minimums or {})
-    rounds = fixed + [free for _ in range(drill.count - len(fixed))]
-    if fixed:
-        rng.shuffle(rounds)
-    return rounds
