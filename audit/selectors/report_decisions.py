@@ -28,8 +28,9 @@ from django.db.models.functions import Cast, Coalesce, Concat, NullIf, Trim
 from audit.selectors.report_attempts import graded_questions
 from core.dates import house_zone_name, zone_abbreviations
 from core.postgres import csv_line, sql_csv_text, sql_house_text, sql_words
-from trainer import labels, words
+from trainer import labels
 from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named
+from trainer.games.blackjack import words
 from trainer.models import AttemptItem, Grade
 
 DECISION_COLUMNS = (
@@ -271,7 +272,7 @@ def report_decisions_csv(
     before_kind = [
         f"{c[0]}::text",
         sql_csv_text(c[1]),
-        sql_csv_text(sql_words(c[2], words.MODE_WORDS)),
+        sql_csv_text(sql_words(c[2], labels.MODE_WORDS)),
         f"{c[3]}::text",
         f"{c[4]}::text",
         f"{c[5]}::text",

@@ -21,10 +21,10 @@ from audit.selectors import queue as queue
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
 from core import pages
 from core.roles import roles_of
+from trainer.games.blackjack.display import kind_label
 from trainer.labels import category_label
 from trainer.models import Grade
 from trainer.selectors import visibility
-from trainer.web.display import kind_label
 
 
 @dataclass(frozen=True)

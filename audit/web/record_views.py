@@ -17,9 +17,9 @@ from audit.selectors.progress import TARGET, skill_progress
 from audit.web.pit_common import standing_badge
 from core import pages
 from core.access import role_required
+from trainer.games.blackjack.display import answer_label
 from trainer.labels import category_label
 from trainer.selectors.pools import PoolState, pool_state
-from trainer.web.display import answer_label
 
 
 @require_GET

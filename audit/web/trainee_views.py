@@ -43,8 +43,8 @@ from audit.web.pit_common import (
     standing_badge,
 )
 from core.durations import duration_text
+from trainer.games.blackjack.display import kind_label
 from trainer.selectors import visibility
-from trainer.web.display import kind_label
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

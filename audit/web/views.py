@@ -42,16 +42,16 @@ from core.durations import duration_text
 from core.errors import TrainerError
 from core.roles import roles_of
 from trainer import rules
+from trainer.games.blackjack.display import (
+    answer_label,
+    question_table,
+    table_view,
+)
+from trainer.games.blackjack.words import question_text, seat_names
 from trainer.models import Grade
 from trainer.selectors import runs, visibility
 from trainer.selectors.attempts import public_question
-from trainer.web.display import (
-    answer_label,
-    question_table,
-    rule_text,
-    table_view,
-)
-from trainer.words import question_text, seat_names
+from trainer.web.rule_words import rule_text
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

@@ -18,12 +18,12 @@ from django.template.loader import render_to_string
 
 from trainer import rules
 from trainer.games import game_named
+from trainer.games.blackjack.display import card, pile_words, question_table, table_view
 from trainer.games.blackjack.skills import Skill
+from trainer.games.blackjack.words import Seats, player_name, seat_names
 from trainer.models import AttemptItem, Scenario
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
 from trainer.selectors.attempts import chip_work, question_view
-from trainer.web.display import card, pile_words, question_table, table_view
-from trainer.words import Seats, player_name, seat_names
 
 # --- a small DOM of the rendered table (the standard library's parser) ---------------------
 

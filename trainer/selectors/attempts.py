@@ -31,6 +31,7 @@ from django.utils.dateparse import parse_datetime
 from core.errors import ConflictError, NotFoundError
 from trainer import rules
 from trainer.games import Game, game_named
+from trainer.games.blackjack.words import question_text, seat_names
 from trainer.games.marking import money_figure
 from trainer.labels import skill_words
 from trainer.models import (
@@ -55,7 +56,6 @@ from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.sittings import SittingState, needs_briefing, sitting_state_of
 from trainer.tallies import skill_tallies
 from trainer.timing import chip_target_seconds
-from trainer.words import question_text, seat_names
 
 
 def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
@@ -255,7 +255,7 @@ class FeedbackRow:
     n: int
     kind: str
     prompt: str
-    # The question as a dealer reads it (trainer.words); `prompt` is the engine's, for the API.
+    # The question as a dealer reads it (the game's words); `prompt` is the engine's, for the API.
     text: str
     given: Mapping[str, Any] | None
     # None while a pool exam's answers are sealed (and then money_diff too).

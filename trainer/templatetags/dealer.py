@@ -1,6 +1,7 @@
 from django import template
 
-from trainer import labels, words
+from trainer import labels
+from trainer.games.blackjack import words
 
 register = template.Library()
 

@@ -26,6 +26,22 @@ from core.access import role_required
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from trainer import rules
 from trainer.games.blackjack import MAX_CHIPS
+from trainer.games.blackjack.display import (
+    CHIP_COLOURS,
+    RACK_VALUES,
+    SETTLEMENT_CHOICES,
+    VOCABULARY_JSON,
+    Chip,
+    ChipWork,
+    answer_chips,
+    answer_label,
+    button_answer,
+    procedure_buttons,
+    question_table,
+    table_chips,
+)
+from trainer.games.blackjack.words import key_text, question_text, seat_names
+from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
 from trainer.rules import MoneyAction, money_action_of
 from trainer.selectors.attempts import (
@@ -51,23 +67,7 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.web.briefing import briefing_page
-from trainer.web.display import (
-    CHIP_COLOURS,
-    RACK_VALUES,
-    SETTLEMENT_CHOICES,
-    VOCABULARY_JSON,
-    Chip,
-    ChipWork,
-    answer_chips,
-    answer_label,
-    button_answer,
-    category_label,
-    procedure_buttons,
-    question_table,
-    rule_text,
-    table_chips,
-)
-from trainer.words import key_text, question_text, seat_names
+from trainer.web.rule_words import rule_text
 
 View = Callable[..., HttpResponse]
 

@@ -23,11 +23,11 @@ from teaching.web.workspace.drill_forms import (
     picked_order,
     place_error,
 )
+from trainer.games.blackjack.display import answer_label, kind_label, table_view
+from trainer.games.blackjack.words import key_text
 from trainer.labels import skill_words
 from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario
 from trainer.services.drills import drill_create, drill_retire, table_test_create
-from trainer.web.display import answer_label, kind_label, table_view
-from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trainer import words
+from trainer.games.blackjack import words
 
 
 class BlackjackPresenting:
