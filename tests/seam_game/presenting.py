@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 WORDS = {"hit": "Draw a card", "stand": "Stand"}
@@ -29,3 +29,35 @@ class DealerDrawsPresenting:
 
     def answer_stack(self, answer: Mapping[str, Any]) -> str:
         return ""
+
+    def prompt_words(self, prompt: str) -> str:
+        return prompt
+
+    def question_view(
+        self, question: Mapping[str, Any], answer_key: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        return dict(question.get("view") or {})
+
+    def public_question(
+        self,
+        question: Mapping[str, Any],
+        *,
+        answer_key: Sequence[Mapping[str, Any]],
+        document: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        return {"view": self.question_view(question, answer_key), "answers": list(WORDS)}
+
+    def table(
+        self, question: Mapping[str, Any], document: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        return {"total": (question.get("view") or {}).get("total"), "work": None}
+
+    def review_table(
+        self,
+        question: Mapping[str, Any] | None,
+        *,
+        view: Mapping[str, Any],
+        answer_key: Sequence[Mapping[str, Any]],
+        document: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        return {"total": view.get("total"), "work": None}

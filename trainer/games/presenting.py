@@ -7,7 +7,7 @@ shell never spells a game's kinds or answers itself.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 
@@ -39,4 +39,49 @@ class Presenting(Protocol):
     def answer_stack(self, answer: Mapping[str, Any]) -> str:
         """The stack an answer holds, in words, for the compliance CSV's stack column
         ("25 + 5 + 2.50"); "" for an answer with none (every answer of most games)."""
+        ...
+
+    def prompt_words(self, prompt: str) -> str:
+        """An engine's prompt (a stored question's ``prompt``) in the game's words, for a
+        question kept from before its view was recorded ("Ts" as "10♠")."""
+        ...
+
+    def question_view(
+        self, question: Mapping[str, Any], answer_key: Sequence[Mapping[str, Any]]
+    ) -> dict[str, Any]:
+        """What the table shows at a stored question (its ``view``, as the game reveals it
+        to the dealer), given the round's whole stored ``answer_key``."""
+        ...
+
+    def public_question(
+        self,
+        question: Mapping[str, Any],
+        *,
+        answer_key: Sequence[Mapping[str, Any]],
+        document: Mapping[str, Any],
+    ) -> dict[str, Any]:
+        """A stored question's own fields as the trainee may see them (never its expected
+        answer or rule): at least its ``view`` (``question_view``), and what it is answered
+        with. The shell adds the fields every game's question has (position, n, kind,
+        prompt, the time limit)."""
+        ...
+
+    def table(
+        self, question: Mapping[str, Any], document: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The table's view model at a public question (``public_question`` with the
+        shell's fields) on the trainee's page, drawn by the game's ``table_template``."""
+        ...
+
+    def review_table(
+        self,
+        question: Mapping[str, Any] | None,
+        *,
+        view: Mapping[str, Any],
+        answer_key: Sequence[Mapping[str, Any]],
+        document: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The table's view model as the trainee saw it (``view``, the decision's shown) at
+        a stored ``question`` (None when the key no longer has it), for the pit's
+        drill-down; drawn by the same ``table_template``."""
         ...

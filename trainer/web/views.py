@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core import pages
 from core.access import role_required
 from core.errors import ConflictError, NotFoundError, TrainerError, echo
-from trainer import rules
+from trainer.games import game_named
 from trainer.games.blackjack import MAX_CHIPS
 from trainer.games.blackjack.display import (
     CHIP_COLOURS,
@@ -40,7 +40,7 @@ from trainer.games.blackjack.display import (
     question_table,
     table_chips,
 )
-from trainer.games.blackjack.words import key_text, question_text, seat_names
+from trainer.games.blackjack.words import key_text, seat_names
 from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
 from trainer.rules import MoneyAction, money_action_of
@@ -169,10 +169,10 @@ def _table(
     assert current is not None  # a question was just shown
     item = current.item
     decisions = round_decisions(item=item)
+    game = game_named(attempt.drill.game)
     seats = seat_names(item.document)
     prompts = {
-        key.n: question_text(key, seats, note=False)
-        for key in map(rules.Question.from_dict, item.answer_key)
+        key["n"]: game.question_words(key, item.document, note=False) for key in item.answer_key
     }
     rules_shown = round_rules(item)
     drawn = question_table(question, seats)
