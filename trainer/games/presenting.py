@@ -70,7 +70,8 @@ class Presenting(Protocol):
         self, question: Mapping[str, Any], document: Mapping[str, Any] | None
     ) -> dict[str, Any]:
         """The table's view model at a public question (``public_question`` with the
-        shell's fields) on the trainee's page, drawn by the game's ``table_template``."""
+        shell's fields) on the trainee's page, drawn by the game's ``table_template``;
+        without a ``document`` (an author's preview), players are named from the view."""
         ...
 
     def review_table(

@@ -58,7 +58,8 @@ class BlackjackPresenting:
     def table(
         self, question: Mapping[str, Any], document: Mapping[str, Any] | None
     ) -> dict[str, Any]:
-        return display.question_table(question, words.seat_names(document))
+        seats = words.seat_names(document) if document is not None else None
+        return display.question_table(question, seats)
 
     def review_table(
         self,
