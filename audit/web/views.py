@@ -204,6 +204,7 @@ def _grade_page(
         "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
         "table": game.review_table(asked, view=view, answer_key=key, document=document),
+        "table_template": game.table_template,
         "given": game.answer_words(grade.given, details=True, missing="no answer"),
         "expected": game.answer_words(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,

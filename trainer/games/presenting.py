@@ -12,6 +12,10 @@ from typing import Any, Protocol
 
 
 class Presenting(Protocol):
+    # The template (under templates/games/<game>/ for a new game) that draws ``table`` and
+    # ``review_table``, included by the trainee's page and the pit's drill-down.
+    table_template: str
+
     def kind_words(self, kind: str) -> str:
         """What a question of ``kind`` asks, as a dealer says it ("Settle a hand")."""
         ...
@@ -85,4 +89,24 @@ class Presenting(Protocol):
         """The table's view model as the trainee saw it (``view``, the decision's shown) at
         a stored ``question`` (None when the key no longer has it), for the pit's
         drill-down; drawn by the same ``table_template``."""
+        ...
+
+    def answer_drawing(self, answer: Mapping[str, Any] | None) -> list[Any]:
+        """What an answer (given or expected) draws beside its words on the results pages
+        (blackjack's chips); [] for none."""
+        ...
+
+    def table_page(
+        self,
+        question: Mapping[str, Any],
+        document: Mapping[str, Any] | None,
+        *,
+        parameters: Mapping[str, Any],
+        posted: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The game's part of the trainee's table page at a public question: at least
+        ``table`` (drawn by ``table_template``), ``question_text``, ``buttons`` (the answer
+        form's buttons) and ``work_rule`` (words the placard adds, "" for none); the
+        ``posted`` form refills the fields after a refused answer. ``parameters`` are the
+        round's rule profile's."""
         ...

@@ -12,13 +12,16 @@ from decimal import Decimal
 from typing import Any
 
 from trainer import rules
-from trainer.games.blackjack import display, words
+from trainer.games.blackjack import display, page, words
 from trainer.rules.chips import chip_text, stack_text
 from trainer.rules.money import fmt
 from trainer.timing import chip_target_seconds
 
 
 class BlackjackPresenting:
+    # The table's template (templates/), for the trainee's page and the pit's drill-down.
+    table_template = "trainer/_table.html"
+
     def kind_words(self, kind: str) -> str:
         return words.kind_label(kind)
 
@@ -40,6 +43,19 @@ class BlackjackPresenting:
 
     def answer_stack(self, answer: Mapping[str, Any]) -> str:
         return words.chips_text(answer)
+
+    def answer_drawing(self, answer: Mapping[str, Any] | None) -> list[Any]:
+        return page.answer_drawing(answer)
+
+    def table_page(
+        self,
+        question: Mapping[str, Any],
+        document: Mapping[str, Any] | None,
+        *,
+        parameters: Mapping[str, Any],
+        posted: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        return page.table_page(question, document, parameters=parameters, posted=posted)
 
     def question_view(
         self, question: Mapping[str, Any], answer_key: Sequence[Mapping[str, Any]]
