@@ -500,11 +500,14 @@ def button_answer(value: str) -> dict[str, Any]:
 
 # What the table's script needs of the vocabulary, written into a data attribute (no
 # inline script: the CSP forbids it): which money actions move no money, so that choosing
-# one empties the amount.
+# one empties the amount, and which pay in chips (the others send the stack's worth).
 VOCABULARY_JSON = json.dumps(
     {
         "money_actions": [action.value for action in MoneyAction],
         "moves_no_money": [action.value for action in MoneyAction if action.sign == 0],
+        # The actions a chip question answers with chips (a payout paid); any other action
+        # there is money, the stack's worth its amount (page.form_answer reads it so too).
+        "pays_in_chips": [MoneyAction.PAY.value],  # page.PAYS_IN_CHIPS
         "procedure_answers": {
             kind.value: [word.value for word in PROCEDURE_ANSWERS[kind]]
             for kind in Kind

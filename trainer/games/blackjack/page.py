@@ -32,6 +32,10 @@ from trainer.games.blackjack.display import (
 from trainer.games.blackjack.reading import MAX_CHIPS
 from trainer.rules import MoneyAction, money_action_of
 
+# The actions a chip question answers with chips: "a take with chips is money" is said here
+# and in the script's vocabulary (display.VOCABULARY_JSON) from this one list.
+PAYS_IN_CHIPS = (MoneyAction.PAY.value,)
+
 
 def table_page(
     question: Mapping[str, Any],
@@ -126,7 +130,7 @@ def form_answer(post: Mapping[str, Any]) -> dict[str, Any]:
     if "rack" in post:
         chips = _posted_chips(post)
         action = post.get("action")
-        if action is not None and action != MoneyAction.PAY.value:
+        if action is not None and action not in PAYS_IN_CHIPS:
             moves = money_action_of(action)
             if moves is None or not moves.sign:
                 return {"action": action, "amount": ""}
