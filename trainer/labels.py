@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from functools import cache
 
 from trainer.games import game_named, game_names, games_generation
-from trainer.models import ErrorCategory
+from trainer.models import ErrorCategory, Mode
 
 _SHELL_CATEGORIES: dict[str, str] = dict(ErrorCategory.choices)
+# The modes of a run (practice, exam ...) in words, the reports' mode column.
+MODE_WORDS: dict[str, str] = dict(Mode.choices)
 
 
 def category_words() -> Mapping[str, str]:

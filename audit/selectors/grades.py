@@ -129,6 +129,7 @@ def mistakes(
             "run__attempt__submitted_at",
             "run__attempt__mode",
             "run__attempt__drill__title",
+            "run__attempt__drill__game",
             "item__id",
             "item__position",
         )[offset : offset + limit]

@@ -77,6 +77,7 @@ def queue_rows(grades: QuerySet[Grade]) -> QuerySet[Grade]:
             "run__attempt__trainee__last_name",
             "run__attempt__drill__id",
             "run__attempt__drill__title",
+            "run__attempt__drill__game",
             "item__id",
             "item__position",
             "item__profile_version__id",

@@ -28,7 +28,7 @@ from django.db.models.functions import Cast, Coalesce, Concat, NullIf, Trim
 from audit.selectors.report_attempts import graded_questions
 from core.dates import house_zone_name, zone_abbreviations
 from core.postgres import csv_line, sql_csv_text, sql_house_text, sql_words
-from trainer import labels, words
+from trainer import labels
 from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named
 from trainer.models import AttemptItem, Grade
 
@@ -153,11 +153,11 @@ def key_text(
     if not question.get("view"):
         # A round stored before its view was recorded: the engine's words, cards as a
         # dealer writes them.
-        return words.dealer_words(str(question.get("prompt", "")))
+        return (game or game_named(DEFAULT_GAME)).prompt_words(str(question.get("prompt", "")))
     try:
         return (game or game_named(DEFAULT_GAME)).question_words(question, document, note=False)
     except (KeyError, IndexError, TypeError, ValueError):
-        return words.dealer_words(str(question.get("prompt", "")))
+        return (game or game_named(DEFAULT_GAME)).prompt_words(str(question.get("prompt", "")))
 
 
 # An answer's three cells: its action in words, its amount and its stack in words.
@@ -271,7 +271,7 @@ def report_decisions_csv(
     before_kind = [
         f"{c[0]}::text",
         sql_csv_text(c[1]),
-        sql_csv_text(sql_words(c[2], words.MODE_WORDS)),
+        sql_csv_text(sql_words(c[2], labels.MODE_WORDS)),
         f"{c[3]}::text",
         f"{c[4]}::text",
         f"{c[5]}::text",

@@ -21,10 +21,10 @@ from audit.selectors import queue as queue
 from audit.web.pit_common import minute, page_number, pit_view, query_with_page
 from core import pages
 from core.roles import roles_of
+from trainer.games import game_named
 from trainer.labels import category_label
 from trainer.models import Grade
 from trainer.selectors import visibility
-from trainer.web.display import kind_label
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def _row(grade: Grade, query: str) -> _QueueRow:
         mode=attempt.get_mode_display(),
         table=profile_label(grade.item.profile_version.profile),
         position=grade.item.position,
-        question=kind_label(grade.kind),
+        question=game_named(attempt.drill.game).kind_words(grade.kind),
         category=category_label(grade.category) or "missed",
         money=str(grade.money_diff),
     )

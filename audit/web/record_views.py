@@ -17,9 +17,9 @@ from audit.selectors.progress import TARGET, skill_progress
 from audit.web.pit_common import standing_badge
 from core import pages
 from core.access import role_required
+from trainer.games import game_named
 from trainer.labels import category_label
 from trainer.selectors.pools import PoolState, pool_state
-from trainer.web.display import answer_label
 
 
 @require_GET
@@ -65,6 +65,7 @@ def _reviews_to_read(me: AbstractBaseUser) -> list[dict[str, Any]]:
         if attempt.drill_id not in pools:
             pools[attempt.drill_id] = pool_state(drill=attempt.drill)
         pool = pools[attempt.drill_id]
+        game = game_named(attempt.drill.game)
         out.append(
             {
                 "review": review,
@@ -74,8 +75,8 @@ def _reviews_to_read(me: AbstractBaseUser) -> list[dict[str, Any]]:
                 "sealed": pool.sealed,
                 "until": pool.until,
                 "category": "" if pool.sealed else category_label(grade.category),
-                "given": answer_label(grade.given),
-                "expected": "" if pool.sealed else answer_label(grade.expected),
+                "given": game.answer_words(grade.given),
+                "expected": "" if pool.sealed else game.answer_words(grade.expected),
             }
         )
     return out

@@ -43,8 +43,8 @@ from audit.web.pit_common import (
     standing_badge,
 )
 from core.durations import duration_text
+from trainer.games import game_named
 from trainer.selectors import visibility
-from trainer.web.display import kind_label
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -144,6 +144,11 @@ def trainee_detail(request: HttpRequest, trainee_id: int) -> HttpResponse:
     return render(request, "audit/pit/trainee.html", context)
 
 
+def _kind_words(game: str, kind: str) -> str:
+    """What a question of ``kind`` asks, in its game's words."""
+    return game_named(game).kind_words(kind)
+
+
 @require_GET
 @pit_view()
 def trainee_mistakes(request: HttpRequest, trainee_id: int) -> HttpResponse:
@@ -164,7 +169,14 @@ def trainee_mistakes(request: HttpRequest, trainee_id: int) -> HttpResponse:
     reviewed = audit_selectors.reviewed_grade_ids(grade_ids=[g.pk for g in mistakes])
     context.update(
         filterset=filterset,
-        mistakes=[(grade, grade.pk in reviewed, kind_label(grade.kind)) for grade in mistakes],
+        mistakes=[
+            (
+                grade,
+                grade.pk in reviewed,
+                game_named(grade.run.attempt.drill.game).kind_words(grade.kind),
+            )
+            for grade in mistakes
+        ],
         mistakes_page=page,
         mistakes_newer_query=query_with_page(request, page - 1) if page > 1 else None,
         mistakes_older_query=query_with_page(request, page + 1) if older else None,

@@ -5,10 +5,9 @@ pages in compliance_views."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode
 
 from django.contrib import messages
@@ -41,17 +40,9 @@ from core import pages
 from core.durations import duration_text
 from core.errors import TrainerError
 from core.roles import roles_of
-from trainer import rules
+from trainer.games import game_named
 from trainer.models import Grade
 from trainer.selectors import runs, visibility
-from trainer.selectors.attempts import public_question
-from trainer.web.display import (
-    answer_label,
-    question_table,
-    rule_text,
-    table_view,
-)
-from trainer.words import question_text, seat_names
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -183,32 +174,17 @@ def trainee_record(request: HttpRequest, trainee_id: int) -> HttpResponse:
 # One decision.
 
 
-def _table_shown(
-    grade: Grade, asked: rules.Question | None, view: Mapping[str, Any], seats: Any
-) -> dict[str, Any]:
-    """The table as the trainee saw it; for a chip question with what lay on the layout
-    (the pile to colour up, the cash to change, the bet as placed), as the rack showed it."""
-    if asked is None or asked.kind not in rules.CHIP_KINDS:
-        return table_view(view, seats=seats)
-    return question_table({**public_question(grade.item, asked), "view": view}, seats)
-
-
 def _grade_page(
     request: HttpRequest, grade_id: int, *, form: ReviewForm | None = None, status: int = 200
 ) -> HttpResponse:
     grade: Grade = visibility.grade_get_for_viewer(grade_id=grade_id, user=request.user)
     trainee = grade.run.attempt.trainee
-    asked = next(
-        (
-            rules.Question.from_dict(item)
-            for item in grade.item.answer_key
-            if item.get("n") == grade.question
-        ),
-        None,
-    )
+    game = game_named(grade.run.attempt.drill.game)
+    key = grade.item.answer_key or []
+    asked = next((item for item in key if item.get("n") == grade.question), None)
     decision = grade.decision
-    view = decision.shown if decision and decision.shown else (asked.view if asked else {})
-    seats = seat_names(grade.item.document)
+    view = decision.shown if decision and decision.shown else (asked or {}).get("view") or {}
+    document = grade.item.document
     history = audit_selectors.reviews_of_grade(grade_id=grade.pk)
     # A question never put to the trainee is not reviewed (the trainee reads reviews).
     shown = str(grade.question) in (grade.item.questions_shown or {})
@@ -223,15 +199,16 @@ def _grade_page(
         "grade": grade,
         "trainee": trainee,
         "attempt": grade.run.attempt,
-        "prompt": question_text(asked, seats, note=False) if asked else "",
+        "prompt": game.question_words(asked, document, note=False) if asked else "",
         "table_title": profile_label(grade.item.profile_version.profile),
         # The trainee's table and words, with the dealer's total a trainee stated.
-        "table": _table_shown(grade, asked, view, seats),
-        "given": answer_label(grade.given, details=True, missing="no answer"),
-        "expected": answer_label(grade.expected, details=True, missing="no answer"),
+        "table": game.review_table(asked, view=view, answer_key=key, document=document),
+        "table_template": game.table_template,
+        "given": game.answer_words(grade.given, details=True, missing="no answer"),
+        "expected": game.answer_words(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,
         "overpaid": grade.money_diff > Decimal(0),
-        "rule": rule_text(grade.rule),
+        "rule": game.rule_words(grade.rule),
         "history": history,
         "can_act": can_act,
         "shown": shown,

@@ -6,7 +6,7 @@
   var form = document.getElementById("answer-form");
   var amount = document.getElementById("amount");
   var chips = document.querySelector("[data-chips]");
-  var vocabulary = { moves_no_money: [] };
+  var vocabulary = { moves_no_money: [], pays_in_chips: [] };
   if (form && form.dataset.vocabulary) {
     try {
       vocabulary = JSON.parse(form.dataset.vocabulary);
@@ -142,7 +142,7 @@
     // amount (none for a push), and no chips.
     form.addEventListener("submit", function () {
       var chosen = form.querySelector('input[name="action"]:checked');
-      if (!chosen || chosen.value === "pay") return;
+      if (!chosen || (vocabulary.pays_in_chips || []).indexOf(chosen.value) !== -1) return;
       Array.prototype.forEach.call(form.querySelectorAll('input[name="chips"]'), function (input) {
         input.disabled = true;
       });

@@ -305,13 +305,13 @@ def test_the_pit_sees_a_chip_question_with_what_lay_on_the_layout(pit, trainee, 
     }
     while (current := attempt_current_question(attempt=attempt)) is not None:
         attempt_question_show(attempt=attempt, user=trainee)
-        kind = current.key.kind.value
+        kind = current.key["kind"]
         decision_record(
             attempt=attempt,
             user=trainee,
             position=current.item.position,
             question=current.n,
-            answer=answers.get(kind, current.key.expected),
+            answer=answers.get(kind, current.key["expected"]),
         )
     attempt_submit(attempt=attempt, user=trainee)
     grading_run_execute(run_id=GradingRun.objects.get(attempt=attempt).pk)

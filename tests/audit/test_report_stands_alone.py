@@ -20,8 +20,8 @@ from audit.services.reports.rows import compliance_report_write_csv, compliance_
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import UserFactory
 from tests.graded import QUESTION, RIGHT, make_attempt, wrong
+from trainer.games.blackjack.words import key_text
 from trainer.models import Drill, RuleProfile
-from trainer.words import key_text
 
 DAY = dt.date(2026, 3, 10)
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tests.seam_game.marking import DRAW_KIND
 from trainer.games import DocumentError
 
 
@@ -17,7 +18,7 @@ class DealerDrawsKeying:
         word = "hit" if total < stands_on else "stand"
         prompt = f"Dealer has {total}. Hit or stand?"
         view = {"total": total}
-        question = {"n": 1, "kind": "dealer_play", "prompt": prompt, "view": view}
+        question = {"n": 1, "kind": DRAW_KIND, "prompt": prompt, "view": view}
         return [
             {
                 **question,

@@ -10,7 +10,7 @@ from typing import Any
 from trainer.games.marking import POINTS, UNANSWERED, Category, Mark
 
 # The kind of question the game deals (tests/seam_game/keying.py).
-DRAW_KIND = "dealer_play"
+DRAW_KIND = "draw_or_stand"
 DREW_ON_PAT = "drew_on_pat"
 STOOD_ON_STIFF = "stood_on_stiff"
 CATEGORIES: dict[str, Category] = {

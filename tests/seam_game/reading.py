@@ -15,3 +15,10 @@ class DealerDrawsReading:
         if answer.get("answer") not in ("hit", "stand"):
             raise TrainerError("answer must be hit or stand", field="answer")
         return {"answer": answer["answer"]}
+
+    def form_answer(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The page's buttons (tests/seam_game/presenting.py) post ``answer``."""
+        word = post.get("answer")
+        if word is None:
+            raise TrainerError("choose draw or stand", field="answer")
+        return {"answer": str(word)}

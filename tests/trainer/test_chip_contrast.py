@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from trainer.web.display import CHIP_COLOURS
+from trainer.games.blackjack.display import CHIP_COLOURS
 
 CSS = Path(__file__).resolve().parents[2] / "static" / "css"
 FELT_CSS = (CSS / "felt.css").read_text()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import profile_version
-from trainer.web.display import chip_stack, table_chips
+from trainer.games.blackjack.display import chip_stack, table_chips
 
 
 def values(amount, chips=None):

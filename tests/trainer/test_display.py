@@ -5,8 +5,7 @@ import json
 
 import pytest
 
-from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
-from trainer.web.display import (
+from trainer.games.blackjack.display import (
     SETTLEMENT_CHOICES,
     VOCABULARY_JSON,
     answer_label,
@@ -15,6 +14,7 @@ from trainer.web.display import (
     procedure_buttons,
     table_view,
 )
+from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,9 @@ def test_one_table_view_marks_the_question_or_nothing():
 
 
 def test_question_kinds_categories_and_rules_read_as_a_dealer_says_them():
-    from trainer.web.display import category_label, kind_label, rule_text
+    from trainer.games.blackjack.display import kind_label
+    from trainer.games.blackjack.rule_words import rule_text
+    from trainer.labels import category_label
 
     assert kind_label("settle_hand") == "Settle a hand"
     assert kind_label("dealer_play") == "Dealer's draw"
@@ -109,7 +111,7 @@ def test_question_kinds_categories_and_rules_read_as_a_dealer_says_them():
 
 
 def test_cards_read_as_rank_and_suit_not_the_engines_codes():
-    from trainer.words import dealer_words
+    from trainer.games.blackjack.words import dealer_words
 
     assert dealer_words("Box 1, hand 1 (Ts 9c, 19) against the dealer's 7d") == (
         "Box 1, hand 1 (10♠ 9♣, 19) against the dealer's 7♦"

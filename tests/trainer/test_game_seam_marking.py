@@ -25,7 +25,7 @@ from ledger.services.vouch import digests
 from tests.audit.factories import GradeSpec, TrainingClassFactory, graded_attempt
 from tests.factories import profile_version
 from tests.graded import client_for
-from tests.seam_game.marking import DREW_ON_PAT, STOOD_ON_STIFF
+from tests.seam_game.marking import DRAW_KIND, DREW_ON_PAT, STOOD_ON_STIFF
 from tests.trainer.factories import DrillFactory, ScenarioFactory
 from trainer import labels
 from trainer.games import game_named
@@ -142,13 +142,13 @@ def test_a_game_adds_a_category_without_a_migration(dealer_draws, monkeypatch):
 
 
 def test_question_skills_are_the_games(dealer_draws):
-    stiff = {"n": 1, "kind": "dealer_play", "view": {"total": 12}}
-    pat = {"n": 1, "kind": "dealer_play", "view": {"total": 19}}
+    stiff = {"n": 1, "kind": DRAW_KIND, "view": {"total": 12}}
+    pat = {"n": 1, "kind": DRAW_KIND, "view": {"total": 19}}
     both = ("stiff-hands", "pat-hands")
     assert dealer_draws.question_skills(both, stiff) == ("stiff-hands",)
     assert dealer_draws.question_skills(both, pat) == ("pat-hands",)
     assert dealer_draws.question_skills(("stiff-hands",), pat) == ()
-    assert labels.skill_kinds("pat-hands") == {"dealer_play"}
+    assert labels.skill_kinds("pat-hands") == {DRAW_KIND}
 
 
 # Graded, counted and read: the shell through the game.

@@ -4,7 +4,7 @@ question rests on (issue #24): in a dealer's words, never the engine's parameter
 from __future__ import annotations
 
 from trainer import rules
-from trainer.web.display import rule_text
+from trainer.games.blackjack.rule_words import rule_text
 
 CHANGED = {
     "format": "blackjack-scenario/1",

@@ -18,12 +18,13 @@ from django.template.loader import render_to_string
 
 from trainer import rules
 from trainer.games import game_named
+from trainer.games.blackjack.display import card, pile_words, question_table, table_view
+from trainer.games.blackjack.presenting import chip_work
 from trainer.games.blackjack.skills import Skill
+from trainer.games.blackjack.words import Seats, player_name, seat_names
 from trainer.models import AttemptItem, Scenario
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer
-from trainer.selectors.attempts import chip_work, question_view
-from trainer.web.display import card, pile_words, question_table, table_view
-from trainer.words import Seats, player_name, seat_names
+from trainer.selectors.attempts import question_view
 
 # --- a small DOM of the rendered table (the standard library's parser) ---------------------
 
@@ -110,8 +111,8 @@ def drawn_tables(
     both through the one template, players named as the dealer names them (`seats`, from
     the round's document)."""
     question = rules.Question.from_dict(item)
-    shown = question_view(AttemptItem(answer_key=key), question)
-    work = chip_work(document or {}, question) if question.kind in rules.CHIP_KINDS else {}
+    shown = question_view(AttemptItem(answer_key=key), item)
+    work = chip_work(document or {}, item) if question.kind in rules.CHIP_KINDS else {}
     public = {
         "view": shown,
         "kind": question.kind.value,
@@ -178,7 +179,7 @@ def after_play(case: Case) -> bool:
 
 
 def check_dealer(case: Case) -> None:
-    shown = question_view(AttemptItem(answer_key=case.key), rules.Question.from_dict(case.item))
+    shown = question_view(AttemptItem(answer_key=case.key), case.item)
     labels = [
         n.attrs["aria-label"] for n in case.table.one("dealer").all("playing-card", role="img")
     ]

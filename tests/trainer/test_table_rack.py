@@ -282,7 +282,7 @@ def test_a_generated_chip_drill_deals_its_rounds_to_the_rack(trainee, pit_boss, 
             user=trainee,
             position=current.item.position,
             question=current.n,
-            answer=current.key.expected,
+            answer=current.key["expected"],
         )
     pytest.fail("no chip question in the round")
 

@@ -1,4 +1,5 @@
-"""trainer.words: the questions and answers as a dealer reads them, never the engine's names."""
+"""Blackjack's words (trainer.games.blackjack.words): questions and answers as a dealer reads
+them, never the engine's names."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from trainer import rules
-from trainer.web.display import table_view
-from trainer.words import (
+from trainer.games.blackjack.display import table_view
+from trainer.games.blackjack.words import (
     MONEY_NOTE,
     answer_label,
     answer_parts,

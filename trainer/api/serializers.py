@@ -212,6 +212,18 @@ class AttemptDetailOutput(AttemptOutput):
     progress = ProgressOutput()
 
 
+@extend_schema_field(TableViewOutput)
+class QuestionViewField(serializers.DictField):
+    """The table at a question: blackjack's table (its schema, ``TableViewOutput``), or the
+    view of another game's question as that game keeps it (its own object)."""
+
+    def to_representation(self, value: Any) -> Any:
+        try:
+            return TableViewOutput().to_representation(value)
+        except (KeyError, AttributeError):
+            return dict(value)
+
+
 class QuestionOutput(serializers.Serializer[Any]):
     position = serializers.IntegerField(help_text="The round's position in the attempt.")
     rounds = serializers.IntegerField(help_text="Rounds in the attempt.")
@@ -224,7 +236,7 @@ class QuestionOutput(serializers.Serializer[Any]):
     box = serializers.IntegerField(allow_null=True)
     hand = serializers.IntegerField(allow_null=True)
     player = serializers.CharField(allow_null=True)
-    view = TableViewOutput(help_text="What the table shows when the question is asked.")
+    view = QuestionViewField(help_text="What the table shows when the question is asked.")
     stake = serializers.CharField(
         required=False, allow_null=True, help_text="Money questions: the stake being settled."
     )

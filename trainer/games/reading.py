@@ -16,3 +16,9 @@ class Reading(Protocol):
         question does not take is refused, never ignored. ``document`` is the round as it
         was dealt, for what the table holds (a blackjack table's rack of chips)."""
         ...
+
+    def form_answer(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        """The table page's posted form (its fields and buttons, ``Presenting.table_page``)
+        as the answer the API would send as JSON, for ``parse_answer`` to read: one
+        grammar for both doors. core.errors.TrainerError naming the field at fault."""
+        ...

@@ -29,8 +29,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, NotFoundError
-from trainer import rules
-from trainer.games import Game, game_named
+from trainer.games import DEFAULT_GAME, Game, game_named
 from trainer.games.marking import money_figure
 from trainer.labels import skill_words
 from trainer.models import (
@@ -49,13 +48,9 @@ from trainer.models import (
     RuleProfileVersion,
     RunStatus,
 )
-from trainer.rules.chips import chip_text, stack_text
-from trainer.rules.money import fmt
 from trainer.selectors.pools import PoolState, pool_state
 from trainer.selectors.sittings import SittingState, needs_briefing, sitting_state_of
 from trainer.tallies import skill_tallies
-from trainer.timing import chip_target_seconds
-from trainer.words import question_text, seat_names
 
 
 def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
@@ -123,15 +118,20 @@ def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class CurrentQuestion:
-    """The question being asked: its round and the answer key's item (server side only)."""
+    """The question being asked: its round and the answer key's item (server side only),
+    as stored (a dict: n, kind, prompt, view and the game's own fields)."""
 
     item: AttemptItem
-    key: rules.Question
+    key: dict[str, Any]
     rounds: int
 
     @property
     def n(self) -> int:
-        return self.key.n
+        return int(self.key["n"])
+
+    @property
+    def kind(self) -> str:
+        return str(self.key["kind"])
 
     @property
     def is_last_of_round(self) -> bool:
@@ -152,97 +152,37 @@ def attempt_current_question(
     answered = set(item.decisions.values_list("question", flat=True))
     for key in item.answer_key:
         if key["n"] not in answered:
-            question = rules.Question.from_dict(key)
             rounds = attempt.items.count() if count_rounds else 0
-            return CurrentQuestion(item=item, key=question, rounds=rounds)
+            return CurrentQuestion(item=item, key=dict(key), rounds=rounds)
     return None
 
 
-def _stake(key: rules.Question, view: Mapping[str, Any]) -> str | None:
-    """The stake a settlement question is about, read from what the table shows."""
-    for box in view.get("boxes", []):
-        if box["box"] != key.box:
-            continue
-        player = key.player
-        if key.kind == rules.Kind.SETTLE_INSURANCE:
-            value: str | None = box.get("insurance", {}).get(player)
-            return value
-        hands = box["hands"]
-        index = (key.hand or 1) - 1
-        if index < len(hands):
-            return hands[index]["stakes"].get(player)
-    return None
+def question_view(
+    item: AttemptItem, key: Mapping[str, Any], *, game: Game | None = None
+) -> dict[str, Any]:
+    """What the table shows for a stored question, as its game reveals it to the dealer
+    (blackjack's peek shows the hole card)."""
+    return (game or game_named(DEFAULT_GAME)).question_view(key, item.answer_key or [])
 
 
-def question_view(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
-    """What the table shows for a question.
-
-    At the peek the dealer looks at the hole card, so the trainee (the dealer) sees it
-    whatever it is; the engine's view shows it only when it makes a natural, which would
-    give the answer away.
-    """
-    view: dict[str, Any] = dict(key.view)
-    if key.kind == rules.Kind.PEEK:
-        final_dealer = rules.Question.from_dict(item.answer_key[-1]).view["dealer"]
-        if len(final_dealer) > 1:
-            view["dealer"] = [final_dealer[0], final_dealer[1]]
-    return view
-
-
-def public_question(item: AttemptItem, key: rules.Question) -> dict[str, Any]:
-    """A question as the trainee may see it: never its expected answer or rule."""
-    view = question_view(item, key)
+def public_question(
+    item: AttemptItem, key: Mapping[str, Any], *, game: Game | None = None
+) -> dict[str, Any]:
+    """A question as the trainee may see it: never its expected answer or rule. The fields
+    every question has, and the game's own (``Presenting.public_question``)."""
+    game = game or game_named(item.attempt.drill.game)
     # No count of the round's questions: how many follow would tell what happens next.
     question: dict[str, Any] = {
         "position": item.position,
-        "n": key.n,
+        "n": key["n"],
         "time_limit_seconds": item.attempt.drill.time_limit_seconds,
-        "kind": key.kind.value,
-        "prompt": key.prompt,
-        "box": key.box,
-        "hand": key.hand,
-        "player": key.player,
-        "view": view,
+        "kind": str(key["kind"]),
+        "prompt": str(key.get("prompt", "")),
     }
-    if key.moves_money:
-        question["stake"] = _stake(key, view)
-        question["actions"] = [action.value for action in rules.MoneyAction]
-    elif key.kind not in rules.CHIP_KINDS:
-        question["answers"] = [word.value for word in rules.PROCEDURE_ANSWERS.get(key.kind, ())]
-    if key.kind in rules.CHIP_KINDS:
-        question.update(chip_work(item.document or {}, key))
+    question.update(
+        game.public_question(key, answer_key=item.answer_key or [], document=item.document or {})
+    )
     return question
-
-
-def chip_work(document: Mapping[str, Any], key: rules.Question) -> dict[str, Any]:
-    """What a chip question puts in front of the dealer besides the table: the rack (the
-    table's chips, largest first), a colour-up's pile or a change's cash, and the target
-    time. Read from the round's document, never from the expected stack."""
-    profile = rules.profile_from_rules(document.get("rules"))
-    work: dict[str, Any] = {
-        "rack": [chip_text(chip) for chip in sorted(profile.chip_set, reverse=True)],
-        "target_seconds": int(chip_target_seconds(key.kind.value) or 0),
-        "chip_rule": profile.chip_rule,
-    }
-    section = document.get("chips") or {}
-    mine = (key.box, key.player)
-    if key.kind == rules.Kind.PAY_IN_CHIPS:
-        # A bet placed in other chips than the fewest (a "match" table pays in its colours).
-        for entry in section.get("bets") or []:
-            if (entry.get("box"), entry.get("player")) == mine:
-                work["bet"] = stack_text(entry.get("stack") or [])
-                break
-    elif key.kind == rules.Kind.COLOUR_UP:
-        for entry in section.get("colour_up") or []:
-            if (entry.get("box"), entry.get("player")) == mine:
-                work["pile"] = stack_text(entry.get("pile") or [])
-                break
-    elif key.kind == rules.Kind.CHANGE:
-        for entry in section.get("change") or []:
-            if (entry.get("box"), entry.get("player")) == mine:
-                work["cash"] = fmt(Decimal(str(entry.get("cash"))))
-                break
-    return work
 
 
 def round_decisions(*, item: AttemptItem) -> list[Decision]:
@@ -255,7 +195,7 @@ class FeedbackRow:
     n: int
     kind: str
     prompt: str
-    # The question as a dealer reads it (trainer.words); `prompt` is the engine's, for the API.
+    # The question as a dealer reads it (the game's words); `prompt` is the engine's, for the API.
     text: str
     given: Mapping[str, Any] | None
     # None while a pool exam's answers are sealed (and then money_diff too).
@@ -313,24 +253,24 @@ def _feedback_rows(
     given = {d.question: d.answer for d in decisions}
     late = {d.question for d in decisions if d.late}
     rows = []
-    seats = seat_names(item.document)
     for key in shown_keys(item):
-        answer = given.get(key.n)
+        n = int(key["n"])
+        answer = given.get(n)
         # A question left unanswered is scored as grading scores it: the game's unanswered.
-        verdict = game.compare(key.to_dict(), answer) if answer is not None else game.unanswered()
-        category = ErrorCategory.LATE if key.n in late else verdict.category
+        verdict = game.compare(key, answer) if answer is not None else game.unanswered()
+        category = ErrorCategory.LATE if n in late else verdict.category
         rows.append(
             FeedbackRow(
-                n=key.n,
-                kind=key.kind.value,
-                prompt=key.prompt,
-                text=question_text(key, seats, note=False),
+                n=n,
+                kind=str(key["kind"]),
+                prompt=str(key.get("prompt", "")),
+                text=game.question_words(key, item.document, note=False),
                 given=answer,
-                expected=None if sealed else key.expected,
-                right=verdict.right and key.n not in late,
+                expected=None if sealed else key.get("expected"),
+                right=verdict.right and n not in late,
                 money_diff=None if sealed else money_figure(game, verdict.cost),
                 category=_sealed_category(category) if sealed else category,
-                rule=key.rule,
+                rule=str(key.get("rule", "")),
             )
         )
     return rows
@@ -353,10 +293,10 @@ def attempt_feedback(*, attempt: Attempt) -> list[tuple[int, list[FeedbackRow]]]
     return [(position, rows) for position, rows in rounds if rows]
 
 
-def shown_keys(item: AttemptItem) -> list[rules.Question]:
-    """The answer key's questions that were put to the trainee, in order."""
+def shown_keys(item: AttemptItem) -> list[dict[str, Any]]:
+    """The answer key's questions that were put to the trainee, in order, as stored."""
     shown = item.questions_shown or {}
-    return [rules.Question.from_dict(key) for key in item.answer_key if str(key["n"]) in shown]
+    return [dict(key) for key in item.answer_key if str(key["n"]) in shown]
 
 
 @dataclass(frozen=True)

@@ -290,7 +290,7 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
             item.questions_shown = {**item.questions_shown, key: now.isoformat()}
             item.shown_at = item.shown_at or now
             item.save(update_fields=["questions_shown", "shown_at"])
-    question = public_question(item, current.key)
+    question = public_question(item, current.key, game=game_named(attempt.drill.game))
     question["rounds"] = current.rounds
     question["shown_at"] = item.questions_shown[key]
     return question
@@ -349,7 +349,7 @@ def decision_record(
         shown_at = parse_datetime(shown_text) if shown_text else None
         if shown_at is None:
             raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = game.parse_answer(key.kind, answer, document=item.document or {})
+        parsed = game.parse_answer(current.kind, answer, document=item.document or {})
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
         # The drill as this request loaded it with the attempt (a drill's limit is fixed).
@@ -357,9 +357,9 @@ def decision_record(
         decision = Decision.objects.create(
             item=item,
             question=question,
-            kind=key.kind.value,
+            kind=current.kind,
             answer=parsed,
-            shown=question_view(item, key),
+            shown=question_view(item, key, game=game),
             shown_at=shown_at,
             answered_at=now,
             response_ms=response_ms,
@@ -377,7 +377,7 @@ def decision_record(
                 "attempt": locked.pk,
                 "round": position,
                 "question": question,
-                "kind": key.kind.value,
+                "kind": current.kind,
                 "answer": parsed,
                 "shown_at": shown_at,
                 "answered_at": now,

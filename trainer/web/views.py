@@ -9,25 +9,22 @@ A little over 400 lines: the table and its answer share the reading of a posted 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping
-from decimal import Decimal
 from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from core import pages
 from core.access import role_required
-from core.errors import ConflictError, NotFoundError, TrainerError, echo
-from trainer import rules
-from trainer.games.blackjack import MAX_CHIPS
+from core.errors import ConflictError, NotFoundError, TrainerError
+from trainer.games import game_named
+from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
-from trainer.rules import MoneyAction, money_action_of
 from trainer.selectors.attempts import (
     assignments_for_trainee,
     attempt_current_question,
@@ -51,23 +48,6 @@ from trainer.services.attempts import (
     decision_record,
 )
 from trainer.web.briefing import briefing_page
-from trainer.web.display import (
-    CHIP_COLOURS,
-    RACK_VALUES,
-    SETTLEMENT_CHOICES,
-    VOCABULARY_JSON,
-    Chip,
-    ChipWork,
-    answer_chips,
-    answer_label,
-    button_answer,
-    category_label,
-    procedure_buttons,
-    question_table,
-    rule_text,
-    table_chips,
-)
-from trainer.words import key_text, question_text, seat_names
 
 View = Callable[..., HttpResponse]
 
@@ -169,35 +149,29 @@ def _table(
     assert current is not None  # a question was just shown
     item = current.item
     decisions = round_decisions(item=item)
-    seats = seat_names(item.document)
+    game = game_named(attempt.drill.game)
     prompts = {
-        key.n: question_text(key, seats, note=False)
-        for key in map(rules.Question.from_dict, item.answer_key)
+        key["n"]: game.question_words(key, item.document, note=False) for key in item.answer_key
     }
     rules_shown = round_rules(item)
-    drawn = question_table(question, seats)
-    work = drawn["work"]
+    # The game's part of the page: its table, answer form and words (Presenting.table_page).
+    shown = game.table_page(
+        question, item.document or {}, parameters=rules_shown.parameters, posted=posted
+    )
     placard = rules_shown.placard
-    if work is not None and work.rule:
-        placard = f"{placard} · {work.rule}"
+    if shown.get("work_rule"):
+        placard = f"{placard} · {shown['work_rule']}"
     context = {
+        **shown,
         "attempt": attempt,
         "item": item,
         "question": question,
-        "question_text": key_text(question, item.document),
-        "table": drawn,
-        "work": work,
-        "rack_fields": _rack_fields(work, posted),
+        "table_template": game.table_template,
         "placard": placard,
         "house_rules": rules_shown.house_rules,
         "profile": rules_shown,
-        "so_far": [(d.question, prompts[d.question], answer_label(d.answer)) for d in decisions],
-        "buttons": procedure_buttons(question),
-        "settlement_choices": SETTLEMENT_CHOICES,
-        "vocabulary": VOCABULARY_JSON,
-        # Only the chips of this table's tray, by their colours.
-        "chips": [
-            Chip(value, CHIP_COLOURS[value]) for value in table_chips(rules_shown.parameters)
+        "so_far": [
+            (d.question, prompts[d.question], game.answer_words(d.answer)) for d in decisions
         ],
         "clock": seconds_left(attempt=attempt, item=item, question=current.n),
         "error": error,
@@ -207,97 +181,10 @@ def _table(
     return render(request, "trainer/table.html", context, status=status)
 
 
-def _rack_fields(work: ChipWork | None, posted: Mapping[str, Any] | None) -> list[Any]:
-    """A count field a chip (the rack without the script), refilled after a refused answer
-    from its counts or from the stack the script sent, which then seeds the rack again."""
-    if work is None:
-        return []
-    posted = posted or {}
-    getlist = getattr(posted, "getlist", None)
-    sent = Counter(str(chip) for chip in getlist("chips")) if getlist else Counter()
-    return [
-        (chip, posted.get(chip.field) or (str(sent[chip.value]) if sent[chip.value] else ""))
-        for chip in work.rack
-    ]
-
-
 @require_GET
 @trainee_page
 def table(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return _table(request, attempt_id)
-
-
-def _posted_chips(post: QueryDict) -> list[str]:
-    """The stack the rack posted: one `chips` field a chip (the script's stack), and,
-    without the script, how many of each chip (`count-25`: "2")."""
-    chips = [str(chip) for chip in post.getlist("chips")]
-    for field, text in post.items():
-        if not field.startswith("count-"):
-            continue
-        value = field.removeprefix("count-")
-        said = str(text).strip()
-        if not said:
-            continue
-        label = f"How many {value}s"
-        if said.startswith("-"):
-            raise TrainerError(f"{label}: a count cannot be negative ({echo(said)})", field=field)
-        if not said.isascii() or not said.isdigit():
-            raise TrainerError(
-                f"{label}: write a whole number of chips, like 2, not {echo(said)}", field=field
-            )
-        if value not in RACK_VALUES:
-            raise TrainerError(f"{echo(value)} is not one of this table's chips", field=field)
-        count = int(said)
-        # Checked before the list is made: a count may be any number of digits.
-        if len(chips) + count > MAX_CHIPS:
-            raise TrainerError(
-                f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips"
-            )
-        chips += [value] * count
-    if len(chips) > MAX_CHIPS:
-        raise TrainerError(f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips")
-    return chips
-
-
-def _stack_worth(chips: list[str]) -> str:
-    try:
-        return f"{sum((Decimal(chip) for chip in chips), Decimal(0)):.2f}"
-    except ArithmeticError:
-        raise TrainerError("a chip must be an amount such as 2.50", field="chips") from None
-
-
-def _posted_answer(post: QueryDict) -> dict[str, Any]:
-    """The form's fields in the service's answer shape (a peek button carries its finding).
-
-    A chip question's form says so (`rack`): a payout paid is its chips; any other action
-    (take, push, take half) is a money answer, the stack's worth its amount, with no chips.
-    """
-    if "rack" in post:
-        chips = _posted_chips(post)
-        action = post.get("action")
-        if action is not None and action != MoneyAction.PAY.value:
-            moves = money_action_of(action)
-            if moves is None or not moves.sign:
-                return {"action": action, "amount": ""}
-            # The script sends the stack's worth as the amount; the count fields, the chips.
-            worth = _stack_worth(chips) if chips else str(post.get("amount") or "")
-            if not worth:
-                raise TrainerError(
-                    f"the stack is empty: put the chips to {moves.value.replace('_', ' ')} on it",
-                    field="chips",
-                )
-            return {"action": action, "amount": worth}
-        if not chips:
-            raise TrainerError(
-                "the stack is empty: add the chips to hand over from the rack", field="chips"
-            )
-        return {"action": action, "chips": chips} if action is not None else {"chips": chips}
-    if "action" in post:
-        return {"action": post.get("action"), "amount": post.get("amount", "")}
-    word = post.get("answer")
-    if word is None:
-        raise TrainerError("choose an answer", field="answer")
-    return button_answer(word)
 
 
 @require_POST
@@ -310,7 +197,7 @@ def answer(request: HttpRequest, attempt_id: int) -> HttpResponse:
         user=_me(request),
         position=position,
         question=_int(request.POST.get("question"), "question"),
-        answer=_posted_answer(request.POST),
+        answer=game_named(attempt.drill.game).form_answer(request.POST),
     )
     item = decision.item
     if attempt.mode == Mode.PRACTICE and decision.question == len(item.answer_key):
@@ -323,6 +210,7 @@ def answer(request: HttpRequest, attempt_id: int) -> HttpResponse:
 def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpResponse:
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
     rows = round_feedback(attempt=attempt, position=position)
+    game = game_named(attempt.drill.game)
     context = {
         "attempt": attempt,
         # A pool exam still open: no row carries its expected answer (see results).
@@ -332,12 +220,12 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
         "rows": [
             (
                 row,
-                answer_label(row.given),
-                answer_label(row.expected),
-                category_label(row.category),
-                rule_text(row.rule),
-                answer_chips(row.given),
-                answer_chips(row.expected),
+                game.answer_words(row.given),
+                game.answer_words(row.expected),
+                category_label(row.category, game=game.name),
+                game.rule_words(row.rule),
+                game.answer_drawing(row.given),
+                game.answer_drawing(row.expected),
             )
             for row in rows
         ],
@@ -371,17 +259,20 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     if attempt.status == AttemptStatus.IN_PROGRESS:
         return redirect("train:table", attempt_id=attempt.pk)
     outcome = attempt_results(attempt=attempt, user=_me(request))
+    game = game_named(attempt.drill.game)
     # A pool exam still open (outcome.sealed): the grades carry no expected answer; the
     # page shows the rule instead.
     grades = [
         (
             grade,
-            key_text(grade.item.answer_key[grade.question - 1], grade.item.document, note=False),
-            answer_label(grade.given),
-            answer_label(grade.expected),
-            answer_chips(grade.given),
-            answer_chips(grade.expected),
-            rule_text(grade.rule),
+            game.question_words(
+                grade.item.answer_key[grade.question - 1], grade.item.document, note=False
+            ),
+            game.answer_words(grade.given),
+            game.answer_words(grade.expected),
+            game.answer_drawing(grade.given),
+            game.answer_drawing(grade.expected),
+            game.rule_words(grade.rule),
         )
         for grade in outcome.grades
     ]
@@ -394,11 +285,11 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
                 [
                     (
                         r,
-                        answer_label(r.given),
-                        answer_label(r.expected),
-                        answer_chips(r.given),
-                        answer_chips(r.expected),
-                        rule_text(r.rule),
+                        game.answer_words(r.given),
+                        game.answer_words(r.expected),
+                        game.answer_drawing(r.given),
+                        game.answer_drawing(r.expected),
+                        game.rule_words(r.rule),
                     )
                     for r in rows
                 ],

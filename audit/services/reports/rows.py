@@ -47,7 +47,7 @@ from core.dates import house_second, house_zone_name, zone_statement
 from core.errors import TrainerError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
-from trainer import labels, words
+from trainer import labels
 
 # The sectioned CSV, the PDF, and the decisions alone as a flat CSV (one header row).
 FORMATS = ("csv", "pdf", "flat")
@@ -240,7 +240,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
     given_action, given_amount, given_chips = given
     expected_action, expected_amount, expected_chips = expected
     return [
-        "decisions", str(attempt), trainee, words.MODE_WORDS.get(mode, mode), str(run),
+        "decisions", str(attempt), trainee, labels.MODE_WORDS.get(mode, mode), str(run),
         str(position), str(question), kind,
         house_second(answered_at), "" if response_ms is None else str(response_ms),
         "yes" if correct else "no",

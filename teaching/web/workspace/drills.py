@@ -23,11 +23,10 @@ from teaching.web.workspace.drill_forms import (
     picked_order,
     place_error,
 )
+from trainer.games import game_named
 from trainer.labels import skill_words
 from trainer.models import DrillKind, DrillPurpose, RuleProfileVersion, Scenario
 from trainer.services.drills import drill_create, drill_retire, table_test_create
-from trainer.web.display import answer_label, kind_label, table_view
-from trainer.words import key_text
 
 workspace = role_required(*pages.WORKSPACE.roles, refusal=pages.WORKSPACE.refusal)
 
@@ -46,16 +45,18 @@ def round_preview(
     document = scenario.document
     found = sel.round_preview(document, game=scenario.game)
     version = version or scenario.profile_version
+    game = game_named(scenario.game)
+    at = {"box": found.box, "hand": found.hand, "view": found.view}
     return {
         "scenario": scenario,
         "rules": sel.rules_shown(document, version) if version is not None else None,
-        "table": table_view(found.view, box=found.box, hand=found.hand),
+        "table": game.table(at, None),
         "key": [
             {
                 "n": q["n"],
-                "kind": kind_label(q["kind"]),
-                "prompt": key_text(q, document, note=False),
-                "expected": answer_label(q["expected"]),
+                "kind": game.kind_words(q["kind"]),
+                "prompt": game.question_words(q, document, note=False),
+                "expected": game.answer_words(q["expected"]),
             }
             for q in found.questions
         ],

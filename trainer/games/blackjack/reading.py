@@ -23,6 +23,11 @@ class BlackjackReading:
     ) -> dict[str, Any]:
         return parse_answer(kind, answer, document=document)
 
+    def form_answer(self, post: Mapping[str, Any]) -> dict[str, Any]:
+        from trainer.games.blackjack.page import form_answer
+
+        return form_answer(post)
+
 
 def parse_amount(value: object) -> Decimal:
     """An amount from a string of the digits 0-9 with at most two decimals (docs/api.md).

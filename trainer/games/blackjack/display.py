@@ -18,10 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainer.games.blackjack.rule_words import rule_text  # noqa: F401 - the pages import it from here
-from trainer.labels import category_label  # noqa: F401 - the pages import it from here
-from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
-from trainer.words import (  # noqa: F401 - the labellers live below the pages, for the reports
+from trainer.games.blackjack.words import (  # noqa: F401 - the labellers live below the pages, for the reports
     ACTION_WORDS,
     ANSWER_WORDS,
     KIND_WORDS,
@@ -32,6 +29,7 @@ from trainer.words import (  # noqa: F401 - the labellers live below the pages, 
     seat_names,
     stack_words,
 )
+from trainer.rules import PROCEDURE_ANSWERS, Kind, MoneyAction, ProcedureAnswer
 
 SUITS = {"s": ("♠", False), "h": ("♥", True), "d": ("♦", True), "c": ("♣", False)}
 SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
@@ -327,7 +325,7 @@ def table_view(
     `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
     `box` and `hand` mark what the question is about (none marked when box is None).
     Views stored before the hand, box and shoe facts existed draw as plain hands.
-    Players are labelled as the dealer names them (`trainer.words.seat_names` of the round's
+    Players are labelled as the dealer names them (`words.seat_names` of the round's
     document: `seats`), never by the scenario's names for them. `placed` are bets whose
     chips the round states, drawn as placed.
     """
@@ -502,11 +500,14 @@ def button_answer(value: str) -> dict[str, Any]:
 
 # What the table's script needs of the vocabulary, written into a data attribute (no
 # inline script: the CSP forbids it): which money actions move no money, so that choosing
-# one empties the amount.
+# one empties the amount, and which pay in chips (the others send the stack's worth).
 VOCABULARY_JSON = json.dumps(
     {
         "money_actions": [action.value for action in MoneyAction],
         "moves_no_money": [action.value for action in MoneyAction if action.sign == 0],
+        # The actions a chip question answers with chips (a payout paid); any other action
+        # there is money, the stack's worth its amount (page.form_answer reads it so too).
+        "pays_in_chips": [MoneyAction.PAY.value],  # page.PAYS_IN_CHIPS
         "procedure_answers": {
             kind.value: [word.value for word in PROCEDURE_ANSWERS[kind]]
             for kind in Kind

@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from trainer.models import Mode
 from trainer.rules import Kind, MoneyAction, ProcedureAnswer, Question, kind_of, money_action_of
 from trainer.rules.cards import total_of
 
@@ -241,7 +240,6 @@ KIND_WORDS: dict[Kind, str] = {
 }
 # By the stored strings, for the reports (in Python and in SQL alike).
 KIND_VALUE_WORDS: dict[str, str] = {kind.value: word for kind, word in KIND_WORDS.items()}
-MODE_WORDS: dict[str, str] = dict(Mode.choices)
 
 
 def kind_label(kind: str) -> str:
