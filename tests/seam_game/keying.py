@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,6 +11,22 @@ from trainer.games import DocumentError
 
 
 class DealerDrawsKeying:
+    def settled_line(self, text: str) -> str:
+        return self.answer_key_line(text)
+
+    def answer_key_line(self, text: str) -> str:
+        try:
+            document = json.loads(text)
+            out: dict[str, Any] = {
+                "id": document.get("id"),
+                "answer_key": self.answer_key(document),
+            }
+        except (ValueError, AttributeError) as err:
+            out = {"error": {"message": str(err), "reason": "bad_round"}}
+        except DocumentError as err:
+            out = {"error": {"message": err.message, "reason": err.reason}}
+        return json.dumps(out, separators=(",", ":"))
+
     def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
         total = document.get("total")
         if not isinstance(total, int) or not 2 <= total <= 26:

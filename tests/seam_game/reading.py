@@ -6,9 +6,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.errors import TrainerError
+from trainer.games.reading import AnswerField
 
 
 class DealerDrawsReading:
+    answer_fields = (
+        AnswerField("answer", "word", "Draw or stand: hit or stand.", choices=("hit", "stand")),
+    )
+
     def parse_answer(
         self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
     ) -> dict[str, Any]:

@@ -100,3 +100,21 @@ def test_the_page_answers_a_drill_of_an_unknown_game_with_a_400_naming_it(traine
     response = client_for(trainee).post(reverse("train:start"), {"drill": drill.pk})
     assert response.status_code == 400
     assert "no game called" in response.content.decode()
+
+
+def test_play_scenario_settles_another_games_rounds_through_it(tmp_path, capsys):
+    from django.core.management import call_command
+
+    rounds = tmp_path / "rounds.jsonl"
+    rounds.write_text('{"id": "a", "total": 12}\n')
+    call_command("play_scenario", str(rounds), "--game", "dealer-draws")
+    line = capsys.readouterr().out.strip()
+    assert '"id":"a"' in line
+    assert '"expected":{"answer":"hit"}' in line
+
+
+def test_play_scenario_names_a_game_the_product_does_not_know(tmp_path):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="no game called 'poker'"):
+        call_command("play_scenario", "-", "--game", "poker")

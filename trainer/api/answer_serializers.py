@@ -1,68 +1,87 @@
 """The answer's body: what an answer may hold (for the schema) and the field that takes it.
 
-Shape only, like every input serializer here: which fields a question takes, and whether
-an amount is money, is the service's call (trainer.services.attempts), so the pages and
-the API refuse the same things.
+Shape only, like every input serializer here: the fields are those the games declare
+(``Reading.answer_fields``); which of them a question takes, and whether an amount is right,
+is its game's call (trainer.services.attempts), so the pages and the API refuse the same
+things.
 """
 
+from dataclasses import replace
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.errors import clip
-from trainer import rules
 from trainer.api.serializers import (
     AMOUNT_PATTERN,
     StrictIntegerField,
     StrictSerializer,
 )
+from trainer.games import DEFAULT_GAME, game_named, game_names
+from trainer.games.reading import AnswerField as GameAnswerField
 
 
-class AnswerBodySchema(serializers.Serializer[Any]):
-    """What an answer may hold, for the schema; the service checks it against the question."""
+def _schema_field(field: GameAnswerField) -> serializers.Field[Any, Any, Any, Any]:
+    if field.kind == "money":
+        return serializers.RegexField(AMOUNT_PATTERN, required=False, help_text=field.help)
+    if field.kind == "money_list":
+        return serializers.ListField(
+            child=serializers.RegexField(AMOUNT_PATTERN),
+            required=False,
+            max_length=field.most,
+            help_text=field.help,
+        )
+    if field.kind == "boolean":
+        return serializers.BooleanField(required=False, help_text=field.help)
+    if field.kind == "integer":
+        return serializers.IntegerField(
+            required=False, min_value=field.minimum, max_value=field.maximum, help_text=field.help
+        )
+    if field.choices:
+        return serializers.ChoiceField(
+            choices=list(field.choices), required=False, help_text=field.help
+        )
+    return serializers.CharField(required=False, help_text=field.help)
 
-    action = serializers.ChoiceField(
-        choices=[action.value for action in rules.MoneyAction],
-        required=False,
-        help_text=f"Money questions ({', '.join(k for k in rules.Kind if k.moves_money)}).",
-    )
-    amount = serializers.RegexField(
-        AMOUNT_PATTERN,
-        required=False,
-        help_text='Money questions: a string of the digits 0-9 with at most cents, e.g. "12.50"; '
-        "never a JSON number. Leave it out for a push.",
-    )
-    answer = serializers.CharField(
-        required=False,
-        help_text="Procedure questions: one of the question's `answers` "
-        f"({', '.join(rules.ProcedureAnswer)}).",
-    )
-    dealer_blackjack = serializers.BooleanField(
-        required=False, help_text="Peek questions answered `peek`: does the dealer hold a natural?"
-    )
-    total = serializers.IntegerField(
-        required=False,
-        min_value=2,
-        max_value=31,
-        help_text="dealer_play, optional: the dealer's total as you count it; graded when given.",
-    )
-    soft = serializers.BooleanField(
-        required=False, help_text="dealer_play, optional: whether that total is soft."
-    )
-    chips = serializers.ListField(
-        child=serializers.RegexField(AMOUNT_PATTERN),
-        required=False,
-        max_length=200,
-        help_text="Chip questions (pay_in_chips with action `pay`, colour_up, change): the "
-        'chips handed over, one string per chip from the question\'s `rack`, e.g. ["25", "5", '
-        '"5", "2.50"] (any order); never JSON numbers. Their sum is the amount paid.',
-    )
 
+def _answer_fields() -> dict[str, GameAnswerField]:
+    """Every field an answer may hold, in any game the house runs (the default game's
+    first): one field a name, its words joined and its choices widened where two games
+    declare the same name."""
+    fields: dict[str, GameAnswerField] = {}
+    for name in sorted(game_names(), key=lambda name: name != DEFAULT_GAME):
+        for field in game_named(name).answer_fields:
+            known = fields.get(field.name)
+            if known is None:
+                fields[field.name] = field
+            elif known.kind == field.kind and known != field:
+                choices = tuple(dict.fromkeys(known.choices + field.choices))
+                widened = choices if known.choices and field.choices else ()
+                helps = known.help if field.help in known.help else f"{known.help} {field.help}"
+                fields[field.name] = replace(known, help=helps, choices=widened)
+    return fields
+
+
+# Read once the games are loaded (the API's modules are imported with the URLs, after the
+# apps are ready).
+GAME_FIELDS = _answer_fields()
+
+AnswerBodySchema = type(
+    "AnswerBodySchema",
+    (serializers.Serializer,),
+    {
+        "__doc__": "What an answer may hold, for the schema; the game checks it against the "
+        "question.",
+        **{name: _schema_field(field) for name, field in GAME_FIELDS.items()},
+    },
+)
 
 # Every field an answer may hold, whatever the question; which of them a question takes is
-# the service's call (trainer.games.blackjack.answer_fields), by the same rule.
-ANSWER_FIELDS = tuple(AnswerBodySchema().fields)
+# the game's call (its parse_answer), by the same rule.
+ANSWER_FIELDS = tuple(GAME_FIELDS)
+MONEY_FIELDS = tuple(name for name, field in GAME_FIELDS.items() if field.kind == "money")
+MONEY_LIST_FIELDS = tuple(name for name, field in GAME_FIELDS.items() if field.kind == "money_list")
 
 
 def closed_answer_schema(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
@@ -92,21 +111,24 @@ class AnswerField(serializers.DictField):
             )
         # Shape, like the rest of this serializer: money never arrives as a JSON number
         # (not even a push's 0), whatever the question is.
-        if "amount" in value and not isinstance(value["amount"], str):
-            raise serializers.ValidationError(
-                {"amount": ['must be a string such as "12.50", not ' + _json_type(value["amount"])]}
-            )
-        chips = value.get("chips")
-        if isinstance(chips, list):
-            for chip in chips:
-                if not isinstance(chip, str):
-                    raise serializers.ValidationError(
-                        {
-                            "chips": [
-                                'each chip must be a string such as "2.50", not ' + _json_type(chip)
-                            ]
-                        }
-                    )
+        for name in MONEY_FIELDS:
+            if name in value and not isinstance(value[name], str):
+                raise serializers.ValidationError(
+                    {name: ['must be a string such as "12.50", not ' + _json_type(value[name])]}
+                )
+        for name in MONEY_LIST_FIELDS:
+            amounts = value.get(name)
+            if isinstance(amounts, list):
+                for amount in amounts:
+                    if not isinstance(amount, str):
+                        raise serializers.ValidationError(
+                            {
+                                name: [
+                                    'each chip must be a string such as "2.50", not '
+                                    + _json_type(amount)
+                                ]
+                            }
+                        )
         return value
 
 

@@ -20,3 +20,14 @@ class Keying(Protocol):
         """The document as it plays under a recorded version of a rule profile (its name
         and parameters): what a regrade deals again."""
         ...
+
+    def settled_line(self, text: str) -> str:
+        """One staged round's text (JSON) settled as one JSON line in the game's public
+        settlement format, or its error object: what ``manage.py play_scenario`` prints.
+        Never raises: a bad text is an error line."""
+        ...
+
+    def answer_key_line(self, text: str) -> str:
+        """One staged round's text as the JSON line ``{"id", "answer_key"}``, or its error
+        object (``play_scenario --answer-key``). Never raises."""
+        ...

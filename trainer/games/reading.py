@@ -4,10 +4,37 @@ the game marks."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+# How the API reads an answer's field, before the game's parse_answer judges it: a word of
+# ``choices`` (or any word), money (a string of digits with at most cents, never a JSON
+# number), a list of money amounts, true or false, or a whole number.
+FieldKind = Literal["word", "money", "money_list", "boolean", "integer"]
+
+
+@dataclass(frozen=True)
+class AnswerField:
+    """One field a game's answers may hold, as the API's schema describes it."""
+
+    name: str
+    kind: FieldKind
+    help: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    most: int | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Reading(Protocol):
+    @property
+    def answer_fields(self) -> tuple[AnswerField, ...]:
+        """Every field an answer to one of the game's questions may hold (which of them a
+        question takes is ``parse_answer``'s call): the API's answer schema is the fields
+        of every game the house runs."""
+        ...
+
     def parse_answer(
         self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
     ) -> dict[str, Any]:

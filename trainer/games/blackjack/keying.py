@@ -7,11 +7,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from trainer import rules
+from trainer.games.blackjack import lines
 from trainer.games.errors import DocumentError
 from trainer.rules.profiles import CHIP_PARAMETERS
 
 
 class BlackjackKeying:
+    def settled_line(self, text: str) -> str:
+        return lines.settled_line(text)
+
+    def answer_key_line(self, text: str) -> str:
+        return lines.answer_key_line(text)
+
     def answer_key(self, document: Mapping[str, Any]) -> list[dict[str, Any]]:
         try:
             return rules.answer_key(document)

@@ -11,13 +11,61 @@ from typing import Any
 from core.amounts import decimal_amount
 from core.errors import TrainerError, clip, echo
 from trainer import rules
+from trainer.games.reading import AnswerField
 from trainer.rules.chips import chip_text
 
 MAX_AMOUNT = Decimal("1000000")
 CENT = Decimal("0.01")
 
 
+AMOUNT_PATTERN = r"^[0-9]{1,9}(\.[0-9]{1,2})?$"
+
+ANSWER_FIELDS: tuple[AnswerField, ...] = (
+    AnswerField(
+        "action",
+        "word",
+        f"Money questions ({', '.join(k for k in rules.Kind if k.moves_money)}).",
+        choices=tuple(action.value for action in rules.MoneyAction),
+    ),
+    AnswerField(
+        "amount",
+        "money",
+        'Money questions: a string of the digits 0-9 with at most cents, e.g. "12.50"; '
+        "never a JSON number. Leave it out for a push.",
+    ),
+    AnswerField(
+        "answer",
+        "word",
+        "Procedure questions: one of the question's `answers` "
+        f"({', '.join(rules.ProcedureAnswer)}).",
+    ),
+    AnswerField(
+        "dealer_blackjack",
+        "boolean",
+        "Peek questions answered `peek`: does the dealer hold a natural?",
+    ),
+    AnswerField(
+        "total",
+        "integer",
+        "dealer_play, optional: the dealer's total as you count it; graded when given.",
+        minimum=2,
+        maximum=31,
+    ),
+    AnswerField("soft", "boolean", "dealer_play, optional: whether that total is soft."),
+    AnswerField(
+        "chips",
+        "money_list",
+        "Chip questions (pay_in_chips with action `pay`, colour_up, change): the "
+        'chips handed over, one string per chip from the question\'s `rack`, e.g. ["25", "5", '
+        '"5", "2.50"] (any order); never JSON numbers. Their sum is the amount paid.',
+        most=200,
+    ),
+)
+
+
 class BlackjackReading:
+    answer_fields = ANSWER_FIELDS
+
     def parse_answer(
         self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
     ) -> dict[str, Any]:

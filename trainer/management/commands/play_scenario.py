@@ -1,9 +1,8 @@
-"""Play staged-shoe scenarios from a file or stdin and print one settlement line each.
+"""Play staged rounds from a file or stdin and print one settlement line each.
 
-The blackjack engine's own command (docs/scenario-format.md, its conformance tests in
-tests/rules): it prints the engine's answer keys and error objects byte for byte, so it
-reads the engine directly rather than through the game seam, whose DocumentError does not
-carry the engine's error object. It is the one shell module that imports the engine."""
+Each game settles its own documents (``Keying.settled_line``, ``answer_key_line``):
+blackjack's lines are the engine's, byte for byte (docs/scenario-format.md, its conformance
+tests in tests/rules). ``--game`` names the game (blackjack by default)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from trainer.rules import ScenarioError, answer_key, json_line
-from trainer.rules.settlement import error_dict
+from trainer.games import DEFAULT_GAME, DocumentError, game_named
 
 # Lines are written in batches: one write per line is slow, one for a whole file is large.
 _BATCH = 4096
@@ -36,23 +34,6 @@ def scenario_texts(text: str) -> Iterator[str]:
             yield line
 
 
-def answer_key_line(text: str) -> str:
-    """The answer key of one scenario text as a JSON line, or its error object."""
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        out: dict[str, Any] = error_dict(f"not valid JSON: {str(exc)[:200]}", "bad_json")
-    else:
-        try:
-            key = answer_key(doc)  # rejects a document that is not an object, too
-            out = {"id": doc.get("id"), "answer_key": key}
-        except ScenarioError as exc:
-            out = exc.to_dict()
-        except Exception as exc:  # a bug must not stop a batch: report it as a line
-            out = error_dict(f"internal error: {type(exc).__name__}: {exc}"[:300], "internal_error")
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
-
-
 def _text_writer(stream: Any) -> Any:
     """A bytes writer over a text stream without a buffer (a StringIO in a test)."""
 
@@ -67,9 +48,9 @@ class Command(BaseCommand):
     # would cost about a second of start-up for nothing.
     requires_system_checks: list[str] = []
     help = (
-        "Play blackjack-scenario/1 documents (one JSON object, or JSON Lines) and print one "
-        "blackjack-settlement/1 line per scenario, or an error line. Exit status 2 when any "
-        "scenario was rejected."
+        "Play staged rounds (one JSON object, or JSON Lines; blackjack-scenario/1 by default) "
+        "and print one settlement line per round (blackjack-settlement/1), or an error line. "
+        "Exit status 2 when any round was rejected."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
@@ -79,10 +60,17 @@ class Command(BaseCommand):
             action="store_true",
             help='print {"id", "answer_key"} per scenario instead of the settlement',
         )
+        parser.add_argument(
+            "--game", default=DEFAULT_GAME, help="the game whose rounds these are (blackjack)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            game = game_named(options["game"])
+        except DocumentError as err:
+            raise CommandError(err.message) from err
         text = self._read(options["file"])
-        convert = answer_key_line if options["answer_key"] else json_line
+        convert = game.answer_key_line if options["answer_key"] else game.settled_line
         sys.stdout.flush()
         # Encoded batches straight to the byte stream: no per-line text-layer work.
         raw = getattr(sys.stdout, "buffer", None)
