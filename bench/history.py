@@ -284,7 +284,7 @@ def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) 
 
 def checkpoint_then_more() -> None:
     """The hourly checkpoint, then entries appended after it through the ledger service."""
-    from ledger.events import Event
+    from ledger.events import Event, Subject
     from ledger.services.anchors import ledger_checkpoint_write
     from ledger.services.append import PendingEntry, ledger_append_many
 
@@ -293,7 +293,7 @@ def checkpoint_then_more() -> None:
     ledger_checkpoint_write()
     ledger_append_many(
         entries=[
-            PendingEntry(Event.DECISION_RECORDED, "decision", f"after-{n}", {"question": n})
+            PendingEntry(Event.DECISION_RECORDED, Subject.DECISION, f"after-{n}", {"question": n})
             for n in range(AFTER_CHECKPOINT)
         ]
     )

@@ -33,7 +33,7 @@ BATCH = 10_000
 
 
 def fill(entries: int) -> float:
-    from ledger.events import Event
+    from ledger.events import Event, Subject
     from ledger.services.append import PendingEntry, ledger_append_many
 
     started = time.perf_counter()
@@ -42,7 +42,7 @@ def fill(entries: int) -> float:
             entries=[
                 PendingEntry(
                     Event.DECISION_RECORDED,
-                    "decision",
+                    Subject.DECISION,
                     str(n),
                     {"attempt": n // 40, "question": n % 40, "answer": "pay 15.00"},
                 )

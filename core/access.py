@@ -11,7 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import Role, has_role
 
 P = ParamSpec("P")
@@ -21,8 +21,8 @@ Page = Callable[Concatenate[HttpRequest, P], R]
 
 def role_required(*roles: Role, refusal: str) -> Callable[[Page[P, R]], Page[P, R]]:
     """Signed in (else to the login page) and holding one of the roles (else 403 with the
-    refusal); a TrainerError that means "not found" or "not allowed" becomes Django's 404
-    or 403, so someone else's id answers exactly as a missing one. Other TrainerErrors
+    refusal); a ProductError that means "not found" or "not allowed" becomes Django's 404
+    or 403, so someone else's id answers exactly as a missing one. Other ProductErrors
     reach the view's own handling."""
 
     def decorate(view: Page[P, R]) -> Page[P, R]:
@@ -32,7 +32,7 @@ def role_required(*roles: Role, refusal: str) -> Callable[[Page[P, R]], Page[P, 
                 raise PermissionDenied(refusal)
             try:
                 return view(request, *args, **kwargs)
-            except TrainerError as error:
+            except ProductError as error:
                 if error.status == 404:
                     raise Http404(error.message) from error
                 if error.status == 403:

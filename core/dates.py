@@ -8,7 +8,7 @@ import datetime as dt
 
 from django.utils import timezone
 
-from core.errors import TrainerError
+from core.errors import ProductError
 
 
 def day_start(day: dt.date) -> dt.datetime:
@@ -39,9 +39,9 @@ def house_moment(moment: dt.datetime, *, field: str) -> dt.datetime:
     try:
         back = local.astimezone(dt.UTC).astimezone(zone).replace(tzinfo=None)
     except OverflowError:
-        raise TrainerError("the date is out of range", field=field) from None
+        raise ProductError("the date is out of range", field=field) from None
     if back != moment:
-        raise TrainerError(
+        raise ProductError(
             f"{moment:%H:%M} on {moment:%Y-%m-%d} does not exist in {house_zone_name()}: "
             "the clocks go forward that night; give a time after the change",
             field=field,

@@ -1,4 +1,5 @@
-"""The one domain exception the services raise; views and the API map it to HTTP once."""
+"""The one domain exception the services raise (`ProductError` and its kinds); views and the
+API map it to HTTP once."""
 
 from typing import Any
 
@@ -30,8 +31,10 @@ def clip(text: str, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-class TrainerError(Exception):
-    """A request the rules of the trainer refuse: bad input, wrong state, not yours.
+class ProductError(Exception):
+    """A request the product's rules refuse: bad input, wrong state, not yours.
+
+    The kernel's base error: every app's services raise it (or one of its kinds below).
 
     ``status`` is the HTTP status it maps to (400 bad input, 403 not allowed, 404 not
     found or not yours, 409 wrong state); ``field`` names the input at fault, if one is.
@@ -53,18 +56,22 @@ class TrainerError(Exception):
         return body
 
 
-class NotFoundError(TrainerError):
+# The name it had while it lived with the trainer; the apps move to ProductError.
+TrainerError = ProductError
+
+
+class NotFoundError(ProductError):
     """Missing, or someone else's: both answer 404 so ids leak nothing."""
 
     def __init__(self, message: str = "not found", *, field: str | None = None) -> None:
         super().__init__(message, status=404, field=field, code="not_found")
 
 
-class ForbiddenError(TrainerError):
+class ForbiddenError(ProductError):
     def __init__(self, message: str = "your role does not allow this") -> None:
         super().__init__(message, status=403, code="forbidden")
 
 
-class ConflictError(TrainerError):
+class ConflictError(ProductError):
     def __init__(self, message: str, *, field: str | None = None, code: str = "conflict") -> None:
         super().__init__(message, status=409, field=field, code=code)

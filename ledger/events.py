@@ -2,10 +2,17 @@
 
 A service that appends to the ledger names its event from here and nowhere else, so this
 list is the whole vocabulary a reader of the ledger (or of a compliance report) can meet.
+`Subject` names what an entry is about (its `subject_type`), one name for each kind of record.
+
+Both are `StrEnum`s marked `@unique`: a member is its stored string, so entries written before
+the enums existed hash and verify exactly as they did, and no two names can share one value.
 """
 
+from enum import StrEnum, unique
 
-class Event:
+
+@unique
+class Event(StrEnum):
     """The ledger's event names. Each says who acted on what."""
 
     SITTING_STARTED = "sitting.started"  # a trainee started a sitting of an assignment
@@ -53,3 +60,25 @@ class Event:
     # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
     # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
     VOUCHED_BACKFILLED = "vouched.backfilled"
+
+
+@unique
+class Subject(StrEnum):
+    """What a ledger entry is about: the kind of record its `subject_id` names."""
+
+    ASSIGNMENT = "assignment"  # teaching.Assignment
+    ATTEMPT = "attempt"  # trainer.Attempt
+    CERTIFICATION = "certification"  # audit.Certification
+    COMPLIANCE_REPORT = "compliance_report"  # audit's ComplianceReport
+    DECISION = "decision"  # trainer.Decision
+    DRILL = "drill"  # trainer.Drill
+    GRADE = "grade"  # trainer.Grade
+    GRADING_RUN = "grading_run"  # trainer.GradingRun
+    REPORT_FILE = "report_file"  # a compliance report's file
+    ROSTER = "roster"  # a roster file applied to a class
+    RULE_PROFILE = "rule_profile"  # trainer.RuleProfile
+    RULE_PROFILE_VERSION = "rule_profile_version"  # trainer.RuleProfileVersion
+    SCENARIO = "scenario"  # trainer.Scenario
+    TRAINEE = "trainee"  # a trainee's user account, as the one trained
+    TRAINING_CLASS = "training_class"  # teaching.TrainingClass
+    USER = "user"  # a user account, as the one administered

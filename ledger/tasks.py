@@ -10,9 +10,7 @@ from ledger.services.verify import ledger_verify
 logger = logging.getLogger("ledger.verify")
 
 
-# Registered under the name it had in the audit app: the beat schedule (and a scheduler's
-# database, and any message already queued) name the task by it.
-@shared_task(name="audit.tasks.checkpoint_ledger", acks_late=True)
+@shared_task(name="ledger.tasks.checkpoint_ledger", acks_late=True)
 def checkpoint_ledger() -> int | None:
     """Append the ledger's head, signed, to the checkpoint file; for the beat schedule.
 

@@ -3,7 +3,7 @@
 - SQLite refuses UPDATE and DELETE on the ledger through triggers, as PostgreSQL has since
   0002. A table that SQLite's schema editor rebuilds (an altered column) loses its
   triggers: a later migration that alters LedgerEntry or LedgerHead must create them again
-  (tests/audit/test_ledger.py checks that they exist).
+  (tests/ledger/test_ledger.py checks that they exist).
 - PostgreSQL also refuses TRUNCATE, which no row trigger sees.
 - The head moves on every append, so it cannot be append-only: on both databases it may
   only move forward, to an entry of the ledger, and is never deleted. Whoever can drop

@@ -14,7 +14,7 @@ from django.utils import timezone
 from audit.models import Refresher, RetrainingFlag
 from audit.selectors.progress import skill_progress
 from core.errors import ConflictError, TrainerError
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from teaching.services.assignments import assignment_create
@@ -147,7 +147,7 @@ def refresher_assign(
         )
         ledger_append(
             event=Event.REFRESHER_ASSIGNED,
-            subject_type="trainee",
+            subject_type=Subject.TRAINEE,
             subject_id=trainee.pk,
             payload={
                 "refresher_id": refresher.pk,

@@ -20,7 +20,7 @@ from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
 from ledger.services.vouch_check import vouch_problems
@@ -83,7 +83,7 @@ def review_create(
         )
         ledger_append(
             event=Event.REVIEW_RECORDED,
-            subject_type="grade",
+            subject_type=Subject.GRADE,
             subject_id=grade.pk,
             payload={
                 "review_id": review.pk,
@@ -130,7 +130,7 @@ def retraining_flag_create(
         )
         ledger_append(
             event=Event.RETRAINING_FLAGGED,
-            subject_type="trainee",
+            subject_type=Subject.TRAINEE,
             subject_id=trainee.pk,
             payload={
                 "flag_id": flag.pk,
@@ -281,7 +281,7 @@ def certification_sign(
         )
         ledger_append(
             event=Event.CERTIFICATION_SIGNED,
-            subject_type="certification",
+            subject_type=Subject.CERTIFICATION,
             subject_id=certification.pk,
             payload=_signature_payload(certification),
             actor=signer,
@@ -352,7 +352,7 @@ def certification_withdraw(
         )
         ledger_append(
             event=Event.CERTIFICATION_SIGNED,
-            subject_type="certification",
+            subject_type=Subject.CERTIFICATION,
             subject_id=withdrawal.pk,
             payload=_signature_payload(withdrawal),
             actor=signer,

@@ -26,7 +26,7 @@ from audit.services.reports.pdf import table_style
 from core.dates import house_minute, zone_statement
 from core.errors import NotFoundError
 from core.roles import Role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.labels import skill_words
 from trainer.selectors import visibility
@@ -60,7 +60,7 @@ def training_record_pdf(*, trainee: User, user: User) -> bytes:
     with transaction.atomic():
         ledger_append(
             event=Event.TRAINING_RECORD_EXPORTED,
-            subject_type="trainee",
+            subject_type=Subject.TRAINEE,
             subject_id=trainee.pk,
             payload={
                 "trainee_id": trainee.pk,

@@ -10,6 +10,7 @@ verification checks them whole, the incremental one too.
 from __future__ import annotations
 
 from audit.models import Certification, Refresher, RetrainingFlag, Review
+from ledger.events import Subject
 from ledger.services.vouch import Vouched
 
 CERTIFICATIONS = Vouched(
@@ -33,7 +34,7 @@ CERTIFICATIONS = Vouched(
         "withdrawn",
         "corrects_id",
     ),
-    subject_type="certification",
+    subject_type=Subject.CERTIFICATION,
     small=True,
 )
 FLAGS = Vouched(
@@ -49,7 +50,7 @@ FLAGS = Vouched(
         "corrects_id",
         "created_at",
     ),
-    subject_type="trainee",
+    subject_type=Subject.TRAINEE,
     subject_field="trainee_id",
     small=True,
 )
@@ -58,7 +59,7 @@ REFRESHERS = Vouched(
     noun="refresher",
     plural="refreshers",
     fields=("trainee_id", "flag_id", "assignment_id", "skills", "created_by_id", "created_at"),
-    subject_type="trainee",
+    subject_type=Subject.TRAINEE,
     subject_field="trainee_id",
     small=True,
 )
@@ -67,7 +68,7 @@ REVIEWS = Vouched(
     noun="review",
     plural="reviews",
     fields=("grade_id", "reviewer_id", "comment", "corrects_id", "created_at"),
-    subject_type="grade",
+    subject_type=Subject.GRADE,
     subject_field="grade_id",
     small=True,
 )

@@ -48,10 +48,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "audit.tasks.sweep_compliance_reports",
         "schedule": 600.0,
     },
-    # The ledger's head, signed, to a file outside the database (ledger.services.anchors). The
-    # task is ledger.tasks.checkpoint_ledger, registered under the name it had in audit.
+    # The ledger's head, signed, to a file outside the database (ledger.services.anchors).
     "ledger-checkpoint": {
-        "task": "audit.tasks.checkpoint_ledger",
+        "task": "ledger.tasks.checkpoint_ledger",
         "schedule": float(SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS),
     },
     "ledger-full-verify": {

@@ -12,13 +12,14 @@ from django.utils import timezone
 
 from core.postgres import copy_instances, reserve_ids
 from ledger.chain import GENESIS_HASH, entry_hash
+from ledger.events import Event, Subject
 from ledger.models import LedgerEntry, LedgerHead
 
 
 @dataclass(frozen=True)
 class PendingEntry:
-    event: str
-    subject_type: str
+    event: Event
+    subject_type: Subject
     subject_id: str
     payload: Mapping[str, Any]
     actor: AbstractBaseUser | None = None
@@ -87,8 +88,8 @@ def _insert(rows: list[LedgerEntry]) -> None:
 
 def ledger_append(
     *,
-    event: str,
-    subject_type: str,
+    event: Event,
+    subject_type: Subject,
     subject_id: object,
     payload: Mapping[str, Any],
     actor: AbstractBaseUser | None = None,

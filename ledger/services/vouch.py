@@ -30,6 +30,8 @@ from uuid import UUID
 
 from django.db import models
 
+from ledger.events import Subject
+
 # The payload key holding a ledger entry's vouches.
 VOUCHES = "vouches"
 
@@ -55,7 +57,7 @@ class Vouched:
 
     model: type[models.Model]
     fields: tuple[str, ...]
-    subject_type: str
+    subject_type: Subject
     # What a row is, in the words of the people who read verification ("certification"),
     # and the rows together ("certifications").
     noun: str = "row"

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import models
 
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
 from ledger.services.append import PendingEntry, ledger_append_many
 from ledger.services.vouch import (
@@ -187,7 +187,7 @@ def vouch_backfill(*, specs: Sequence[tuple[Vouched, Any]]) -> int:
     `vouched.backfilled` entry per subject, holding the current digests of its rows, found
     as later entries are. `specs`: each spec with the manager to read through (a
     migration's historical model's). Returns the entries written."""
-    by_subject: dict[tuple[str, str], dict[str, str]] = {}
+    by_subject: dict[tuple[Subject, str], dict[str, str]] = {}
     for spec, manager in specs:
         found = [(value, digest) for value, digest, _ in digests(spec, manager=manager)]
         subjects = spec.subjects_of([value for value, _ in found])

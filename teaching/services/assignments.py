@@ -16,7 +16,7 @@ from django.utils import timezone
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.selectors.drills import drills_visible_to
 from trainer.models import Assignment, Drill, DrillPurpose, Mode, TrainingClass
@@ -152,7 +152,7 @@ def assignment_create(
         )
         ledger_append(
             event=Event.ASSIGNMENT_CREATED,
-            subject_type="assignment",
+            subject_type=Subject.ASSIGNMENT,
             subject_id=assignment.pk,
             payload=_payload(assignment),
             actor=assigned_by,
@@ -198,7 +198,7 @@ def assignment_reassign(
         locked.save(update_fields=list(changes))
         ledger_append(
             event=Event.ASSIGNMENT_REASSIGNED,
-            subject_type="assignment",
+            subject_type=Subject.ASSIGNMENT,
             subject_id=locked.pk,
             payload={"before": before, "after": changes},
             actor=user,
@@ -218,7 +218,7 @@ def assignment_cancel(*, assignment: Assignment, user: AbstractBaseUser) -> Assi
         locked.save(update_fields=["cancelled_at", "cancelled_by"])
         ledger_append(
             event=Event.ASSIGNMENT_CANCELLED,
-            subject_type="assignment",
+            subject_type=Subject.ASSIGNMENT,
             subject_id=locked.pk,
             payload={"cancelled_at": locked.cancelled_at},
             actor=user,

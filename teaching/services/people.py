@@ -25,7 +25,7 @@ from core.errors import ConflictError, ForbiddenError, TrainerError, echo
 from core.lockout import lockout_clear, lockout_state
 from core.roles import Role, has_role, roles_of
 from core.usernames import username_taken
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.services.classes.invitations import (
     Person,
@@ -132,7 +132,7 @@ def person_create(
         user.groups.set(Group.objects.filter(name__in=role_values(chosen)))
         ledger_append(
             event=Event.PERSON_CREATED,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=user.pk,
             payload={"username": user.username, "email": user.email, "roles": role_values(chosen)},
             actor=actor,
@@ -184,7 +184,7 @@ def person_roles_set(
         person.save(update_fields=["is_staff", "is_superuser"])
         ledger_append(
             event=Event.PERSON_ROLES_CHANGED,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=person.pk,
             payload={
                 "username": person.get_username(),
@@ -216,7 +216,7 @@ def _active_set(*, actor: AbstractBaseUser, person: User, active: bool) -> None:
         locked.save(update_fields=["is_active"])
         ledger_append(
             event=Event.PERSON_REACTIVATED if active else Event.PERSON_DEACTIVATED,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=person.pk,
             payload={"username": person.get_username()},
             actor=actor,
@@ -254,7 +254,7 @@ def person_unlock(*, actor: AbstractBaseUser, person: User) -> int:
         lockout_clear(person.get_username())
         ledger_append(
             event=Event.PERSON_UNLOCKED,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=person.pk,
             payload={"username": person.get_username(), "failures": state.failures},
             actor=actor,
@@ -284,7 +284,7 @@ def person_invitation_resend(*, actor: AbstractBaseUser, person: User, link_base
     with transaction.atomic():
         ledger_append(
             event=Event.PERSON_INVITATION_RESENT,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=person.pk,
             payload={"username": person.get_username(), "email": person.email},
             actor=actor,

@@ -30,7 +30,7 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
 from core.roles import Role, has_role
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
 from trainer.models import (
@@ -219,7 +219,7 @@ def attempt_start(
             if sitting is not None:
                 ledger_append(
                     event=Event.SITTING_STARTED,
-                    subject_type="attempt",
+                    subject_type=Subject.ATTEMPT,
                     subject_id=attempt.pk,
                     payload={
                         "drill": drill.pk,
@@ -371,7 +371,7 @@ def decision_record(
             item.save(update_fields=["completed_at"])
         ledger_append(
             event=Event.DECISION_RECORDED,
-            subject_type="decision",
+            subject_type=Subject.DECISION,
             subject_id=decision.pk,
             payload={
                 "attempt": locked.pk,

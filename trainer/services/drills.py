@@ -19,7 +19,7 @@ from django.utils import timezone
 from core.amounts import decimal_amount
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
 from core.roles import Role, has_role
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
 from trainer.labels import skill_codes
@@ -244,7 +244,7 @@ def _dealt_once_check(chosen: Sequence[Scenario], *, pool: bool) -> None:
 def _record_created(drill: Drill, user: AbstractBaseUser, *, scenarios: list[int]) -> None:
     ledger_append(
         event=Event.DRILL_CREATED,
-        subject_type="drill",
+        subject_type=Subject.DRILL,
         subject_id=drill.pk,
         payload={
             "title": drill.title,
@@ -301,7 +301,7 @@ def drill_retire(*, drill: Drill, user: AbstractBaseUser, reason: str = "") -> D
         locked.save(update_fields=["is_active"])
         ledger_append(
             event=Event.DRILL_RETIRED,
-            subject_type="drill",
+            subject_type=Subject.DRILL,
             subject_id=locked.pk,
             payload={"title": locked.title, "reason": reason.strip()[:2000]},
             actor=user,

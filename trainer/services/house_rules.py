@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, ForbiddenError, TrainerError, clip, echo
 from core.roles import Role, has_role
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DEFAULT_GAME, DocumentError, game_named, game_names
 from trainer.models import RuleProfile, RuleProfileVersion
@@ -257,7 +257,7 @@ def table_copy_create(
             table = RuleProfile.objects.create(name=name, title=title, game=source.game)
             ledger_append(
                 event=Event.PROFILE_CREATED,
-                subject_type="rule_profile",
+                subject_type=Subject.RULE_PROFILE,
                 subject_id=table.pk,
                 payload={
                     "name": name,

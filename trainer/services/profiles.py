@@ -17,7 +17,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import ConflictError, TrainerError
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
 from trainer.models import RuleProfile, RuleProfileVersion
@@ -85,7 +85,7 @@ def version_record(
         )
         ledger_append(
             event=Event.PROFILE_VERSION_CREATED,
-            subject_type="rule_profile_version",
+            subject_type=Subject.RULE_PROFILE_VERSION,
             subject_id=version.pk,
             payload={
                 "profile": profile.name,

@@ -14,7 +14,7 @@ from django.utils.text import slugify
 
 from core.errors import ConflictError, ForbiddenError, TrainerError, echo
 from core.roles import Role, has_role
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.models import DrillScenario, RuleProfileVersion, Scenario
 from trainer.selectors.runs import scenario_revision_chain
@@ -98,10 +98,10 @@ def scenario_slug_free(title: str) -> str:
     return slug
 
 
-def _record(event: str, scenario: Scenario, user: AbstractBaseUser) -> None:
+def _record(event: Event, scenario: Scenario, user: AbstractBaseUser) -> None:
     ledger_append(
         event=event,
-        subject_type="scenario",
+        subject_type=Subject.SCENARIO,
         subject_id=scenario.pk,
         payload={
             "slug": scenario.slug,

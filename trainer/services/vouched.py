@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ledger.events import Subject
 from ledger.services.vouch import Vouched, group_digest, row_digest
 from trainer.models import Attempt, Grade, GradingRun, RunStatus
 
@@ -73,17 +74,19 @@ def _attempt_runs(keys: Sequence[str]) -> dict[str, list[str]]:
 GRADES = Vouched(
     model=Grade,
     fields=GRADE_FIELDS,
-    subject_type="grading_run",
+    subject_type=Subject.GRADING_RUN,
     noun="grading run",
     plural="grades",
     group="run_id",
     later=GRADE_LATER,
 )
-RUNS = Vouched(model=GradingRun, fields=RUN_FIELDS, subject_type="grading_run", needs=_run_finished)
+RUNS = Vouched(
+    model=GradingRun, fields=RUN_FIELDS, subject_type=Subject.GRADING_RUN, needs=_run_finished
+)
 ATTEMPTS = Vouched(
     model=Attempt,
     fields=ATTEMPT_FIELDS,
-    subject_type="grading_run",
+    subject_type=Subject.GRADING_RUN,
     noun="the result of sitting",
     plural="sittings' results",
     needs=_attempt_graded,

@@ -34,7 +34,7 @@ from audit.services.reports.rows import (
 from core.errors import ConflictError, ForbiddenError, NotFoundError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
 from ledger.services.append import ledger_append
 from ledger.services.verify import LedgerVerification
@@ -175,7 +175,7 @@ def compliance_report_export(
     with transaction.atomic():
         ledger_append(
             event=Event.REPORT_EXPORTED,
-            subject_type="report_file",
+            subject_type=Subject.REPORT_FILE,
             subject_id=out.name[:64],
             payload=_export_payload(
                 start=start,
@@ -307,7 +307,7 @@ def compliance_report_produce(*, report_id: int) -> ComplianceReport:
         report.save()
         ledger_append(
             event=Event.REPORT_EXPORTED,
-            subject_type="compliance_report",
+            subject_type=Subject.COMPLIANCE_REPORT,
             subject_id=report.pk,
             payload=_export_payload(
                 start=report.period_start,
@@ -358,7 +358,7 @@ def compliance_report_download(
     with transaction.atomic():
         ledger_append(
             event=Event.REPORT_EXPORTED,
-            subject_type="compliance_report",
+            subject_type=Subject.COMPLIANCE_REPORT,
             subject_id=report.pk,
             payload={
                 "period_start": report.period_start,
@@ -379,7 +379,7 @@ def _ledger_sha256(report: ComplianceReport) -> str | None:
     for payload in (
         LedgerEntry.objects.filter(
             event=Event.REPORT_EXPORTED,
-            subject_type="compliance_report",
+            subject_type=Subject.COMPLIANCE_REPORT,
             subject_id=str(report.pk),
         )
         .order_by("sequence")

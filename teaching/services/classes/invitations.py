@@ -25,7 +25,7 @@ from core.errors import ConflictError, NotFoundError, TrainerError, echo
 from core.links import link_validity_words
 from core.roles import Role, roles_of
 from core.usernames import username_normal, username_taken
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.services.classes.membership import class_trainee_add, may_manage, may_manage_class
 from trainer.models import TrainingClass
@@ -163,7 +163,7 @@ def invite_person(*, actor: AbstractBaseUser, person: Person, link_base: str) ->
     user.groups.add(Group.objects.get(name=Role.TRAINEE.value))
     ledger_append(
         event=Event.TRAINEE_INVITED,
-        subject_type="user",
+        subject_type=Subject.USER,
         subject_id=user.pk,
         payload={"username": user.username, "email": user.email},
         actor=actor,
@@ -196,7 +196,7 @@ def trainee_invitation_resend(
     with transaction.atomic():
         ledger_append(
             event=Event.INVITATION_RESENT,
-            subject_type="user",
+            subject_type=Subject.USER,
             subject_id=trainee.pk,
             payload={"username": trainee.get_username(), "class_id": training_class.pk},
             actor=actor,

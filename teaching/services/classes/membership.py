@@ -17,7 +17,7 @@ from django.db import transaction
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
 from core.roles import Role, has_role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.selectors.classes import NOT_ADDABLE, classes_of_others
 from trainer.models import TrainingClass
@@ -70,7 +70,7 @@ def training_class_create(*, actor: AbstractBaseUser, name: str) -> TrainingClas
             training_class.instructors.add(actor.pk)
         ledger_append(
             event=Event.CLASS_CREATED,
-            subject_type="training_class",
+            subject_type=Subject.TRAINING_CLASS,
             subject_id=training_class.pk,
             payload={"name": text, "instructor_ids": list(_instructor_ids(training_class))},
             actor=actor,
@@ -95,7 +95,7 @@ def training_class_rename(
         training_class.save(update_fields=["name"])
         ledger_append(
             event=Event.CLASS_RENAMED,
-            subject_type="training_class",
+            subject_type=Subject.TRAINING_CLASS,
             subject_id=training_class.pk,
             payload={"from": before, "to": text},
             actor=actor,
@@ -107,7 +107,7 @@ def _roster_changed(
     *,
     actor: AbstractBaseUser,
     training_class: TrainingClass,
-    event: str,
+    event: Event,
     change: Callable[[int], None],
     person: AbstractBaseUser,
     role_key: str,
@@ -117,7 +117,7 @@ def _roster_changed(
         change(person.pk)
         ledger_append(
             event=event,
-            subject_type="training_class",
+            subject_type=Subject.TRAINING_CLASS,
             subject_id=training_class.pk,
             payload={role_key: person.pk, "username": person.get_username()},
             actor=actor,

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
 from core.roles import Role, has_role, roles_of
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.selectors.classes import NOT_ADDABLE, classes_of_others
 from teaching.services.classes.membership import may_manage_class
@@ -72,7 +72,7 @@ def class_join_request_create(
             )
             ledger_append(
                 event=Event.CLASS_JOIN_REQUESTED,
-                subject_type="training_class",
+                subject_type=Subject.TRAINING_CLASS,
                 subject_id=training_class.pk,
                 payload={
                     "request_id": request.pk,
@@ -131,7 +131,7 @@ def _decide(
             joined = True
         ledger_append(
             event=Event.CLASS_JOIN_ACCEPTED if accept else Event.CLASS_JOIN_DECLINED,
-            subject_type="training_class",
+            subject_type=Subject.TRAINING_CLASS,
             subject_id=locked.training_class_id,
             payload={
                 "request_id": locked.pk,
@@ -191,7 +191,7 @@ def class_trainee_transfer(
         ).update(status=JoinRequestStatus.DECLINED, decided_by=actor.pk, decided_at=timezone.now())
         ledger_append(
             event=Event.CLASS_TRAINEE_TRANSFERRED,
-            subject_type="training_class",
+            subject_type=Subject.TRAINING_CLASS,
             subject_id=training_class.pk,
             payload={
                 "trainee_id": trainee.pk,

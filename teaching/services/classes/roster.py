@@ -16,7 +16,7 @@ from django.db import transaction
 from core.errors import TrainerError, clip, echo
 from core.roles import Role, has_role, roles_of
 from core.usernames import username_key, users_with_username
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.services.classes.invitations import (
     ADDRESS_NOT_USABLE,
@@ -186,7 +186,7 @@ def roster_import(
             report.added.append(trainee.username)
         ledger_append(
             event=Event.ROSTER_IMPORTED,
-            subject_type="roster",
+            subject_type=Subject.ROSTER,
             subject_id=actor.pk,
             payload={
                 "rows": report.rows,

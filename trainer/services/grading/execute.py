@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from core.errors import NotFoundError
 from core.postgres import copy_rows, update_rows
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.games import DocumentError, game_named
 from trainer.models import (
@@ -183,7 +183,7 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
             entries.append(
                 PendingEntry(
                     event=Event.GRADES_RECORDED,
-                    subject_type="grading_run",
+                    subject_type=Subject.GRADING_RUN,
                     subject_id=str(run.pk),
                     payload={
                         "attempt": run.attempt_id,
@@ -356,7 +356,7 @@ def _finished_entry(
     finished[run.pk] = payload
     return PendingEntry(
         event=Event.RUN_FINISHED,
-        subject_type="grading_run",
+        subject_type=Subject.GRADING_RUN,
         subject_id=str(run.pk),
         payload=payload,
     )

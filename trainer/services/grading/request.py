@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, TrainerError
 from core.queue import enqueue
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
 from trainer.selectors.runs import latest_run_numbers
@@ -106,7 +106,7 @@ def grading_request_batch(
             entries=[
                 PendingEntry(
                     event=event,
-                    subject_type="attempt",
+                    subject_type=Subject.ATTEMPT,
                     subject_id=str(run.attempt_id),
                     payload={
                         "run": run.pk,

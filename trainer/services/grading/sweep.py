@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from ledger.services.vouch import row_vouches
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus
@@ -68,7 +68,7 @@ def grading_run_fail(*, run_id: int, reason: str) -> GradingRun:
             entries=[
                 PendingEntry(
                     event=Event.RUN_FINISHED,
-                    subject_type="grading_run",
+                    subject_type=Subject.GRADING_RUN,
                     subject_id=str(run.pk),
                     payload={
                         "attempt": run.attempt_id,

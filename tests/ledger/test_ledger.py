@@ -15,7 +15,7 @@ from django.db import DatabaseError, connection, transaction
 from django.test import RequestFactory
 
 from ledger.chain import GENESIS_HASH, entry_hash, verify_chain
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
 from ledger.services.append import PendingEntry, ledger_append, ledger_append_many
 from ledger.services.verify import ledger_verify
@@ -42,7 +42,7 @@ def _append(count: int, *, start: int = 0) -> list[LedgerEntry]:
     return [
         ledger_append(
             event=Event.DECISION_RECORDED,
-            subject_type="decision",
+            subject_type=Subject.DECISION,
             subject_id=start + n,
             payload={"answer": {"action": "pay", "amount": f"{n}.50"}},
         )
@@ -269,7 +269,7 @@ def test_the_trigger_is_back_on_after_the_tamper_so_the_check_is_real():
 def append_many(count: int) -> list[LedgerEntry]:
     return ledger_append_many(
         entries=[
-            PendingEntry(Event.DECISION_RECORDED, "decision", str(n), {"n": n})
+            PendingEntry(Event.DECISION_RECORDED, Subject.DECISION, str(n), {"n": n})
             for n in range(1, count + 1)
         ]
     )

@@ -22,7 +22,7 @@ from django.db import connection
 
 from audit.services.reports.lifecycle import compliance_report_request
 from ledger.chain import GENESIS_HASH, Anchor, ChainBreak, canonical_json, entry_hash, verify_chain
-from ledger.events import Event
+from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
 from ledger.services.anchors import ledger_checkpoint_write
 from ledger.services.append import PendingEntry, ledger_append_many
@@ -37,7 +37,7 @@ NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
 def append_many(count: int, *, tag: str = "n") -> list[LedgerEntry]:
     return ledger_append_many(
         entries=[
-            PendingEntry(Event.DECISION_RECORDED, "decision", str(n), {tag: n})
+            PendingEntry(Event.DECISION_RECORDED, Subject.DECISION, str(n), {tag: n})
             for n in range(1, count + 1)
         ]
     )

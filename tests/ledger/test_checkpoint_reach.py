@@ -15,6 +15,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from ledger.checks import anchor_file_placement
+from ledger.events import Event, Subject
 from ledger.services.anchors import checkpoint_lines_written, ledger_checkpoint_write
 from ledger.services.append import PendingEntry, ledger_append_many
 from ledger.services.verify import ledger_verify
@@ -23,7 +24,10 @@ from tests.test_settings import PRODUCTION, run_manage
 
 def append(count: int) -> None:
     ledger_append_many(
-        entries=[PendingEntry("test.event", "thing", str(n), {"n": n}) for n in range(count)]
+        entries=[
+            PendingEntry(Event.DECISION_RECORDED, Subject.DECISION, str(n), {"n": n})
+            for n in range(count)
+        ]
     )
 
 
