@@ -56,10 +56,6 @@ class ProductError(Exception):
         return body
 
 
-# The name it had while it lived with the trainer; the apps move to ProductError.
-TrainerError = ProductError
-
-
 class NotFoundError(ProductError):
     """Missing, or someone else's: both answer 404 so ids leak nothing."""
 

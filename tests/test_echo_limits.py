@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from teaching.services import classes as class_services
 from tests.factories import profile_version
 from tests.trainer.factories import simple_document
@@ -43,7 +43,7 @@ def _response_text(response: Any) -> str:
 def _error_text(call: Callable[[], Any]) -> str:
     try:
         call()
-    except TrainerError as error:
+    except ProductError as error:
         return json.dumps(error.as_dict(), ensure_ascii=False)
     except CommandError as error:
         return str(error)

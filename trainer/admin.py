@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from core.admin import ReadOnlyAdmin
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import Role, has_role
 from trainer import models
 from trainer.services.grading.request import regrade_request
@@ -145,7 +145,7 @@ class AttemptAdmin(ReadOnlyAdmin):
                     reason=f"regrade requested in the admin by {request.user}",
                     requested_by=request.user,  # type: ignore[arg-type]
                 )
-            except TrainerError as exc:
+            except ProductError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
                 return
             self.message_user(request, f"Queued {len(runs)} regrade run(s).", messages.SUCCESS)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from audit.models import Refresher, RetrainingFlag
 from audit.selectors.progress import skill_progress
-from core.errors import ConflictError, TrainerError
+from core.errors import ConflictError, ProductError
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from ledger.services.vouch import row_vouches
@@ -46,7 +46,7 @@ def _profile_version(trainee: User) -> RuleProfileVersion:
     profile = profile or RuleProfile.objects.order_by("name").first()
     version = profile.current_version if profile else None
     if version is None:
-        raise TrainerError("there is no rule profile to deal a refresher at", field="profile")
+        raise ProductError("there is no rule profile to deal a refresher at", field="profile")
     return version
 
 
@@ -96,10 +96,10 @@ def refresher_assign(
     weakest) and assign it to the trainee, due in ``due_in_days`` days; all or nothing."""
     visibility.act_for_required(user=user, trainee=trainee)
     if type(due_in_days) is not int or not 1 <= due_in_days <= 90:
-        raise TrainerError("due_in_days must be a whole number from 1 to 90", field="due_in_days")
+        raise ProductError("due_in_days must be a whole number from 1 to 90", field="due_in_days")
     if flag is not None:
         if flag.trainee_id != trainee.pk:
-            raise TrainerError("this flag is another trainee's", field="flag")
+            raise ProductError("this flag is another trainee's", field="flag")
         if not flag.active or flag.corrections.exists():
             raise ConflictError("this flag was lifted: there is nothing to refresh", field="flag")
     chosen = list(
@@ -107,16 +107,16 @@ def refresher_assign(
     )
     unknown = [s for s in chosen if s not in skill_codes()]
     if unknown:
-        raise TrainerError(f"unknown skill: {', '.join(unknown)}", field="skills")
+        raise ProductError(f"unknown skill: {', '.join(unknown)}", field="skills")
     if not chosen:
-        raise TrainerError(
+        raise ProductError(
             "no weak skill to refresh: the trainee meets the target on every skill graded",
             field="skills",
         )
     version = _profile_version(trainee)
     dealable = _dealable(version, chosen)
     if not dealable:
-        raise TrainerError(
+        raise ProductError(
             f"none of these skills is dealt at {version.profile.title or version.profile.name}",
             field="skills",
         )

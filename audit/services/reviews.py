@@ -17,7 +17,7 @@ from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.selectors import pit as audit_selectors
 from audit.selectors.evidence import attempt_evidence, evidence_mismatches
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
 from ledger.events import Event, Subject
@@ -40,9 +40,9 @@ MAX_TEXT = 4000
 def _text(value: str, *, field: str) -> str:
     text = (value or "").strip()
     if not text:
-        raise TrainerError(f"{field} is required", field=field)
+        raise ProductError(f"{field} is required", field=field)
     if len(text) > MAX_TEXT:
-        raise TrainerError(f"{field} is longer than {MAX_TEXT} characters", field=field)
+        raise ProductError(f"{field} is longer than {MAX_TEXT} characters", field=field)
     return text
 
 
@@ -74,7 +74,7 @@ def review_create(
             "this grade belongs to a grading run a regrade has replaced", field="grade"
         )
     if corrects is not None and corrects.grade_id != grade.pk:
-        raise TrainerError(
+        raise ProductError(
             "a correction must correct a review of the same mistake", field="corrects"
         )
     with transaction.atomic():
@@ -114,11 +114,11 @@ def retraining_flag_create(
     known = set(skill_codes())
     unknown = [s for s in skills if s not in known]
     if unknown:
-        raise TrainerError(f"unknown skill: {', '.join(unknown)}", field="skills")
+        raise ProductError(f"unknown skill: {', '.join(unknown)}", field="skills")
     if corrects is not None and corrects.trainee_id != trainee.pk:
-        raise TrainerError("a correction must correct a flag of the same trainee", field="corrects")
+        raise ProductError("a correction must correct a flag of the same trainee", field="corrects")
     if not active and corrects is None:
-        raise TrainerError("lifting a flag must name the flag it lifts", field="corrects")
+        raise ProductError("lifting a flag must name the flag it lifts", field="corrects")
     with transaction.atomic():
         flag = RetrainingFlag.objects.create(
             trainee=trainee,
@@ -162,23 +162,23 @@ def _check_signature(*, signer: User, password: str, request: HttpRequest) -> st
     boss's unlocked screen could guess at the password here without limit.
     """
     if not password:
-        raise TrainerError("enter your password to sign: nothing was signed", field="password")
+        raise ProductError("enter your password to sign: nothing was signed", field="password")
     confirmed = authenticate(request, username=signer.get_username(), password=password)
     if confirmed is None or confirmed.pk != signer.pk:
         # Not a change, so not a ledger entry (nothing is stored); the security log keeps it.
         if lockout_claim(request):
             security_log.warning("sign-off refused: user %s is locked out", signer.pk)
-            raise TrainerError(
+            raise ProductError(
                 f"{lockout_message(request)} Nothing was signed.",
                 status=429,
                 field="password",
                 code="locked_out",
             )
         security_log.warning("failed sign-off password for user %s", signer.pk)
-        raise TrainerError("the password is not right: nothing was signed", field="password")
+        raise ProductError("the password is not right: nothing was signed", field="password")
     full_name = signer.get_full_name().strip()
     if not signer.first_name.strip() or not signer.last_name.strip():
-        raise TrainerError(
+        raise ProductError(
             "a signature records your full name, never initials: ask an administrator to "
             "set your first and last name",
             field="signer",
@@ -230,7 +230,7 @@ def certification_sign(
     statement = _text(statement, field="statement")
     override_reason = (override_reason or "").strip()
     if len(override_reason) > MAX_TEXT:
-        raise TrainerError(
+        raise ProductError(
             f"override_reason is longer than {MAX_TEXT} characters", field="override_reason"
         )
     if attempt.trainee_id != trainee.pk:

@@ -27,7 +27,7 @@ from audit.services.reports.periods import preset_choices, preset_period
 from audit.services.reports.rows import FORMATS
 from core import pages
 from core.access import role_required
-from core.errors import CHOICE_ERRORS, TrainerError
+from core.errors import CHOICE_ERRORS, ProductError
 from ledger.services.verify import LedgerVerification, ledger_verify
 
 P = ParamSpec("P")
@@ -138,7 +138,7 @@ def report_request(request: HttpRequest) -> HttpResponse:
         report = compliance_report_request(
             start=data["start"], end=data["end"], fmt=data["fmt"], user=request.user
         )
-    except TrainerError as error:
+    except ProductError as error:
         if error.status != 400:
             raise
         form.add_error(_FORM_FIELD.get(error.field or ""), error.message)
@@ -159,7 +159,7 @@ def report_request(request: HttpRequest) -> HttpResponse:
 def report_download(request: HttpRequest, report_id: int) -> HttpResponseBase:
     try:
         report = compliance_report_download(report_id=report_id, user=request.user)
-    except TrainerError as error:
+    except ProductError as error:
         if error.status != 409:
             raise
         messages.error(request, error.message)

@@ -12,7 +12,7 @@ from audit.forms import RefresherForm
 from audit.services.remediation import refresher_assign
 from audit.web.pit_common import pit_view
 from audit.web.trainee_actions import flag_for, refused, section_with
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.selectors import visibility
 
 
@@ -34,7 +34,7 @@ def _assign(request: HttpRequest, trainee_id: int, flag_id: int | None) -> HttpR
             flag=flag,
             due_in_days=form.cleaned_data["due_in_days"],
         )
-    except TrainerError as error:
+    except ProductError as error:
         return refused(request, form, error, page)
     messages.success(
         request, f"“{refresher.assignment.drill.title}” is assigned to {trainee.get_full_name()}."

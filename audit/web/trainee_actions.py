@@ -19,14 +19,14 @@ from audit.selectors import evidence
 from audit.services import reviews
 from audit.web.pit_common import day, pit_view
 from audit.web.trainee_views import _certification, _retraining, _sign_off, _trainee
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.selectors import visibility
 
 # Acting on the trainee.
 
 
 def refused(
-    request: HttpRequest, form: Any, error: TrainerError, page: Callable[..., HttpResponse]
+    request: HttpRequest, form: Any, error: ProductError, page: Callable[..., HttpResponse]
 ) -> HttpResponse:
     """Show the form again with the service's reason at the field it concerns (or at the
     top of the form), at the error's status; not-found and not-allowed go on to the page
@@ -65,7 +65,7 @@ def trainee_flag(request: HttpRequest, trainee_id: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
             skills=form.cleaned_data["skills"],
         )
-    except TrainerError as error:
+    except ProductError as error:
         return refused(request, form, error, page)
     messages.success(request, f"{trainee.get_full_name()} is flagged for retraining.")
     return redirect("pit:trainee_retraining", trainee_id=trainee.pk)
@@ -100,7 +100,7 @@ def flag_lift(request: HttpRequest, flag_id: int) -> HttpResponse:
             active=False,
             corrects=flag,
         )
-    except TrainerError as error:
+    except ProductError as error:
         return refused(request, form, error, page)
     messages.success(request, "The retraining flag is lifted.")
     return redirect("pit:trainee_retraining", trainee_id=flag.trainee_id)
@@ -127,7 +127,7 @@ def trainee_certify(request: HttpRequest, trainee_id: int) -> HttpResponse:
             override_reason=data["override_reason"],
             fast_acknowledged=data["acknowledge_fast"],
         )
-    except TrainerError as error:
+    except ProductError as error:
         return refused(
             request,
             form,
@@ -166,7 +166,7 @@ def certification_withdraw(request: HttpRequest, certification_id: int) -> HttpR
             statement=form.cleaned_data["statement"],
             request=request,
         )
-    except TrainerError as error:
+    except ProductError as error:
         return refused(request, form, error, page)
     messages.success(request, "The certification is withdrawn.")
     return redirect("pit:trainee_certification", trainee_id=certification.trainee_id)

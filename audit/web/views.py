@@ -38,7 +38,7 @@ from audit.web.pit_common import (
 from audit.web.queue_views import queue_trainees
 from core import pages
 from core.durations import duration_text
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import roles_of
 from trainer.games import game_named
 from trainer.models import Grade
@@ -281,7 +281,7 @@ def grade_review(request: HttpRequest, grade_id: int) -> HttpResponse:
             comment=form.cleaned_data["comment"],
             corrects=corrects,
         )
-    except TrainerError as error:
+    except ProductError as error:
         if error.status in (403, 404):
             raise
         form.add_error(None, error.message)

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import TrainerError, echo
+from core.errors import ProductError, echo
 from teaching.api import manager_serializers as m
 from teaching.selectors import drills as sel
 from trainer.api.filters import StrictFilterSet, choice_filter
@@ -100,11 +100,11 @@ class DrillListView(ManagerView, generics.ListAPIView[Drill]):
             profile = RuleProfile.objects.filter(name=name).first()
             version = profile.current_version if profile is not None else None
             if version is None:
-                raise TrainerError(f"no rule profile {echo(name)}", field="profile")
+                raise ProductError(f"no rule profile {echo(name)}", field="profile")
         ids = data.pop("scenarios")
         chosen = sel.scenarios_by_ids(ids)
         if len(chosen) != len(ids):
-            raise TrainerError(
+            raise ProductError(
                 "every scenario must be an active scenario's id (a superseded revision is "
                 "replaced by its newest)",
                 field="scenarios",

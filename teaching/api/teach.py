@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.dates import house_moment
-from core.errors import NotFoundError, TrainerError
+from core.errors import NotFoundError, ProductError
 from core.roles import Role, has_role
 from teaching.selectors import assignments as assignment_sel
 from teaching.services.assignments import (
@@ -71,7 +71,7 @@ class MomentInput(serializers.Field):
             )
         try:
             return house_moment(moment, field=self.field_name or "due_at").astimezone(dt.UTC)
-        except TrainerError as error:
+        except ProductError as error:
             raise serializers.ValidationError(error.message) from None
         except OverflowError:
             raise serializers.ValidationError("the date is out of range") from None

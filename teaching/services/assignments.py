@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.queue import enqueue
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event, Subject
@@ -57,7 +57,7 @@ def _may_manage_assignment(*, user: AbstractBaseUser, assignment: Assignment) ->
 
 def _due(due_at: datetime | None) -> datetime | None:
     if due_at is not None and timezone.is_naive(due_at):
-        raise TrainerError("due_at must carry a time zone", field="due_at")
+        raise ProductError("due_at must carry a time zone", field="due_at")
     return due_at
 
 
@@ -103,17 +103,17 @@ def assignment_create(
         # Another class's drill (security.md, *Class boundaries*): as if it did not exist.
         raise NotFoundError("no such drill among yours", field="drill")
     if mode not in Mode.values:
-        raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+        raise ProductError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
     if not drill.is_active:
-        raise TrainerError(f"drill '{drill.title}' is retired", field="drill")
+        raise ProductError(f"drill '{drill.title}' is retired", field="drill")
     if mode == Mode.EXAM and drill.purpose != DrillPurpose.EXAM:
-        raise TrainerError(
+        raise ProductError(
             f"'{drill.title}' is a practice drill that any trainee can see: an exam must be "
             "a sealed exam drill",
             field="drill",
         )
     if mode == Mode.PRACTICE and drill.purpose == DrillPurpose.EXAM:
-        raise TrainerError(
+        raise ProductError(
             f"'{drill.title}' is a sealed exam: it cannot be practised", field="mode"
         )
     if max_sittings is not None:
@@ -122,9 +122,9 @@ def assignment_create(
         cooldown_hours = DEFAULT_EXAM_COOLDOWN_HOURS if mode == Mode.EXAM else 0
     cooldown_hours = whole_number(cooldown_hours, "cooldown_hours", 0, 24 * 365)
     if (trainee is None) == (training_class is None):
-        raise TrainerError("assign to a trainee or to a class, not both or neither")
+        raise ProductError("assign to a trainee or to a class, not both or neither")
     if trainee is not None and Role.TRAINEE not in roles_of(trainee):
-        raise TrainerError(
+        raise ProductError(
             "only a trainee can be assigned a drill: this account is not a trainee's",
             field="trainee",
         )
@@ -187,7 +187,7 @@ def assignment_reassign(
         changes["due_at"] = _due(due_at)
         pool_reopen_check(drill=assignment.drill, due_at=changes["due_at"])  # type: ignore[arg-type]
     if not changes:
-        raise TrainerError("give a new sitting allowance or a new due date", field="max_sittings")
+        raise ProductError("give a new sitting allowance or a new due date", field="max_sittings")
     with transaction.atomic():
         locked = Assignment.objects.select_for_update().get(pk=assignment.pk)
         if locked.cancelled_at is not None:

@@ -21,7 +21,7 @@ from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 
-from core.errors import ConflictError, ForbiddenError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, ProductError, echo
 from core.lockout import lockout_clear, lockout_state
 from core.roles import Role, has_role, roles_of
 from core.usernames import username_taken
@@ -54,11 +54,11 @@ def roles_parsed(roles: Iterable[str]) -> frozenset[Role]:
         try:
             chosen.add(Role(name))
         except ValueError:
-            raise TrainerError(
+            raise ProductError(
                 f"{echo(name)} is not a role: the roles are {ROLE_WORDS}", field="roles"
             ) from None
     if not chosen:
-        raise TrainerError("choose at least one role", field="roles")
+        raise ProductError("choose at least one role", field="roles")
     return frozenset(chosen)
 
 
@@ -106,7 +106,7 @@ def person_create(
     chosen = roles_parsed(roles)
     person = person_cleaned(Person(username, email, first_name, last_name))
     for column, message in person_problems(person):
-        raise TrainerError(message.replace("the invitation", "the link"), field=column)
+        raise ProductError(message.replace("the invitation", "the link"), field=column)
     taken = f"the username {echo(person.username)} is taken: choose another"
     if username_taken(person.username):
         raise ConflictError(taken, field="username")

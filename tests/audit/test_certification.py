@@ -17,7 +17,7 @@ from audit.services.reviews import (
     certification_withdraw,
     retraining_flag_create,
 )
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import Role
 from ledger.events import Event
 from ledger.models import LedgerEntry
@@ -56,8 +56,8 @@ def sign(trainee, attempt, signer, profile, **kwargs):
     )
 
 
-def refusal(call) -> TrainerError:
-    with pytest.raises(TrainerError) as caught:
+def refusal(call) -> ProductError:
+    with pytest.raises(ProductError) as caught:
         call()
     assert not Certification.objects.exists(), "a refused sign-off writes nothing"
     assert not LedgerEntry.objects.filter(event=Event.CERTIFICATION_SIGNED).exists()
@@ -188,7 +188,7 @@ def test_nobody_signs_their_own_certification(pit, pit_boss, shoe):
 def test_nobody_withdraws_their_own_certification(pit, pit_boss, admin_user, shoe):
     pit["mine"].trainees.add(pit_boss)
     cert = sign(pit_boss, sit(pit_boss, table_test()), admin_user, shoe)
-    with pytest.raises(TrainerError, match="nobody signs their own"):
+    with pytest.raises(ProductError, match="nobody signs their own"):
         certification_withdraw(
             request=signing_request(),
             certification=cert,
@@ -273,7 +273,7 @@ def test_the_rule_reads_the_new_settings(settings):
 def test_a_sitting_backs_one_certification_only(pit, trainee, pit_boss, shoe, shoe_test):
     exam = sit(trainee, shoe_test)
     first = sign(trainee, exam, pit_boss, shoe)
-    with pytest.raises(TrainerError, match="already backed the certification") as caught:
+    with pytest.raises(ProductError, match="already backed the certification") as caught:
         sign(trainee, exam, pit_boss, shoe)
     assert first.signer_full_name in caught.value.message
     assert Certification.objects.count() == 1
@@ -291,7 +291,7 @@ def test_a_withdrawn_certifications_sitting_never_backs_another(
         password=PASSWORD,
         statement="x",
     )
-    with pytest.raises(TrainerError, match=r"withdrawn on .*sits the table test again"):
+    with pytest.raises(ProductError, match=r"withdrawn on .*sits the table test again"):
         sign(trainee, exam, pit_boss, shoe)
 
 
@@ -300,7 +300,7 @@ def test_a_sitting_older_than_the_tables_last_signature_is_refused(
 ):
     older = sit(trainee, shoe_test, submitted_at=timezone.now() - dt.timedelta(days=3))
     sign(trainee, sit(trainee, shoe_test), pit_boss, shoe)
-    with pytest.raises(TrainerError, match=r"it was sat before .* signed a certification"):
+    with pytest.raises(ProductError, match=r"it was sat before .* signed a certification"):
         sign(trainee, older, pit_boss, shoe)
 
 

@@ -21,7 +21,7 @@ from audit.services.reviews import (
     retraining_flag_create,
     review_create,
 )
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from teaching.services import classes as services
@@ -451,6 +451,6 @@ def test_a_roster_cannot_take_another_class_s_trainee(pit, trainee, other_boss):
 
 def test_the_add_of_a_non_trainee_says_nothing_of_the_account_in_the_service(pit, other_boss):
     staff = UserFactory(username="staffer", roles=["compliance"])
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         services.class_trainee_add(actor=other_boss, training_class=pit["theirs"], trainee=staff)
     assert caught.value.message == "no trainee you can add has this username"

@@ -12,7 +12,7 @@ from django.utils import timezone
 from audit.models import Refresher
 from audit.services.remediation import refresher_assign, weak_skills
 from audit.services.reviews import retraining_flag_create
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.graded import RIGHT, client_for, make_attempt, wrong
@@ -96,7 +96,7 @@ def test_a_refresher_from_mistakes_drills_the_weakest_skills(pit, trainee, pit_b
 
 def test_no_weak_skill_no_refresher(pit, trainee, pit_boss):
     make_attempt(trainee=trainee, answers=[RIGHT, RIGHT])
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         refresher_assign(trainee=trainee, user=pit_boss)
     assert refused.value.field == "skills"
     assert not Assignment.objects.exists()
@@ -105,7 +105,7 @@ def test_no_weak_skill_no_refresher(pit, trainee, pit_boss):
 def test_refused_refreshers_write_nothing(flagged, trainee, pit_boss, other_boss, other_trainee):
     with pytest.raises(ForbiddenError):
         refresher_assign(trainee=trainee, user=other_boss, flag=flagged)
-    with pytest.raises(TrainerError):
+    with pytest.raises(ProductError):
         refresher_assign(trainee=other_trainee, user=pit_boss, flag=flagged)
     retraining_flag_create(
         trainee=trainee, flagged_by=pit_boss, reason="ok", active=False, corrects=flagged

@@ -27,7 +27,7 @@ from audit.services.reports.lifecycle import (
 from audit.services.reports.pdf import compliance_report_write_pdf
 from audit.services.reports.rows import compliance_report_write_csv, decision_row
 from audit.tasks import produce_compliance_report
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, ProductError
 from core.postgres import csv_line
 from ledger.events import Event
 from ledger.models import LedgerEntry
@@ -381,7 +381,7 @@ def test_producing_a_ready_report_again_changes_nothing(period_data, compliance_
 def test_a_bad_request_names_the_fault_and_records_nothing(
     compliance_officer, media, start, end, fmt, field
 ):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         compliance_report_request(start=start, end=end, fmt=fmt, user=compliance_officer)
     assert caught.value.field == field
     assert caught.value.status == 400

@@ -15,7 +15,7 @@ from audit.services.reviews import (
     retraining_flag_create,
     review_create,
 )
-from core.errors import TrainerError
+from core.errors import ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
@@ -123,13 +123,13 @@ def test_a_correction_is_a_new_review_pointing_at_the_old_one(pit, trainee, pit_
 def test_a_correction_of_another_mistakes_review_is_refused(pit, trainee, pit_boss):
     grade, other = _mistake(trainee), _mistake(trainee)
     first = review_create(grade=grade, reviewer=pit_boss, comment="x")
-    with pytest.raises(TrainerError, match="same mistake"):
+    with pytest.raises(ProductError, match="same mistake"):
         review_create(grade=other, reviewer=pit_boss, comment="y", corrects=first)
 
 
 def test_a_pit_boss_of_another_class_cannot_review(pit, trainee, other_boss):
     grade = _mistake(trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         review_create(grade=grade, reviewer=other_boss, comment="not mine")
     assert caught.value.status == 403
     assert not Review.objects.exists()
@@ -138,7 +138,7 @@ def test_a_pit_boss_of_another_class_cannot_review(pit, trainee, other_boss):
 
 def test_compliance_cannot_review_but_an_admin_can(pit, trainee, compliance_officer, admin_user):
     grade = _mistake(trainee)
-    with pytest.raises(TrainerError):
+    with pytest.raises(ProductError):
         review_create(grade=grade, reviewer=compliance_officer, comment="read-only")
     assert review_create(grade=grade, reviewer=admin_user, comment="admin looked").pk
 
@@ -146,19 +146,19 @@ def test_compliance_cannot_review_but_an_admin_can(pit, trainee, compliance_offi
 def test_a_right_answer_is_not_reviewed(pit, trainee, pit_boss):
     attempt = make_attempt(trainee=trainee, answers=[RIGHT])
     grade = Grade.objects.get(run__attempt=attempt)
-    with pytest.raises(TrainerError, match="only mistakes"):
+    with pytest.raises(ProductError, match="only mistakes"):
         review_create(grade=grade, reviewer=pit_boss, comment="fine")
 
 
 def test_a_grade_of_a_replaced_run_is_not_reviewed(pit, trainee, pit_boss):
     attempt = make_attempt(trainee=trainee, answers=[wrong("5.00")], runs=[[RIGHT]])
     old = Grade.objects.get(run__attempt=attempt, run__number=1)
-    with pytest.raises(TrainerError, match="regrade"):
+    with pytest.raises(ProductError, match="regrade"):
         review_create(grade=old, reviewer=pit_boss, comment="stale")
 
 
 def test_an_empty_comment_is_refused_by_name(pit, trainee, pit_boss):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         review_create(grade=_mistake(trainee), reviewer=pit_boss, comment="   ")
     assert caught.value.field == "comment"
 
@@ -178,12 +178,12 @@ def test_a_flag_and_its_lifting_are_two_entries(pit, trainee, pit_boss):
 
 
 def test_lifting_must_name_the_flag(pit, trainee, pit_boss):
-    with pytest.raises(TrainerError, match="name the flag"):
+    with pytest.raises(ProductError, match="name the flag"):
         retraining_flag_create(trainee=trainee, flagged_by=pit_boss, reason="x", active=False)
 
 
 def test_an_unknown_skill_is_refused(pit, trainee, pit_boss):
-    with pytest.raises(TrainerError, match="unknown skill: juggling"):
+    with pytest.raises(ProductError, match="unknown skill: juggling"):
         retraining_flag_create(
             trainee=trainee, flagged_by=pit_boss, reason="x", skills=["juggling"]
         )
@@ -191,7 +191,7 @@ def test_an_unknown_skill_is_refused(pit, trainee, pit_boss):
 
 
 def test_another_classes_pit_boss_cannot_flag(pit, trainee, other_boss):
-    with pytest.raises(TrainerError):
+    with pytest.raises(ProductError):
         retraining_flag_create(trainee=trainee, flagged_by=other_boss, reason="x")
 
 
@@ -233,7 +233,7 @@ def test_a_signature_records_the_full_name_time_statement_and_evidence(
 
 
 def test_a_wrong_password_signs_nothing(exam, trainee, pit_boss, shoe, caplog):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         sign(trainee, exam, pit_boss, shoe, password="guess")
     assert caught.value.field == "password"
     assert not Certification.objects.exists()
@@ -244,14 +244,14 @@ def test_a_wrong_password_signs_nothing(exam, trainee, pit_boss, shoe, caplog):
 def test_a_signer_without_a_full_name_is_refused(exam, trainee, pit_boss, shoe):
     pit_boss.last_name = ""
     pit_boss.save()
-    with pytest.raises(TrainerError, match="never initials"):
+    with pytest.raises(ProductError, match="never initials"):
         sign(trainee, exam, pit_boss, shoe)
     assert not Certification.objects.exists()
 
 
 def test_an_exam_short_of_the_rule_is_not_signed(pit, trainee, pit_boss, shoe):
     short = make_attempt(trainee=trainee, answers=[RIGHT] * 49)
-    with pytest.raises(TrainerError, match="fewer than 50") as caught:
+    with pytest.raises(ProductError, match="fewer than 50") as caught:
         sign(trainee, short, pit_boss, shoe)
     assert caught.value.status == 409
     assert not Certification.objects.exists()
@@ -259,13 +259,13 @@ def test_an_exam_short_of_the_rule_is_not_signed(pit, trainee, pit_boss, shoe):
 
 def test_another_trainees_attempt_is_not_found(exam, other_trainee, pit, shoe):
     boss = pit["other_boss"]
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         sign(other_trainee, exam, boss, shoe)
     assert caught.value.status == 404
 
 
 def test_a_pit_boss_of_another_class_cannot_sign(exam, trainee, other_boss, shoe):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         sign(trainee, exam, other_boss, shoe)
     assert caught.value.status == 403
 
@@ -282,7 +282,7 @@ def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss,
     assert (withdrawal.withdrawn, withdrawal.corrects) == (True, cert)
     cert.refresh_from_db()
     assert cert.withdrawn is False
-    with pytest.raises(TrainerError, match="already withdrawn"):
+    with pytest.raises(ProductError, match="already withdrawn"):
         certification_withdraw(
             certification=cert,
             signer=pit_boss,
@@ -295,7 +295,7 @@ def test_a_withdrawal_is_a_new_signed_row_pointing_back(exam, trainee, pit_boss,
 
 def test_a_withdrawal_needs_the_password_too(exam, trainee, pit_boss, shoe):
     cert = sign(trainee, exam, pit_boss, shoe, statement="ok")
-    with pytest.raises(TrainerError, match="password"):
+    with pytest.raises(ProductError, match="password"):
         certification_withdraw(
             certification=cert,
             signer=pit_boss,
@@ -309,5 +309,5 @@ def test_a_withdrawal_needs_the_password_too(exam, trainee, pit_boss, shoe):
 def test_a_fresh_user_without_names_cannot_sign(exam, trainee, pit, shoe):
     nameless = UserFactory(username="nameless", roles=["pit_boss"], first_name="", last_name="")
     pit["mine"].instructors.add(nameless)
-    with pytest.raises(TrainerError, match="full name"):
+    with pytest.raises(ProductError, match="full name"):
         sign(trainee, exam, nameless, shoe)

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from audit.models import Certification
 from audit.services.reviews import certification_sign, certification_withdraw
-from core.errors import TrainerError
+from core.errors import ProductError
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from tests.graded import RIGHT, client_for, make_attempt, signing_request
@@ -43,9 +43,9 @@ def test_thirty_wrong_sign_off_passwords_then_the_right_one_signs_nothing(
     exam, trainee, pit_boss, shoe
 ):
     for _ in range(30):
-        with pytest.raises(TrainerError):
+        with pytest.raises(ProductError):
             sign(trainee, exam, pit_boss, shoe, "guess")
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         sign(trainee, exam, pit_boss, shoe, PASSWORD)
     assert caught.value.status == 429
     assert caught.value.field == "password"
@@ -57,14 +57,14 @@ def test_wrong_sign_off_passwords_under_the_limit_still_let_the_signer_sign(
     exam, trainee, pit_boss, shoe
 ):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        with pytest.raises(TrainerError, match="not right"):
+        with pytest.raises(ProductError, match="not right"):
             sign(trainee, exam, pit_boss, shoe, "guess")
     assert sign(trainee, exam, pit_boss, shoe, PASSWORD).signed_by == pit_boss
 
 
 def test_sign_off_guesses_lock_the_signers_login_from_there_too(exam, trainee, pit_boss, shoe):
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        with pytest.raises(TrainerError):
+        with pytest.raises(ProductError):
             sign(trainee, exam, pit_boss, shoe, "guess", address="10.0.0.8")
     login = Client(REMOTE_ADDR="10.0.0.8").post(
         "/accounts/login/", {"username": "boss", "password": PASSWORD}
@@ -77,7 +77,7 @@ def test_login_guesses_lock_the_sign_off_from_there_too(exam, trainee, pit_boss,
         Client(REMOTE_ADDR="10.0.0.9").post(
             "/accounts/login/", {"username": "boss", "password": "guess"}
         )
-    with pytest.raises(TrainerError, match="Too many wrong passwords"):
+    with pytest.raises(ProductError, match="Too many wrong passwords"):
         sign(trainee, exam, pit_boss, shoe, PASSWORD, address="10.0.0.9")
 
 
@@ -94,7 +94,7 @@ def test_guesses_at_the_signer_from_elsewhere_do_not_stop_the_signature(
 def test_a_locked_out_signer_cannot_withdraw_either(exam, trainee, pit_boss, shoe):
     cert = sign(trainee, exam, pit_boss, shoe, PASSWORD)
     for _ in range(settings.AXES_FAILURE_LIMIT):
-        with pytest.raises(TrainerError):
+        with pytest.raises(ProductError):
             certification_withdraw(
                 certification=cert,
                 signer=pit_boss,
@@ -102,7 +102,7 @@ def test_a_locked_out_signer_cannot_withdraw_either(exam, trainee, pit_boss, sho
                 statement="x",
                 request=signing_request(),
             )
-    with pytest.raises(TrainerError, match="Too many wrong passwords"):
+    with pytest.raises(ProductError, match="Too many wrong passwords"):
         certification_withdraw(
             certification=cert,
             signer=pit_boss,

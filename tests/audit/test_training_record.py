@@ -19,7 +19,7 @@ from audit.services.reviews import (
     retraining_flag_create,
 )
 from audit.services.training_record import training_record_pdf
-from core.errors import TrainerError
+from core.errors import ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry, LedgerHead
 from ledger.services.verify import ledger_verify
@@ -170,7 +170,7 @@ def test_only_the_trainees_pit_bosses_compliance_and_admins_get_it(
         "otto": other_trainee,
         "outsider": UserFactory(username="outsider"),
     }
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         training_record_pdf(trainee=trainee, user=users[who])
     assert caught.value.status == 404
     assert not LedgerEntry.objects.filter(event=Event.TRAINING_RECORD_EXPORTED).exists()

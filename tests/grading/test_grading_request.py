@@ -1,7 +1,7 @@
 import pytest
 from django.db import transaction
 
-from core.errors import ConflictError, TrainerError
+from core.errors import ConflictError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
@@ -49,7 +49,7 @@ def test_it_refuses_an_attempt_that_is_not_submitted(attempt_of):
 
 
 def test_it_refuses_an_unknown_trigger(attempt_of):
-    with pytest.raises(TrainerError, match="trigger"):
+    with pytest.raises(ProductError, match="trigger"):
         grading_request(attempt=attempt_of(), trigger="whim")
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from trainer.models import RuleProfile
@@ -42,7 +42,7 @@ def test_it_records_the_new_version_in_the_ledger(casino_shoe, admin_user):
 
 
 def test_it_refuses_a_parameter_the_engine_refuses_and_names_it(casino_shoe):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         profile_version_create(profile=casino_shoe, parameters={"decks": 9}, notes="oops")
     assert caught.value.field == "parameters.decks"
     assert casino_shoe.versions.count() == 1
@@ -50,10 +50,10 @@ def test_it_refuses_a_parameter_the_engine_refuses_and_names_it(casino_shoe):
 
 
 def test_it_refuses_a_malformed_amount(casino_shoe):
-    with pytest.raises(TrainerError, match="min_bet"):
+    with pytest.raises(ProductError, match="min_bet"):
         profile_version_create(profile=casino_shoe, parameters={"min_bet": "abc"}, notes="x")
 
 
 def test_it_refuses_a_version_that_says_nothing_of_why(casino_shoe):
-    with pytest.raises(TrainerError, match="corrects"):
+    with pytest.raises(ProductError, match="corrects"):
         profile_version_create(profile=casino_shoe, parameters={"decks": 8}, notes="  ")

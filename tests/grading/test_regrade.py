@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from tests.answered import SOFT_17, casino_shoe, right
 from trainer.models import Attempt, Grade, GradingRun, RunStatus, RunTrigger, Scenario
 from trainer.services.grading.execute import grading_run_execute
@@ -104,12 +104,12 @@ def test_a_regrade_after_a_scenario_fix_grades_against_the_newest_revision(attem
 
 def test_a_regrade_needs_a_reason(attempt_of):
     attempt, _ = graded_attempt(attempt_of)
-    with pytest.raises(TrainerError, match="reason"):
+    with pytest.raises(ProductError, match="reason"):
         regrade_request(attempts=[attempt], reason=" ")
 
 
 def test_a_regrade_of_an_attempt_never_submitted_is_refused(attempt_of):
     attempt = attempt_of(submitted=False, answer=right)
-    with pytest.raises(TrainerError, match="not submitted"):
+    with pytest.raises(ProductError, match="not submitted"):
         regrade_request(attempts=[attempt], reason="fix")
     assert not GradingRun.objects.filter(status=RunStatus.PENDING).exists()

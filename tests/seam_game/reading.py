@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.games.reading import AnswerField
 
 
@@ -18,12 +18,12 @@ class DealerDrawsReading:
         self, kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any]
     ) -> dict[str, Any]:
         if answer.get("answer") not in ("hit", "stand"):
-            raise TrainerError("answer must be hit or stand", field="answer")
+            raise ProductError("answer must be hit or stand", field="answer")
         return {"answer": answer["answer"]}
 
     def form_answer(self, post: Mapping[str, Any]) -> dict[str, Any]:
         """The page's buttons (tests/seam_game/presenting.py) post ``answer``."""
         word = post.get("answer")
         if word is None:
-            raise TrainerError("choose draw or stand", field="answer")
+            raise ProductError("choose draw or stand", field="answer")
         return {"answer": str(word)}

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
@@ -58,7 +58,7 @@ def test_the_assigner_is_the_acting_user_and_the_ledger_names_them(drill, traine
 def test_only_a_trainee_is_assigned_a_drill(drill, admin_user, role):
     """The bug found: an admin assigned a drill to the compliance officer, and it was taken."""
     someone = UserFactory(roles=[role])
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         assignment_create(drill=drill, mode=Mode.PRACTICE, trainee=someone, assigned_by=admin_user)
     assert refused.value.field == "trainee"
     assert not Assignment.objects.exists()
@@ -108,9 +108,9 @@ def test_reassign_refuses_nothing_a_naive_date_and_another_class(
     assignment = assignment_create(
         drill=drill, mode=Mode.PRACTICE, training_class=morning, assigned_by=pit_boss
     )
-    with pytest.raises(TrainerError):
+    with pytest.raises(ProductError):
         assignment_reassign(assignment=assignment, user=pit_boss)
-    with pytest.raises(TrainerError) as naive:
+    with pytest.raises(ProductError) as naive:
         assignment_reassign(assignment=assignment, user=pit_boss, due_at=dt.datetime(2030, 1, 1))
     assert naive.value.field == "due_at"
     other_boss = UserFactory(roles=["pit_boss"])

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, roles_of
 from ledger.events import Event
 from ledger.models import LedgerEntry
@@ -70,9 +70,9 @@ def test_trainees_and_compliance_may_not_create_a_class(role):
 @pytest.mark.parametrize(
     ("name", "error", "message"),
     [
-        ("", TrainerError, "a class needs a name"),
-        ("   ", TrainerError, "a class needs a name"),
-        ("x" * 121, TrainerError, "at most 120"),
+        ("", ProductError, "a class needs a name"),
+        ("   ", ProductError, "a class needs a name"),
+        ("x" * 121, ProductError, "at most 120"),
         ("morning", ConflictError, "already a class named"),
     ],
 )
@@ -171,7 +171,7 @@ def test_instructors_are_chosen_by_administrators_only(admin_user, pit_boss, mor
 
 
 def test_an_instructor_must_be_a_pit_boss(admin_user, morning, other_trainee):
-    with pytest.raises(TrainerError, match="not a pit boss"):
+    with pytest.raises(ProductError, match="not a pit boss"):
         services.class_instructor_add(
             actor=admin_user, training_class=morning, instructor=other_trainee
         )
@@ -226,10 +226,10 @@ def test_an_invitation_makes_a_trainee_and_mails_a_link_that_sets_a_password(
 @pytest.mark.parametrize(
     ("changes", "field", "error"),
     [
-        ({"username": ""}, "username", TrainerError),
-        ({"username": "has space"}, "username", TrainerError),
-        ({"email": ""}, "email", TrainerError),
-        ({"email": "not-an-address"}, "email", TrainerError),
+        ({"username": ""}, "username", ProductError),
+        ({"username": "has space"}, "username", ProductError),
+        ({"email": ""}, "email", ProductError),
+        ({"email": "not-an-address"}, "email", ProductError),
         ({"username": "TINA"}, "username", ConflictError),
         ({"email": "TINA@casino.example"}, "email", ConflictError),
     ],
@@ -344,7 +344,7 @@ def test_a_roster_refuses_the_same_address_twice_and_an_address_in_use(pit_boss,
     ],
 )
 def test_a_roster_without_its_columns_is_refused_whole(text, message):
-    with pytest.raises(TrainerError, match=message) as caught:
+    with pytest.raises(ProductError, match=message) as caught:
         services.roster_rows_from_csv(text=text)
     assert caught.value.field == "file"
 

@@ -17,7 +17,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, ProductError
 from core.lockout import lockout_state
 from core.roles import Role, roles_of
 from ledger.events import Event
@@ -126,7 +126,7 @@ def test_a_person_with_something_wrong_is_refused_at_the_field(ada, trainee, fie
     trainee.save()
     given = {"username": "newbie", "email": "newbie@casino.example", "roles": ["trainee"]}
     before = get_user_model().objects.count()
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         people.person_create(actor=ada, link_base=BASE, **{**given, **fields})
     assert refused.value.field == field
     assert words in refused.value.message

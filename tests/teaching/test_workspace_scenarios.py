@@ -187,7 +187,7 @@ def test_the_table_shows_the_rounds_changed_rule_to_the_trainee(pit_boss, traine
 
 
 def test_the_shipped_library_still_names_its_tables_rules_only():
-    from core.errors import TrainerError
+    from core.errors import ProductError
     from trainer.services.scenarios import scenario_validate
 
     document = {
@@ -199,6 +199,6 @@ def test_the_shipped_library_still_names_its_tables_rules_only():
         "boxes": [{"box": 1, "stakes": [{"player": "p1", "amount": "10"}]}],
         "shoe": ["As", "9h", "Kd", "8c"],
     }
-    with pytest.raises(TrainerError, match="overrides are not accepted in the library"):
+    with pytest.raises(ProductError, match="overrides are not accepted in the library"):
         scenario_validate(document=document)
     assert scenario_validate(document=document, rule_changes=True)

@@ -4,7 +4,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from rest_framework import exceptions
 
-from core.errors import ConflictError, NotFoundError, TrainerError
+from core.errors import ConflictError, NotFoundError, ProductError
 from trainer.api.exceptions import api_exception_handler
 
 
@@ -15,7 +15,7 @@ def handle(exc):
 
 
 def test_a_trainer_error_keeps_its_status_message_field_and_code():
-    status, body = handle(TrainerError("amount is not money", field="answer.amount", code="bad"))
+    status, body = handle(ProductError("amount is not money", field="answer.amount", code="bad"))
     assert status == 400
     assert body == {"error": "amount is not money", "field": "answer.amount", "code": "bad"}
 

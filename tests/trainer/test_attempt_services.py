@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.trainer.factories import (
@@ -199,7 +199,7 @@ def test_it_records_a_decision_with_its_timing_and_a_ledger_entry(trainee, pract
 )
 def test_it_refuses_a_bad_amount_and_stores_nothing(trainee, practice, amount, says):
     attempt_question_show(attempt=practice, user=trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         decision_record(
             attempt=practice,
             user=trainee,
@@ -216,7 +216,7 @@ def test_it_refuses_a_bad_amount_and_stores_nothing(trainee, practice, amount, s
 
 def test_it_requires_an_amount_to_pay(trainee, practice):
     attempt_question_show(attempt=practice, user=trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         decision_record(
             attempt=practice, user=trainee, position=1, question=1, answer={"action": "pay"}
         )
@@ -227,7 +227,7 @@ def test_it_refuses_a_procedure_word_the_question_does_not_take(trainee):
     drill = DrillFactory(documents=[simple_document()])
     attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
     attempt_question_show(attempt=attempt, user=trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         decision_record(
             attempt=attempt, user=trainee, position=1, question=1, answer={"answer": "offer"}
         )
@@ -329,7 +329,7 @@ def test_a_peek_needs_to_say_whether_the_dealer_has_a_natural(trainee):
     attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
     answer(attempt, trainee, {"answer": "offer"})
     attempt_question_show(attempt=attempt, user=trainee)
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         decision_record(
             attempt=attempt, user=trainee, position=1, question=2, answer={"answer": "peek"}
         )

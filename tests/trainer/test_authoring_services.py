@@ -8,7 +8,7 @@ from django.utils.text import slugify
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import ConflictError, ForbiddenError, TrainerError
+from core.errors import ConflictError, ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from tests.graded import client_for
@@ -70,7 +70,7 @@ def test_a_new_scenario_gets_a_free_slug_and_a_ledger_entry(pit_boss, admin_user
     ],
 )
 def test_a_refused_scenario_names_its_field_and_writes_nothing(pit_boss, changes, field):
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         scenario_create(document=document(**changes), user=pit_boss)
     assert refused.value.field == field
     assert not Scenario.objects.exists()
@@ -101,14 +101,14 @@ def test_a_revision_supersedes_and_the_old_row_is_kept_as_it_was(pit_boss):
     # Only the newest revision may be revised, and an unchanged one is no revision.
     with pytest.raises(ConflictError):
         scenario_revise(scenario=made, document=document(title="Fork"), user=pit_boss)
-    with pytest.raises(TrainerError, match="nothing changed"):
+    with pytest.raises(ProductError, match="nothing changed"):
         scenario_revise(scenario=revised, document=revised.document, user=pit_boss)
     assert Scenario.objects.count() == 2
 
 
 def test_a_refused_revision_leaves_the_scenario_active(pit_boss):
     made = scenario_create(document=document(), user=pit_boss)
-    with pytest.raises(TrainerError):
+    with pytest.raises(ProductError):
         scenario_revise(scenario=made, document=document(shoe=["Ts"]), user=pit_boss)
     made.refresh_from_db()
     assert made.is_active

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer import rules
 from trainer.games.blackjack import parse_answer
 
@@ -66,7 +66,7 @@ def test_colour_up_and_change_take_chips_alone():
     ],
 )
 def test_a_bad_chip_answer_names_the_chips(kind, answer, says):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         parse_answer(kind, answer)
     assert caught.value.field == "chips"
     assert says in str(caught.value)

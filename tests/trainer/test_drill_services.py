@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from core.errors import ForbiddenError, NotFoundError, TrainerError
+from core.errors import ForbiddenError, NotFoundError, ProductError
 from teaching.services.assignments import assignment_create
 from trainer.models import Assignment, Drill, RuleProfileVersion, Scenario, TrainingClass
 from trainer.services.drills import drill_create
@@ -64,7 +64,7 @@ def test_a_fixed_drill_keeps_its_scenarios_in_the_order_given(pit_boss, scenario
 
 
 def test_a_fixed_drill_needs_scenarios_that_exist(pit_boss, scenarios):
-    with pytest.raises(TrainerError, match="at least one scenario"):
+    with pytest.raises(ProductError, match="at least one scenario"):
         drill_create(title="Empty", kind="fixed", scenarios=[], user=pit_boss)
     with pytest.raises(NotFoundError, match="no-such-slug"):
         drill_create(title="Typo", kind="fixed", scenarios=["one", "no-such-slug"], user=pit_boss)
@@ -75,7 +75,7 @@ def test_a_superseded_scenario_cannot_go_into_a_new_drill(pit_boss, scenarios):
     old = scenarios[0]
     scenario_import(documents=[{**natural("one"), "title": "Renamed"}])
     old.refresh_from_db()
-    with pytest.raises(TrainerError, match="superseded"):
+    with pytest.raises(ProductError, match="superseded"):
         drill_create(title="Old", kind="fixed", scenarios=[old], user=pit_boss)
 
 
@@ -116,7 +116,7 @@ def test_missing_stakes_default_to_the_table_limits(pit_boss, shoe_version):
     ],
 )
 def test_a_bad_recipe_is_refused_naming_the_field(pit_boss, shoe_version, changes, field):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         generated(pit_boss, shoe_version, **changes)
     assert caught.value.field == field
     assert not Drill.objects.exists()
@@ -136,7 +136,7 @@ def test_a_bad_recipe_is_refused_naming_the_field(pit_boss, shoe_version, change
 def test_bad_input_is_refused_in_ascii_digits_and_never_echoed_whole(
     pit_boss, shoe_version, changes, field
 ):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         generated(pit_boss, shoe_version, **changes)
     assert caught.value.field == field
     assert "9" * 31 not in caught.value.message
@@ -184,7 +184,7 @@ def test_a_trainee_cannot_assign(trainee, other_trainee, pit_boss, shoe_version)
 
 def test_the_assignee_must_be_a_trainee(pit_boss, compliance_officer, shoe_version):
     drill = generated(pit_boss, shoe_version)
-    with pytest.raises(TrainerError, match="not a trainee") as caught:
+    with pytest.raises(ProductError, match="not a trainee") as caught:
         assignment_create(
             drill=drill, mode="practice", trainee=compliance_officer, assigned_by=pit_boss
         )
@@ -195,7 +195,7 @@ def test_assign_to_a_trainee_or_a_class_not_both(pit_boss, trainee, shoe_version
     drill = generated(pit_boss, shoe_version)
     group = TrainingClass.objects.create(name="Monday")
     group.instructors.add(pit_boss)
-    with pytest.raises(TrainerError, match="not both or neither"):
+    with pytest.raises(ProductError, match="not both or neither"):
         assignment_create(
             drill=drill,
             mode="practice",
@@ -203,7 +203,7 @@ def test_assign_to_a_trainee_or_a_class_not_both(pit_boss, trainee, shoe_version
             training_class=group,
             assigned_by=pit_boss,
         )
-    with pytest.raises(TrainerError, match="not both or neither"):
+    with pytest.raises(ProductError, match="not both or neither"):
         assignment_create(drill=drill, mode="practice", assigned_by=pit_boss)
 
 
@@ -221,10 +221,10 @@ def test_a_pit_boss_assigns_only_to_classes_they_teach(pit_boss, admin_user, sho
 def test_a_bad_mode_or_a_naive_due_date_is_refused(pit_boss, trainee, shoe_version):
     taught(pit_boss, trainee)
     drill = generated(pit_boss, shoe_version, purpose="exam")
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         assignment_create(drill=drill, mode="blitz", trainee=trainee, assigned_by=pit_boss)
     assert caught.value.field == "mode"
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         assignment_create(
             drill=drill,
             mode="exam",

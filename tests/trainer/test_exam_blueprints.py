@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from teaching.services.assignments import assignment_create
 from tests.audit.factories import TrainingClassFactory
 from trainer.games.blackjack.blueprints import table_test_skills
@@ -81,7 +81,7 @@ def test_an_exam_missing_a_skill_of_its_table_cannot_be_its_table_test(pit_boss)
     shoe = version("casino-shoe")
     needed = table_test_skills(shoe.engine_profile)
     without_surrender = {k: v for k, v in needed.items() if k != "surrender"}
-    with pytest.raises(TrainerError, match="Late surrender") as caught:
+    with pytest.raises(ProductError, match="Late surrender") as caught:
         drill_create(
             title="Shoe exam without surrender",
             kind="generated",
@@ -98,7 +98,7 @@ def test_an_exam_missing_a_skill_of_its_table_cannot_be_its_table_test(pit_boss)
 
 def test_an_exam_of_one_table_cannot_certify_another(pit_boss):
     shoe = version("casino-shoe")
-    with pytest.raises(TrainerError, match="not the table it certifies"):
+    with pytest.raises(ProductError, match="not the table it certifies"):
         drill_create(
             title="Shoe rounds, 6:5 certificate",
             kind="generated",
@@ -113,12 +113,12 @@ def test_an_exam_of_one_table_cannot_certify_another(pit_boss):
 
 
 def test_a_table_test_under_fifty_rounds_is_refused(pit_boss):
-    with pytest.raises(TrainerError, match="fewer than 50"):
+    with pytest.raises(ProductError, match="fewer than 50"):
         table_test_create(profile_version=version("casino-shoe"), user=pit_boss, count=49)
 
 
 def test_skill_minimums_cannot_ask_for_more_rounds_than_are_dealt(pit_boss):
-    with pytest.raises(TrainerError, match="add up to 12 rounds, more than the 10"):
+    with pytest.raises(ProductError, match="add up to 12 rounds, more than the 10"):
         drill_create(
             title="Too many",
             kind="generated",
@@ -133,7 +133,7 @@ def test_skill_minimums_cannot_ask_for_more_rounds_than_are_dealt(pit_boss):
 
 def test_a_sealed_exam_cannot_be_assigned_for_practice(pit_boss, trainee):
     drill = table_test_create(profile_version=version("casino-shoe"), user=pit_boss)
-    with pytest.raises(TrainerError, match="cannot be practised"):
+    with pytest.raises(ProductError, match="cannot be practised"):
         assignment_create(drill=drill, mode="practice", trainee=trainee, assigned_by=pit_boss)
 
 
@@ -146,7 +146,7 @@ def test_an_exam_assignment_needs_a_sealed_exam_drill(pit_boss, trainee):
         skills=["push"],
         count=5,
     )
-    with pytest.raises(TrainerError, match="sealed exam drill"):
+    with pytest.raises(ProductError, match="sealed exam drill"):
         assignment_create(drill=practice, mode="exam", trainee=trainee, assigned_by=pit_boss)
 
 

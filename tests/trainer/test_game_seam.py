@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from tests.factories import profile_version
 from tests.trainer.factories import DrillFactory, ScenarioFactory
 from trainer.games import DocumentError, game_named
@@ -70,14 +70,14 @@ def test_an_attempt_of_another_game_is_dealt_answered_and_graded_through_it(deal
 def test_its_own_answer_rules_apply(dealer_draws, trainee):
     attempt = attempt_start(trainee=trainee, drill=_drill_of([12]), mode=Mode.PRACTICE)
     attempt_question_show(attempt=attempt, user=trainee)
-    with pytest.raises(TrainerError, match="answer must be hit or stand"):
+    with pytest.raises(ProductError, match="answer must be hit or stand"):
         decision_record(
             attempt=attempt, user=trainee, position=1, question=1, answer={"answer": "push"}
         )
 
 
 def test_a_round_its_game_cannot_play_is_refused_when_dealt(dealer_draws, trainee):
-    with pytest.raises(TrainerError, match="round 2 cannot be played: total must be"):
+    with pytest.raises(ProductError, match="round 2 cannot be played: total must be"):
         attempt_start(trainee=trainee, drill=_drill_of([12, 40]), mode=Mode.PRACTICE)
 
 

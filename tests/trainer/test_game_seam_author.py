@@ -10,7 +10,7 @@ import importlib
 import pytest
 from django.utils import timezone
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.games import game_named
 from trainer.models import RuleProfile, Scenario
 from trainer.selectors.drill_rounds import generate_documents
@@ -71,12 +71,12 @@ def test_its_table_card_and_placard_are_in_its_own_words(draws_table):
 
 
 def test_a_version_of_its_rules_is_judged_by_it(draws_table, admin_user):
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         profile_version_create(
             profile=draws_table.profile, parameters={"stands_on": 30}, notes="too high"
         )
     assert refused.value.field == "parameters.stands_on"
-    with pytest.raises(TrainerError) as said:
+    with pytest.raises(ProductError) as said:
         house_rules_change(
             actor=admin_user,
             profile=draws_table.profile,
@@ -110,14 +110,14 @@ def test_its_rounds_are_imported_and_authored_through_the_services(draws_table, 
 
 
 def test_its_own_validation_errors_name_the_field(draws_table):
-    with pytest.raises(TrainerError) as bad_total:
+    with pytest.raises(ProductError) as bad_total:
         scenario_validate(document=_round(40), line=3)
     assert bad_total.value.field == "total"
     assert bad_total.value.message.startswith("line 3: field total (bad_total): total must be")
-    with pytest.raises(TrainerError) as bad_table:
+    with pytest.raises(ProductError) as bad_table:
         scenario_validate(document=_round(12, rules="casino-shoe"))
     assert (bad_table.value.field, bad_table.value.code) == ("rules", "unknown_table")
-    with pytest.raises(TrainerError) as blackjack_skill:
+    with pytest.raises(ProductError) as blackjack_skill:
         scenario_validate(document=_round(12, skills=["natural-3to2"]))
     assert blackjack_skill.value.field == "skills"
 
@@ -140,7 +140,7 @@ def test_a_drill_is_generated_for_its_skills(draws_table, pit_boss):
     for document in rounds:
         assert document["format"] == "dealer-draws/1"
         assert game.answer_key(document)[0]["expected"] == {"answer": "hit"}
-    with pytest.raises(TrainerError) as blackjack_skill:
+    with pytest.raises(ProductError) as blackjack_skill:
         drill_create(
             title="Naturals",
             kind="generated",

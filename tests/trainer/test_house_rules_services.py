@@ -11,7 +11,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from core.errors import ForbiddenError, TrainerError
+from core.errors import ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from trainer.models import RuleProfile, RuleProfileVersion
@@ -88,7 +88,7 @@ def test_only_an_administrator_changes_house_rules(shoe, role, request):
 
 
 def test_a_date_in_the_past_is_refused_at_the_date(shoe, admin_user):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         house_rules_change(
             actor=admin_user,
             profile=shoe,
@@ -102,7 +102,7 @@ def test_a_date_in_the_past_is_refused_at_the_date(shoe, admin_user):
 
 
 def test_a_date_more_than_a_year_ahead_is_refused(shoe, admin_user):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         house_rules_change(
             actor=admin_user,
             profile=shoe,
@@ -132,7 +132,7 @@ def test_a_scheduled_change_is_undone_by_the_old_rules_from_the_same_day(shoe, a
 
 
 def test_a_change_that_changes_nothing_is_refused(shoe, admin_user):
-    with pytest.raises(TrainerError, match="same rules"):
+    with pytest.raises(ProductError, match="same rules"):
         house_rules_change(
             actor=admin_user,
             profile=shoe,
@@ -144,7 +144,7 @@ def test_a_change_that_changes_nothing_is_refused(shoe, admin_user):
 
 
 def test_a_change_needs_a_note(shoe, admin_user):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         house_rules_change(
             actor=admin_user, profile=shoe, parameters=h17_off(shoe), effective_on=today(), notes=""
         )
@@ -161,7 +161,7 @@ def test_a_change_needs_a_note(shoe, admin_user):
     ],
 )
 def test_a_bad_rule_is_refused_at_its_field_in_words(shoe, admin_user, changes, field, words):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         house_rules_change(
             actor=admin_user,
             profile=shoe,
@@ -183,7 +183,7 @@ def test_a_second_change_cannot_come_before_one_already_scheduled(shoe, admin_us
     house_rules_change(
         actor=admin_user, profile=shoe, parameters=h17_off(shoe), effective_on=later, notes="S17"
     )
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         house_rules_change(
             actor=admin_user,
             profile=shoe,
@@ -204,7 +204,7 @@ def test_a_correction_in_the_shell_is_refused_while_a_change_is_scheduled(shoe, 
         effective_on=today() + dt.timedelta(days=5),
         notes="S17",
     )
-    with pytest.raises(TrainerError, match="scheduled"):
+    with pytest.raises(ProductError, match="scheduled"):
         profile_version_create(profile=shoe, parameters={"decks": 8}, notes="Eight decks")
 
 
@@ -265,7 +265,7 @@ def test_a_copy_without_changes_copies_every_rule(shoe, admin_user):
     ],
 )
 def test_a_copy_needs_a_free_short_name_and_title(shoe, admin_user, name, title, field):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         table_copy_create(actor=admin_user, source=shoe, name=name, title=title)
     assert caught.value.field == field
     assert RuleProfile.objects.count() == 6

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.models import Scenario
 from trainer.services.scenarios import scenario_import, scenario_import_detailed
 
@@ -131,7 +131,7 @@ def test_a_line_that_is_not_json_is_named(db, tmp_path):
     ],
 )
 def test_library_metadata_is_checked(db, change, field):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         scenario_import(documents=[{**natural(), **change}])
     assert caught.value.field == field
     assert str(caught.value).startswith("line 1:")
@@ -139,13 +139,13 @@ def test_library_metadata_is_checked(db, change, field):
 
 
 def test_a_slug_twice_in_one_file_is_refused(db):
-    with pytest.raises(TrainerError, match="already used on line 1"):
+    with pytest.raises(ProductError, match="already used on line 1"):
         scenario_import(documents=[natural("a"), natural("a", amount="20")])
     assert not Scenario.objects.exists()
 
 
 def test_a_difficulty_out_of_range_is_refused(db):
-    with pytest.raises(TrainerError, match="difficulty"):
+    with pytest.raises(ProductError, match="difficulty"):
         scenario_import(documents=[{"difficulty": 9, "scenario": natural()}])
 
 
@@ -216,7 +216,7 @@ def test_the_command_prints_no_traceback_on_deep_json(tmp_path):
 
 def test_a_title_over_the_column_limit_is_refused_naming_line_and_field(db):
     long_title = {**natural("b"), "title": "T" * 5_000_000}
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         scenario_import(documents=[natural("a"), long_title])
     assert caught.value.field == "title"
     assert str(caught.value).startswith("line 2:")
@@ -240,7 +240,7 @@ def test_a_title_at_the_limit_is_accepted(db):
     ],
 )
 def test_oversized_metadata_is_refused_without_echoing_it(db, change, field):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         scenario_import(documents=[natural("a"), {**natural("b"), **change}])
     assert caught.value.field == field
     assert str(caught.value).startswith("line 2:")
@@ -258,7 +258,7 @@ def test_oversized_metadata_is_refused_without_echoing_it(db, change, field):
     ],
 )
 def test_a_bad_library_entry_is_not_echoed_whole(db, entry):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         scenario_import(documents=[natural("a"), entry])
     assert str(caught.value).startswith("line 2:")
     assert len(str(caught.value)) < 300
@@ -272,7 +272,7 @@ def test_every_model_limit_is_checked_before_anything_is_written(db, monkeypatch
     field = Scenario._meta.get_field("title")
     monkeypatch.setattr(field, "max_length", 10)
     monkeypatch.setattr(field, "validators", [MaxLengthValidator(10)])
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         scenario_import(documents=[{**natural("a"), "title": "short"}, natural("b")])
     assert str(caught.value).startswith("line 2:")
     assert caught.value.field == "title"

@@ -19,7 +19,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from core.errors import ConflictError, TrainerError
+from core.errors import ConflictError, ProductError
 from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from tests.graded import client_for
 from tests.trainer.factories import (
@@ -344,7 +344,7 @@ def test_a_pool_that_closed_after_sittings_cannot_be_opened_again(trainee, assig
 
 
 def test_the_service_refuses_a_pool_smaller_than_five_sittings(pit_boss):
-    with pytest.raises(TrainerError) as caught:
+    with pytest.raises(ProductError) as caught:
         make_pool(pit_boss, size=21, count=20)
     message = caught.value.message
     assert caught.value.field == "scenarios"
@@ -357,7 +357,7 @@ def test_the_service_refuses_a_pool_smaller_than_five_sittings(pit_boss):
 
 def test_the_same_scenario_twice_does_not_make_a_pool_larger(pit_boss):
     scenarios = pool_scenarios(POOL - 1)
-    with pytest.raises(TrainerError, match="in the pool twice"):
+    with pytest.raises(ProductError, match="in the pool twice"):
         drill_create(
             title="Padded",
             kind="fixed",

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from ledger.models import LedgerEntry
 from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, chip_document, natural_document, simple_document
@@ -118,7 +118,7 @@ def test_a_stated_dealer_total_is_recorded_and_checked(trainee):
     assert parsed == {"answer": "stand", "total": 18, "soft": False}
     assert not rules.compare(key, parsed).right
     for bad, field in (({"total": "17"}, "total"), ({"total": 99}, "total"), ({"soft": 1}, "soft")):
-        with pytest.raises(TrainerError) as refused:
+        with pytest.raises(ProductError) as refused:
             parse_answer("dealer_play", {"answer": "stand", **bad})
         assert refused.value.field == field
 
@@ -128,7 +128,7 @@ def test_a_peek_s_finding_goes_with_a_peek_only():
         "answer": "peek",
         "dealer_blackjack": False,
     }
-    with pytest.raises(TrainerError) as refused:
+    with pytest.raises(ProductError) as refused:
         parse_answer("peek", {"answer": "no_peek", "dealer_blackjack": True})
     assert refused.value.field == "dealer_blackjack"
 

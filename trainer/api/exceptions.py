@@ -12,14 +12,14 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from core.errors import TrainerError
+from core.errors import ProductError
 
 
 def api_exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
     """The error response for ``exc``, or None to let a real bug surface as a 500 (which
     config.errors.server_error answers in JSON too)."""
     _json_for_errors(context)
-    if isinstance(exc, TrainerError):
+    if isinstance(exc, ProductError):
         return Response(_body(exc.message, exc.field, exc.code), status=exc.status)
     if isinstance(exc, exceptions.ValidationError):
         field, message, code = _first_error(exc.detail, exc.get_codes())

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import Role, has_role
 from trainer.api.fields import TextField
 from trainer.api.serializers import ErrorOutput, StrictSerializer
@@ -61,7 +61,7 @@ def _user(request: Request) -> AbstractBaseUser:
     return user
 
 
-def _at_parameters(error: TrainerError) -> TrainerError:
+def _at_parameters(error: ProductError) -> ProductError:
     """A rule's field as the body names it: parameters.<rule>."""
     if error.field in selectors.rule_of():
         error.field = f"parameters.{error.field}"
@@ -213,7 +213,7 @@ class HouseRuleVersionsView(AdministratorView):
                 dry_run=data["preview"],
                 based_on=data.get("based_on"),
             )
-        except TrainerError as error:
+        except ProductError as error:
             raise _at_parameters(error) from None
         changes = selectors.rules_changes(
             before.parameters if before else None,
@@ -272,7 +272,7 @@ class HouseRuleCopyView(AdministratorView):
                 parameters=data.get("parameters") or {},
                 notes=data.get("notes", ""),
             )
-        except TrainerError as error:
+        except ProductError as error:
             raise _at_parameters(error) from None
         row = selectors.house_rule_table(name=table.name)
         return Response(_table(row), status=status.HTTP_201_CREATED)

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db.models import Exists, Max, OuterRef, QuerySet
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.models import (
     Attempt,
     AttemptStatus,
@@ -104,7 +104,7 @@ def regrade_candidates(
 ) -> QuerySet[Attempt]:
     """Submitted attempts matching every filter given (at least one is required)."""
     if all(v is None for v in (profile, drill_id, attempt_id, submitted_from, submitted_to)):
-        raise TrainerError("say which attempts to regrade: a profile, drill, attempt or dates")
+        raise ProductError("say which attempts to regrade: a profile, drill, attempt or dates")
     qs = Attempt.objects.filter(status=AttemptStatus.SUBMITTED)
     if profile is not None:
         qs = qs.filter(items__profile_version__profile__name=profile)

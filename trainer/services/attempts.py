@@ -28,7 +28,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -74,7 +74,7 @@ Dealt = tuple[dict[str, Any], RuleProfileVersion, Scenario | None]
 def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> list[Dealt]:
     if drill.kind == DrillKind.GENERATED:
         if drill.profile_version is None:
-            raise TrainerError(f"drill {drill.pk} has no rule profile to generate from")
+            raise ProductError(f"drill {drill.pk} has no rule profile to generate from")
         documents = generate_documents(drill=drill, seed=seed if seed is not None else 0)
         version = drill.profile_version
         return [(doc, version, None) for doc in documents]
@@ -85,7 +85,7 @@ def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> li
         (link.scenario.document, link.scenario.profile_version, link.scenario) for link in links
     ]
     if not rounds:
-        raise TrainerError(f"drill '{drill.title}' has no scenarios yet", field="drill")
+        raise ProductError(f"drill '{drill.title}' has no scenarios yet", field="drill")
     if drill.purpose == DrillPurpose.EXAM and seed is not None:
         # A sealed pool: each sitting draws its own rounds, in its own order, never one
         # this trainee was dealt before (trainer.selectors.pools).
@@ -140,14 +140,14 @@ def attempt_start(
     if not has_role(trainee, Role.TRAINEE):
         raise ForbiddenError("only trainees start attempts")
     if mode not in Mode.values:
-        raise TrainerError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+        raise ProductError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
     if not drill.is_active:
         raise NotFoundError("no such drill", field="drill")
     if assignment is not None:
         if not assignments_for_trainee(user=trainee).filter(pk=assignment.pk, drill=drill).exists():
             raise NotFoundError("no such assignment", field="assignment")
         if assignment.mode != mode:
-            raise TrainerError(
+            raise ProductError(
                 f"this assignment is in {assignment.mode} mode, not {mode}", field="mode"
             )
     else:
@@ -187,7 +187,7 @@ def attempt_start(
         try:
             key = game.answer_key(document)
         except DocumentError as exc:
-            raise TrainerError(f"round {position} cannot be played: {exc}", field="drill") from exc
+            raise ProductError(f"round {position} cannot be played: {exc}", field="drill") from exc
         dealt.append((position, document, version, scenario, key))
 
     now = timezone.now()

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.amounts import decimal_amount
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError, echo
 from core.roles import Role, has_role
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -47,9 +47,9 @@ MAX_TIME_BOX = 24 * 3600
 
 
 def whole_number(value: object, field: str, low: int, high: int) -> int:
-    """A whole number in range from the input, else TrainerError naming the field."""
+    """A whole number in range from the input, else ProductError naming the field."""
     if type(value) is not int or not low <= value <= high:
-        raise TrainerError(f"{field} must be a whole number from {low} to {high}", field=field)
+        raise ProductError(f"{field} must be a whole number from {low} to {high}", field=field)
     return value
 
 
@@ -63,13 +63,13 @@ def _amount(value: object, field: str) -> Decimal:
     """A money amount from a decimal string, int or Decimal; floats are refused, and so are
     digits other than 0-9 (the pattern is ASCII; Python's ``\\d`` and Decimal are not)."""
     if isinstance(value, bool) or not isinstance(value, str | int | Decimal):
-        raise TrainerError(f'{field} must be a decimal string like "25.00"', field=field)
+        raise ProductError(f'{field} must be a decimal string like "25.00"', field=field)
     text = str(value)
     amount = decimal_amount(text, whole_digits=10, leading_zeros=False)
     if amount is None:
         if text.startswith("-"):
-            raise TrainerError(f"{field} must not be negative, not {echo(text)}", field=field)
-        raise TrainerError(
+            raise ProductError(f"{field} must not be negative, not {echo(text)}", field=field)
+        raise ProductError(
             f"{field} must be an amount of the digits 0-9, with at most 10 digits and 2 "
             f"decimals, not {echo(text)}",
             field=field,
@@ -86,7 +86,7 @@ def _scenarios(items: Sequence[Scenario | str]) -> list[Scenario]:
         if scenario is None:
             raise NotFoundError(f"no active scenario {echo(item)}", field="scenarios")
         if not scenario.is_active:
-            raise TrainerError(
+            raise ProductError(
                 f"scenario {scenario.slug!r} has been superseded by a newer revision",
                 field="scenarios",
             )
@@ -126,25 +126,25 @@ def drill_create(
     An exam that ``certifies`` a profile is its table test and must cover every skill
     that table needs (trainer.selectors.blueprints).
 
-    TrainerError names the field at fault; nothing is written unless all of it is right.
+    ProductError names the field at fault; nothing is written unless all of it is right.
     """
     manager_required(user)
     title = (title or "").strip()
     if not title or len(title) > 200:
-        raise TrainerError("title must be 1 to 200 characters", field="title")
+        raise ProductError("title must be 1 to 200 characters", field="title")
     if kind not in DrillKind.values:
-        raise TrainerError(f"kind must be one of {', '.join(DrillKind.values)}", field="kind")
+        raise ProductError(f"kind must be one of {', '.join(DrillKind.values)}", field="kind")
     if purpose not in DrillPurpose.values:
-        raise TrainerError(
+        raise ProductError(
             f"purpose must be one of {', '.join(DrillPurpose.values)}", field="purpose"
         )
     if certifies is not None and purpose != DrillPurpose.EXAM:
-        raise TrainerError("only an exam can be a table test", field="certifies")
+        raise ProductError("only an exam can be a table test", field="certifies")
     time_limit = whole_number(time_limit_seconds, "time_limit_seconds", 1, MAX_TIME_LIMIT)
     time_box = whole_number(time_box_seconds, "time_box_seconds", 10, MAX_TIME_BOX)
     mark = _amount(pass_mark, "pass_mark")
     if mark > 100:
-        raise TrainerError("pass_mark is a percentage from 0 to 100", field="pass_mark")
+        raise ProductError("pass_mark is a percentage from 0 to 100", field="pass_mark")
     fields = {
         "title": title,
         "description": description,
@@ -161,15 +161,15 @@ def drill_create(
     }
     if kind == DrillKind.FIXED:
         if certifies is not None:
-            raise TrainerError(
+            raise ProductError(
                 "a table test deals fresh rounds: make it a generated drill", field="kind"
             )
         chosen = _scenarios(scenarios)
         if not chosen:
-            raise TrainerError("a fixed drill needs at least one scenario", field="scenarios")
+            raise ProductError("a fixed drill needs at least one scenario", field="scenarios")
         games = sorted({s.game for s in chosen})
         if len(games) > 1:
-            raise TrainerError(
+            raise ProductError(
                 "a drill deals one game: its scenarios are rounds of " + " and ".join(games),
                 field="scenarios",
             )
@@ -193,7 +193,7 @@ def drill_create(
     if certifies is not None:
         shortfalls = blueprint_shortfalls(drill=drill)
         if shortfalls:
-            raise TrainerError(
+            raise ProductError(
                 f"this exam cannot be the table test for {certifies.name}: "
                 + "; ".join(shortfalls),
                 field="certifies",
@@ -210,14 +210,14 @@ def _pool_check(title: str, chosen: Sequence[Scenario], count: int) -> None:
     seen: set[int] = set()
     for scenario in chosen:
         if scenario.pk in seen:
-            raise TrainerError(
+            raise ProductError(
                 f"scenario {scenario.slug!r} is in the pool twice: a pool's rounds must differ",
                 field="scenarios",
             )
         seen.add(scenario.pk)
     problem = pool_size_problem(title=title, pool=len(seen), count=count)
     if problem is not None:
-        raise TrainerError(problem, field="scenarios", code="pool_too_small")
+        raise ProductError(problem, field="scenarios", code="pool_too_small")
 
 
 def _dealt_once_check(chosen: Sequence[Scenario], *, pool: bool) -> None:
@@ -338,17 +338,17 @@ def _open_elsewhere(*, drill: Drill, user: AbstractBaseUser) -> list[str]:
 
 def _minimums(minimums: Mapping[str, int], recipe: Mapping[str, object]) -> dict[str, int]:
     if not isinstance(minimums, Mapping):
-        raise TrainerError("skill_minimums must map skills to round counts", field="skill_minimums")
+        raise ProductError("skill_minimums must map skills to round counts", field="skill_minimums")
     out = {}
     for skill, least in minimums.items():
         if skill not in skill_codes(str(recipe["game"])):
-            raise TrainerError(f"unknown skill {echo(str(skill))}", field="skill_minimums")
+            raise ProductError(f"unknown skill {echo(str(skill))}", field="skill_minimums")
         out[skill] = whole_number(least, f"skill_minimums[{skill}]", 1, MAX_ROUNDS)
     total = sum(out.values())
     count = recipe["count"]
     assert isinstance(count, int)
     if total > count:
-        raise TrainerError(
+        raise ProductError(
             f"the skill minimums add up to {total} rounds, more than the {count} dealt",
             field="skill_minimums",
         )
@@ -364,13 +364,13 @@ def _recipe(
     max_boxes: int,
 ) -> dict[str, object]:
     if profile_version is None:
-        raise TrainerError("a generated drill needs a rule profile", field="profile_version")
+        raise ProductError("a generated drill needs a rule profile", field="profile_version")
     profile = profile_version.engine_profile
     game = profile_version.profile.game
     declared = skill_codes(game)
     unknown = [s for s in skills if s not in declared]
     if unknown:
-        raise TrainerError(
+        raise ProductError(
             f"unknown skill {echo(unknown[0])}; skills are {', '.join(declared)}",
             field="skills",
         )
@@ -379,17 +379,17 @@ def _recipe(
     low = profile.min_bet if min_stake is None else _amount(min_stake, "min_stake")
     high = profile.max_bet if max_stake is None else _amount(max_stake, "max_stake")
     if low < profile.min_bet:
-        raise TrainerError(
+        raise ProductError(
             f"min_stake {low} is below {profile.name}'s table minimum {profile.min_bet}",
             field="min_stake",
         )
     if high > profile.max_bet:
-        raise TrainerError(
+        raise ProductError(
             f"max_stake {high} is above {profile.name}'s box maximum {profile.max_bet}",
             field="max_stake",
         )
     if low > high:
-        raise TrainerError(f"min_stake {low} is above max_stake {high}", field="min_stake")
+        raise ProductError(f"min_stake {low} is above max_stake {high}", field="min_stake")
     try:
         # One trial round: a recipe the generator cannot deal is refused now, not mid-exam.
         game_named(game).generate_rounds(
@@ -403,7 +403,7 @@ def _recipe(
             round_prefix="trial",
         )
     except DocumentError as err:
-        raise TrainerError(f"the generator cannot deal this recipe: {err}") from err
+        raise ProductError(f"the generator cannot deal this recipe: {err}") from err
     return {
         "profile_version": profile_version,
         "game": game,

@@ -17,7 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, TrainerError, clip, echo
+from core.errors import ConflictError, ForbiddenError, ProductError, clip, echo
 from core.roles import Role, has_role
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -38,7 +38,7 @@ def _administrator_required(actor: AbstractBaseUser) -> None:
         raise ForbiddenError("only an administrator changes a table's house rules")
 
 
-def _rule_error(rule: Rule) -> TrainerError:
+def _rule_error(rule: Rule) -> ProductError:
     """A refused value in words, at its field (no parameter key, no engine path)."""
     if rule.kind == "int":
         limits = f"from {rule.low} to {rule.high}"
@@ -55,7 +55,7 @@ def _rule_error(rule: Rule) -> TrainerError:
     else:
         words = "; ".join(text for _, text in rule.choices)
         message = f"{rule.label}: choose one of: {words}"
-    return TrainerError(message, field=rule.key)
+    return ProductError(message, field=rule.key)
 
 
 def rules_judged(
@@ -72,7 +72,7 @@ def rules_judged(
     meta = ("name", "source", "assumed")
     for key in parameters:
         if key not in RULE_OF and key not in meta:
-            raise TrainerError(
+            raise ProductError(
                 f"{echo(str(key))} is not a rule of a table",
                 field=f"parameters.{clip(str(key))}",
                 code="unknown_rule",
@@ -95,20 +95,20 @@ def rules_judged(
     except DocumentError as exc:
         key = (exc.field or "").split(".")[-1].split("[")[0]
         if key == "min_bet":
-            raise TrainerError(
+            raise ProductError(
                 f"{RULE_OF['min_bet'].label}: must not be above the largest bet "
                 f"({amount_words(data.get('max_bet'))})",
                 field="min_bet",
             ) from None
         if key == "change_chip":
-            raise TrainerError(
+            raise ProductError(
                 f"{RULE_OF['change_chip'].label}: must be one of the table's chips "
                 f"({rule_words('chip_set', data.get('chip_set'), game=game)})",
                 field="change_chip",
             ) from None
         if key in RULE_OF:
             raise _rule_error(RULE_OF[key]) from None
-        raise TrainerError("these rules cannot be dealt: check every rule") from None
+        raise ProductError("these rules cannot be dealt: check every rule") from None
 
 
 def start_of(day: dt.date) -> dt.datetime:
@@ -139,13 +139,13 @@ def house_rules_change(
     _administrator_required(actor)
     notes = (notes or "").strip()
     if not notes:
-        raise TrainerError("say what changes and why, for the record", field="notes")
+        raise ProductError("say what changes and why, for the record", field="notes")
     if len(notes) > NOTES_MAX:
-        raise TrainerError(f"the note is longer than {NOTES_MAX} characters", field="notes")
+        raise ProductError(f"the note is longer than {NOTES_MAX} characters", field="notes")
     if not isinstance(effective_on, dt.date):
-        raise TrainerError("give the day the rules take effect", field="effective_on")
+        raise ProductError("give the day the rules take effect", field="effective_on")
     if effective_on < timezone.localdate():
-        raise TrainerError(
+        raise ProductError(
             "the rules cannot take effect in the past: records already made keep the rules "
             "they were made under; choose today or a later day",
             field="effective_on",
@@ -153,7 +153,7 @@ def house_rules_change(
     if effective_on > timezone.localdate() + dt.timedelta(days=AHEAD_DAYS_MAX):
         # A change cannot be withdrawn, and none may come before it: a mistyped year would
         # hold the table's rules until then.
-        raise TrainerError(
+        raise ProductError(
             f"a change takes effect within {AHEAD_DAYS_MAX} days of today", field="effective_on"
         )
     with transaction.atomic():
@@ -177,7 +177,7 @@ def house_rules_change(
         if newest is not None:
             same = game_named(locked.game).profile_judged(newest.parameters, name=locked.name)
             if all(same.get(key) == judged.get(key) for key in rule_of(locked.game)):
-                raise TrainerError(
+                raise ProductError(
                     f"these are the same rules as version {newest.version}: change at least "
                     "one rule"
                 )
@@ -202,9 +202,9 @@ def house_rules_change(
 def _name_checked(name: str) -> str:
     name = (name or "").strip()
     if not name:
-        raise TrainerError("give the new table a short name", field="name")
+        raise ProductError("give the new table a short name", field="name")
     if len(name) > NAME_MAX or not NAME_RE.match(name):
-        raise TrainerError(
+        raise ProductError(
             "the short name takes lower-case letters, digits and single hyphens, at most "
             f"{NAME_MAX} characters (such as high-limit-shoe)",
             field="name",
@@ -220,9 +220,9 @@ def _name_checked(name: str) -> str:
 def _title_checked(title: str) -> str:
     title = " ".join((title or "").split())
     if not title:
-        raise TrainerError("give the new table a title, as the pit calls it", field="title")
+        raise ProductError("give the new table a title, as the pit calls it", field="title")
     if len(title) > TITLE_MAX:
-        raise TrainerError(f"the title is longer than {TITLE_MAX} characters", field="title")
+        raise ProductError(f"the title is longer than {TITLE_MAX} characters", field="title")
     if RuleProfile.objects.filter(title__iexact=title).exists():
         raise ConflictError(
             f"a table already has the title {echo(title)}: choose another", field="title"
@@ -246,12 +246,12 @@ def table_copy_create(
     title = _title_checked(title)
     copied = source.current_version or source.newest_version
     if copied is None:
-        raise TrainerError("that table has no rules to copy", field="source")
+        raise ProductError("that table has no rules to copy", field="source")
     judged = rules_judged(name, copied.parameters, parameters or {}, game=source.game)
     said = f"A copy of {source.title or source.name} (version {copied.version})"
     notes = (notes or "").strip()
     if len(notes) > NOTES_MAX:
-        raise TrainerError(f"the note is longer than {NOTES_MAX} characters", field="notes")
+        raise ProductError(f"the note is longer than {NOTES_MAX} characters", field="notes")
     try:
         with transaction.atomic():
             table = RuleProfile.objects.create(name=name, title=title, game=source.game)

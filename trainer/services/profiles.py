@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from core.errors import ConflictError, TrainerError
+from core.errors import ConflictError, ProductError
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -33,11 +33,11 @@ def profile_version_create(
     """Record the next version of a profile after the engine accepts its parameters.
 
     `parameters` may hold only what changes: the rest is taken from the current version.
-    Raises TrainerError naming the parameter at fault, or when no note says what changed,
+    Raises ProductError naming the parameter at fault, or when no note says what changed,
     or while a change of the house's rules is scheduled (correct it once it is in force).
     """
     if not notes.strip():
-        raise TrainerError("say what this version corrects", field="notes")
+        raise ProductError("say what this version corrects", field="notes")
     current = profile.current_version
     scheduled = profile.versions.filter(effective_from__gt=timezone.now()).first()
     if scheduled is not None:
@@ -52,7 +52,7 @@ def profile_version_create(
     try:
         judged = game_named(profile.game).profile_judged(data, name=profile.name)
     except DocumentError as exc:
-        raise TrainerError(exc.message, field=exc.field) from exc
+        raise ProductError(exc.message, field=exc.field) from exc
     start = current.effective_from if current else timezone.now()
     return version_record(profile=profile, parameters=judged, notes=notes, user=user, start=start)
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
 
-from core.errors import ConflictError, ForbiddenError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, ProductError, echo
 from core.roles import Role, has_role
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -53,7 +53,7 @@ def _may_revise(user: AbstractBaseUser, scenario: Scenario) -> None:
 
 def _difficulty(value: object) -> int:
     if type(value) is not int or not 1 <= value <= 5:
-        raise TrainerError(
+        raise ProductError(
             f"difficulty must be a whole number from 1 to 5, not {echo(value)}",
             field="difficulty",
         )
@@ -62,9 +62,9 @@ def _difficulty(value: object) -> int:
 
 def _checked(document: Mapping[str, Any], difficulty: int) -> tuple[dict[str, Any], int]:
     """The document as it will be stored, and its difficulty, once the engine and the
-    library's own rules accept them; TrainerError names the field at fault."""
+    library's own rules accept them; ProductError names the field at fault."""
     if not isinstance(document, Mapping):
-        raise TrainerError("the scenario must be a JSON object", field="document")
+        raise ProductError("the scenario must be a JSON object", field="document")
     level = _difficulty(difficulty)
     doc = dict(document)
     scenario_validate(document=doc, rule_changes=True)
@@ -77,10 +77,10 @@ def _version(doc: Mapping[str, Any]) -> RuleProfileVersion:
     rules_stated = doc["rules"]
     name = rules_stated.get("profile") if isinstance(rules_stated, Mapping) else rules_stated
     if not isinstance(name, str):
-        raise TrainerError("rules must name a table", field="rules")
+        raise ProductError("rules must name a table", field="rules")
     version = profile_version_for(name, game=document_game(doc).name)
     if version is None:
-        raise TrainerError(
+        raise ProductError(
             f"no recorded version of profile {echo(name)} has the rules the engine plays under "
             "that name",
             field="rules",
@@ -183,7 +183,7 @@ def scenario_revise(
             and current.difficulty == level
             and current.profile_version_id == version.pk
         ):
-            raise TrainerError("nothing changed: the revision would be the same scenario")
+            raise ProductError("nothing changed: the revision would be the same scenario")
         slug = current.slug
         current.slug = f"{slug}--r{current.revision}"
         current.is_active = False

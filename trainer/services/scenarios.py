@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from core.errors import TrainerError, clip, echo
+from core.errors import ProductError, clip, echo
 from trainer import strictjson
 from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named, game_names
 from trainer.labels import skill_codes
@@ -47,7 +47,7 @@ class _Entry:
 
 
 def _fail(line: int, message: str, *, field: str | None = None, code: str = "invalid") -> NoReturn:
-    raise TrainerError(f"line {line}: {message}", field=field, code=code)
+    raise ProductError(f"line {line}: {message}", field=field, code=code)
 
 
 def _entry(raw: object, line: int) -> _Entry:
@@ -75,7 +75,7 @@ def _entry(raw: object, line: int) -> _Entry:
 def scenario_validate(
     *, document: Mapping[str, Any], line: int = 1, rule_changes: bool = False
 ) -> dict[str, Any]:
-    """The settlement of a library scenario; TrainerError naming the line, field and reason.
+    """The settlement of a library scenario; ProductError naming the line, field and reason.
 
     Besides the engine's rules, a library scenario needs a slug `id`, a `title`, known
     `skills`, and its `rules` must name a profile. The shipped library names its tables'
@@ -89,7 +89,7 @@ def scenario_validate(
     except DocumentError as err:
         # The game's message already starts with the box ("box 2: ...") when there is one.
         message = f"field {err.field or '(document)'} ({err.reason}): {err.message}"
-        raise TrainerError(
+        raise ProductError(
             f"line {line}: {message}", field=err.field or None, code=err.reason
         ) from err
     slug = document.get("id")
@@ -298,12 +298,12 @@ def scenario_export(*, scenarios: Iterable[Scenario]) -> list[dict[str, Any]]:
 def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
     """Entries and their line numbers from a JSON array, one JSON object, or JSON Lines.
 
-    TrainerError names the line that is not JSON, or that nests deeper than
+    ProductError names the line that is not JSON, or that nests deeper than
     strictjson.MAX_DEPTH (which Python's parser would answer with a RecursionError).
     """
     stripped = text.strip()
     if not stripped:
-        raise TrainerError("the file holds no scenarios")
+        raise ProductError("the file holds no scenarios")
     try:
         whole = strictjson.loads(stripped)
     except strictjson.JSONTooDeepError as err:
@@ -316,7 +316,7 @@ def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
             return whole, [k + 1 for k in range(len(whole))]
         if isinstance(whole, dict):
             return [whole], [text[: text.index("{")].count("\n") + 1]
-        raise TrainerError("the file must hold a JSON object, an array of them, or JSON Lines")
+        raise ProductError("the file must hold a JSON object, an array of them, or JSON Lines")
     entries: list[object] = []
     lines: list[int] = []
     for number, line in enumerate(text.splitlines(), start=1):
@@ -327,13 +327,13 @@ def scenario_entries_from_text(text: str) -> tuple[list[object], list[int]]:
         except strictjson.JSONTooDeepError as err:
             raise _too_deep(err, number) from err
         except ValueError as err:
-            raise TrainerError(f"line {number}: not valid JSON: {err}", code="bad_json") from err
+            raise ProductError(f"line {number}: not valid JSON: {err}", code="bad_json") from err
         lines.append(number)
     return entries, lines
 
 
-def _too_deep(err: strictjson.JSONTooDeepError, line: int) -> TrainerError:
-    return TrainerError(
+def _too_deep(err: strictjson.JSONTooDeepError, line: int) -> ProductError:
+    return ProductError(
         f"line {line}: JSON nested deeper than {err.limit} levels (column {err.colno})",
         code="too_deep",
     )

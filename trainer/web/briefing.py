@@ -9,14 +9,14 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from core.errors import NotFoundError, TrainerError
+from core.errors import NotFoundError, ProductError
 from trainer.models import AttemptStatus
 from trainer.selectors.attempts import assignments_for_trainee, attempts_for_trainee
 from trainer.selectors.sittings import briefing_of
 
 
 def briefing_page(
-    request: HttpRequest, assignment_id: int, *, error: TrainerError | None = None
+    request: HttpRequest, assignment_id: int, *, error: ProductError | None = None
 ) -> HttpResponse:
     user = request.user
     assert isinstance(user, AbstractBaseUser)  # the trainee's pages require one

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core import pages
 from core.access import role_required
-from core.errors import ConflictError, NotFoundError, TrainerError
+from core.errors import ConflictError, NotFoundError, ProductError
 from trainer.games import game_named
 from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
@@ -60,14 +60,14 @@ def _me(request: HttpRequest) -> AbstractBaseUser:
 
 
 def trainee_page(view: View) -> View:
-    """Trainees only; TrainerError becomes a 404, a 403, or the page with its message."""
+    """Trainees only; ProductError becomes a 404, a 403, or the page with its message."""
 
     @role_required(*pages.TRAINING.roles, refusal=pages.TRAINING.refusal)
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except TrainerError as exc:
+        except ProductError as exc:
             if exc.status in (403, 404):
                 raise
             attempt_id = kwargs.get("attempt_id")
@@ -92,7 +92,7 @@ def _int(value: str | None, field: str) -> int:
     try:
         return int(value or "")
     except ValueError:
-        raise TrainerError(f"{field} must be a number", field=field) from None
+        raise ProductError(f"{field} must be a number", field=field) from None
 
 
 @require_POST
@@ -133,7 +133,7 @@ def _table(
     request: HttpRequest,
     attempt_id: int,
     *,
-    error: TrainerError | None = None,
+    error: ProductError | None = None,
     posted: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from audit.services.reports.lifecycle import compliance_report_export
 from audit.services.reports.rows import FORMATS
-from core.errors import TrainerError, echo
+from core.errors import ProductError, echo
 from core.usernames import users_with_username
 
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
             exported = compliance_report_export(
                 start=start, end=end, fmt=options["fmt"], out=out, actor=actor
             )
-        except TrainerError as exc:
+        except ProductError as exc:
             raise CommandError(exc.message) from exc
         verification = exported.verification
         self.stdout.write(f"wrote {exported.path} ({exported.size_bytes} bytes)")

@@ -40,7 +40,7 @@ from audit.models import Refresher
 from audit.selectors.queue import waiting_reviews
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
-from core.errors import TrainerError
+from core.errors import ProductError
 from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from teaching.services.assignments import assignment_create
 from trainer.games import game_named
@@ -184,7 +184,7 @@ class Command(BaseCommand):
             return False
         try:
             refresher = refresher_assign(trainee=trainee, user=boss, due_in_days=7)
-        except TrainerError as error:
+        except ProductError as error:
             self.stdout.write(f"  no refresher: {error.message}")
             return False
         self.stdout.write(f"  {refresher.assignment.drill.title}: assigned, due in 7 days")

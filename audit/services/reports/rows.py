@@ -44,7 +44,7 @@ from audit.selectors.reports import (
     report_signoffs,
 )
 from core.dates import house_second, house_zone_name, zone_statement
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.postgres import csv_formula_safe, csv_line
 from ledger.services.verify import LedgerVerification, ledger_verify
 from trainer import labels
@@ -58,16 +58,16 @@ Row = list[str]
 def check_request(*, start: object, end: object, fmt: object) -> None:
     for name, value in (("from", start), ("to", end)):
         if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-            raise TrainerError(f"'{name}' must be a date (YYYY-MM-DD)", field=name)
+            raise ProductError(f"'{name}' must be a date (YYYY-MM-DD)", field=name)
     assert isinstance(start, dt.date)
     assert isinstance(end, dt.date)
     if start > end:
-        raise TrainerError(
+        raise ProductError(
             f"the period starts ({start.isoformat()}) after it ends ({end.isoformat()})",
             field="from",
         )
     if fmt not in FORMATS:
-        raise TrainerError(f"format must be csv, pdf or flat, not {fmt!r}", field="format")
+        raise ProductError(f"format must be csv, pdf or flat, not {fmt!r}", field="format")
 
 
 def cell(value: Any) -> str:

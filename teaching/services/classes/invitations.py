@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from core.errors import ConflictError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, NotFoundError, ProductError, echo
 from core.links import link_validity_words
 from core.roles import Role, roles_of
 from core.usernames import username_normal, username_taken
@@ -134,7 +134,7 @@ def trainee_invite(
         may_manage(actor)
     person = person_cleaned(Person(username, email, first_name, last_name))
     for column, message in person_problems(person):
-        raise TrainerError(message, field=column)
+        raise ProductError(message, field=column)
     for column, message in _taken_problems(person):
         raise ConflictError(message, field=column)
     with transaction.atomic():

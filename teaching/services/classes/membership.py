@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.db import transaction
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError, echo
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -49,9 +49,9 @@ def _may_administer(actor: AbstractBaseUser) -> None:
 def _class_name(name: str, *, exclude: int | None = None) -> str:
     text = " ".join((name or "").split())
     if not text:
-        raise TrainerError("a class needs a name", field="name")
+        raise ProductError("a class needs a name", field="name")
     if len(text) > NAME_MAX:
-        raise TrainerError(f"a class name is at most {NAME_MAX} characters", field="name")
+        raise ProductError(f"a class name is at most {NAME_MAX} characters", field="name")
     taken = TrainingClass.objects.filter(name__iexact=text)
     if exclude is not None:
         taken = taken.exclude(pk=exclude)
@@ -203,7 +203,7 @@ def class_instructor_add(
 ) -> None:
     _may_administer(actor)
     if Role.PIT_BOSS not in roles_of(instructor):
-        raise TrainerError(
+        raise ProductError(
             f"{echo(instructor.get_username())} is not a pit boss", field="instructor"
         )
     if training_class.instructors.filter(pk=instructor.pk).exists():

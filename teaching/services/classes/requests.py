@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, ForbiddenError, NotFoundError, TrainerError, echo
+from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError, echo
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -51,7 +51,7 @@ def class_join_request_create(
         raise ForbiddenError("nobody asks for themselves to join a class they run")
     note = " ".join((note or "").split())
     if len(note) > NOTE_MAX:
-        raise TrainerError(f"a note is at most {NOTE_MAX} characters", field="note")
+        raise ProductError(f"a note is at most {NOTE_MAX} characters", field="note")
     if training_class.trainees.filter(pk=trainee.pk).exists():
         raise ConflictError(
             f"{echo(trainee.get_username())} is already on {training_class.name}",

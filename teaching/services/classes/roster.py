@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from core.errors import TrainerError, clip, echo
+from core.errors import ProductError, clip, echo
 from core.roles import Role, has_role, roles_of
 from core.usernames import username_key, users_with_username
 from ledger.events import Event, Subject
@@ -68,16 +68,16 @@ def roster_rows_from_csv(
     *, text: str, field_name: str = "file"
 ) -> list[tuple[int, dict[str, str]]]:
     """The rows of a roster CSV with their line numbers (the header is line 1). A header
-    that lacks a column, or a file that is not CSV, is a TrainerError naming it."""
+    that lacks a column, or a file that is not CSV, is a ProductError naming it."""
     text = text.lstrip("\ufeff")  # the byte-order mark a spreadsheet puts first
     reader = csv.DictReader(io.StringIO(text, newline=""))
     try:
         header = [(name or "").strip().lower() for name in reader.fieldnames or []]
     except csv.Error as exc:
-        raise TrainerError(f"the file is not CSV: {exc}", field=field_name) from None
+        raise ProductError(f"the file is not CSV: {exc}", field=field_name) from None
     missing = [column for column in ROSTER_COLUMNS if column not in header]
     if missing:
-        raise TrainerError(
+        raise ProductError(
             f"the first line must name the columns {', '.join(ROSTER_COLUMNS)}; "
             f"missing: {', '.join(missing)}",
             field=field_name,
@@ -94,7 +94,7 @@ def roster_rows_from_csv(
             if any(values.values()):
                 rows.append((reader.line_num, values))
     except csv.Error as exc:
-        raise TrainerError(f"line {reader.line_num}: {exc}", field=field_name) from None
+        raise ProductError(f"line {reader.line_num}: {exc}", field=field_name) from None
     return rows
 
 
@@ -151,7 +151,7 @@ def roster_import(
             else:
                 try:
                     addable_trainee_required(actor=actor, trainee=existing)
-                except TrainerError as refusal:
+                except ProductError as refusal:
                     problems.append(("username", refusal.message))
         else:
             problems.extend(person_problems(person))

@@ -11,7 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from teaching.selectors import classes as class_selectors
 from teaching.selectors import people as selectors
 from teaching.services import classes as services
@@ -69,7 +69,7 @@ def instructor_add(request: HttpRequest, class_id: int) -> HttpResponse:
             services.class_instructor_add(
                 actor=actor_of(request), training_class=training_class, instructor=person
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(request, f"{person_label(person)} now teaches {training_class.name}.")
@@ -112,7 +112,7 @@ def trainee_move(request: HttpRequest) -> HttpResponse:
             left = services.class_trainee_transfer(
                 actor=actor_of(request), training_class=destination, trainee=trainee
             )
-        except TrainerError as error:
+        except ProductError as error:
             form.add_error("trainee" if error.status != 409 else None, error.message)
         else:
             where = f" (they left {', '.join(left)})" if left else ""

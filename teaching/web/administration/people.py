@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import pages
 from core.access import role_required
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.links import link_validity_words
 from teaching.selectors import people as selectors
 from teaching.services import people as services
@@ -62,7 +62,7 @@ def person_create(request: HttpRequest) -> HttpResponse:
             made = services.person_create(
                 actor=actor_of(request), link_base=link_base(request), **form.cleaned_data
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(
@@ -110,7 +110,7 @@ def person_roles(request: HttpRequest, person_id: int) -> HttpResponse:
             services.person_roles_set(
                 actor=actor_of(request), person=row.user, roles=form.cleaned_data["roles"]
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
             return _person_page(request, person_id, roles_form=form, status=error.status)
         messages.success(request, f"{row.user.get_username()}'s roles saved.")
@@ -128,7 +128,7 @@ def _act(
     row = selectors.person_get(user=request.user, person_id=person_id)
     try:
         said = act(actor_of(request), row)
-    except TrainerError as error:
+    except ProductError as error:
         messages.error(request, error.message)
         return _person_page(request, person_id, status=error.status)
     messages.success(request, said)

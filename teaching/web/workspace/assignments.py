@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import pages
 from core.access import role_required
 from core.dates import house_moment
-from core.errors import CHOICE_ERRORS, NotFoundError, TrainerError
+from core.errors import CHOICE_ERRORS, NotFoundError, ProductError
 from teaching.selectors import assignments as assignment_sel
 from teaching.selectors.drills import drills_visible_to
 from teaching.services.assignments import (
@@ -48,7 +48,7 @@ def _person(user: Any) -> str:
 def due_from(day: dt.date | None, time: dt.time | None) -> dt.datetime | None:
     """A due date typed as a day and a time of day, in the house's time zone (as every date
     on the site is read); the end of the day when no time is given. A time the clocks skip
-    is a TrainerError naming `due_time`."""
+    is a ProductError naming `due_time`."""
     if day is None:
         return None
     return house_moment(dt.datetime.combine(day, time or dt.time(23, 59)), field="due_time")
@@ -58,7 +58,7 @@ def _due_checked(form: forms.Form, data: dict[str, Any]) -> None:
     """The form's error at the time of day, for a due date that does not exist."""
     try:
         due_from(data.get("due_day"), data.get("due_time"))
-    except TrainerError as error:
+    except ProductError as error:
         form.add_error("due_time", error.message)
 
 
@@ -181,7 +181,7 @@ class CancelForm(forms.Form):
     )
 
 
-def _refused(request: HttpRequest, form: forms.Form, error: TrainerError) -> None:
+def _refused(request: HttpRequest, form: forms.Form, error: ProductError) -> None:
     if error.status in (403, 404):
         raise error
     form.add_error(error.field if error.field in form.fields else None, error.message)
@@ -206,7 +206,7 @@ def assignment_list(request: HttpRequest) -> HttpResponse:
                     max_sittings=data["max_sittings"],
                     cooldown_hours=data["cooldown_hours"],
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 _refused(request, form, error)
             else:
                 messages.success(request, f"“{assignment.drill.title}” is assigned.")
@@ -269,7 +269,7 @@ def assignment_reassign_view(request: HttpRequest, assignment_id: int) -> HttpRe
             assignment_reassign(
                 assignment=assignment, user=_me(request), **form.changes(form.cleaned_data)
             )
-        except TrainerError as error:
+        except ProductError as error:
             _refused(request, form, error)
         else:
             messages.success(request, "The assignment's sittings and due date are changed.")
@@ -288,7 +288,7 @@ def assignment_cancel_view(request: HttpRequest, assignment_id: int) -> HttpResp
         return _detail(request, assignment_id, cancel_form=form, status=400)
     try:
         assignment_cancel(assignment=assignment, user=_me(request))
-    except TrainerError as error:
+    except ProductError as error:
         _refused(request, form, error)
         return _detail(request, assignment_id, cancel_form=form, status=error.status)
     messages.success(request, "The assignment is cancelled: its trainees no longer see it.")

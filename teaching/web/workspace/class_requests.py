@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.urls import path
 from django.views.decorators.http import require_POST
 
-from core.errors import ForbiddenError, TrainerError
+from core.errors import ForbiddenError, ProductError
 from core.roles import Role, has_role
 from teaching.selectors import classes as selectors
 from teaching.services import classes as services
@@ -32,7 +32,7 @@ def join_request_create(request: HttpRequest, class_id: int) -> HttpResponse:
                 trainee=trainee,
                 note=form.cleaned_data["note"],
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(
@@ -52,7 +52,7 @@ def join_request_answer(request: HttpRequest, request_id: int, answer: str) -> H
     decide = services.class_join_request_accept if accept else services.class_join_request_decline
     try:
         decide(actor=_actor(request), request=found)
-    except TrainerError as error:
+    except ProductError as error:
         if error.status in (403, 404):
             raise
         messages.error(request, error.message)
@@ -78,7 +78,7 @@ def class_transfer(request: HttpRequest, class_id: int) -> HttpResponse:
             left = services.class_trainee_transfer(
                 actor=_actor(request), training_class=training_class, trainee=trainee
             )
-        except TrainerError as error:
+        except ProductError as error:
             if error.status == 403:
                 raise
             error_at_field(form, error)

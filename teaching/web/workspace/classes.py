@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import pages
 from core.access import role_required
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.postgres import csv_formula_safe
 from core.roles import Role, has_role
 from teaching.selectors import classes as selectors
@@ -63,7 +63,7 @@ def class_create(request: HttpRequest) -> HttpResponse:
             created = services.training_class_create(
                 actor=_actor(request), name=form.cleaned_data["name"]
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(request, f"Class {created.name} created.")
@@ -115,7 +115,7 @@ def class_rename(request: HttpRequest, class_id: int) -> HttpResponse:
             services.training_class_rename(
                 actor=_actor(request), training_class=training_class, name=form.cleaned_data["name"]
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(request, f"Renamed to {training_class.name}.")
@@ -135,7 +135,7 @@ def class_trainee_add(request: HttpRequest, class_id: int) -> HttpResponse:
             services.class_trainee_add(
                 actor=_actor(request), training_class=training_class, trainee=trainee
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(request, f"{trainee.get_username()} added to {training_class.name}.")
@@ -156,7 +156,7 @@ def class_invite(request: HttpRequest, class_id: int) -> HttpResponse:
                 link_base=link_base(request),
                 **form.cleaned_data,
             )
-        except TrainerError as error:
+        except ProductError as error:
             error_at_field(form, error)
         else:
             messages.success(
@@ -195,7 +195,7 @@ def class_invitation_resend(request: HttpRequest, class_id: int, trainee_id: int
             trainee=trainee,
             link_base=link_base(request),
         )
-    except TrainerError as error:
+    except ProductError as error:
         if error.status in (403, 404):
             raise
         messages.error(request, error.message)
@@ -218,7 +218,7 @@ def roster_import(request: HttpRequest) -> HttpResponse:
                 report = services.roster_import(
                     actor=_actor(request), rows=rows, link_base=link_base(request)
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 error_at_field(form, error)
             else:
                 status = 200 if report.applied else 400

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 
-from core.errors import CHOICE_ERRORS, TrainerError
+from core.errors import CHOICE_ERRORS, ProductError
 from trainer.games import DEFAULT_GAME
 from trainer.labels import skill_choices
 from trainer.models import DrillPurpose, RuleProfile
@@ -119,7 +119,7 @@ class GeneratedDrillForm(_DrillFields):
 FIELD_OF = {"profile_version": "profile", "skill_minimums": "skills", "kind": None}
 
 
-def place_error(form: forms.Form, error: TrainerError) -> None:
+def place_error(form: forms.Form, error: ProductError) -> None:
     """The service's error beside the field it names (the whole form's when none fits)."""
     field = FIELD_OF.get(error.field or "", error.field)
     form.add_error(field if field in form.fields else None, error.message)

@@ -16,7 +16,7 @@ from django.urls import path
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from core.errors import CHOICE_ERRORS, TrainerError
+from core.errors import CHOICE_ERRORS, ProductError
 from core.roles import Role, roles_of
 from teaching.selectors import drills as sel
 from teaching.selectors.assignments import assignments_managed_by
@@ -165,7 +165,7 @@ def drill_assign(request: HttpRequest, drill_id: int) -> HttpResponse:
             due_at=due_from(data["due_day"], data["due_time"]),
             max_sittings=data["max_sittings"],
         )
-    except TrainerError as error:
+    except ProductError as error:
         if error.status == 404:
             raise
         form.add_error(error.field if error.field in form.fields else None, error.message)

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import pages
 from core.access import role_required
-from core.errors import TrainerError
+from core.errors import ProductError
 from core.roles import Role, has_role
 from teaching.selectors import drills as sel
 from teaching.web.workspace.drill_forms import (
@@ -126,7 +126,7 @@ def drill_new_library(request: HttpRequest) -> HttpResponse:
                     pass_mark=data["pass_mark"],
                     user=request.user,  # type: ignore[arg-type]
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 if error.status in (403, 404):
                     raise
                 if error.field == "scenarios":
@@ -186,7 +186,7 @@ def drill_new_generated(request: HttpRequest) -> HttpResponse:
                     pass_mark=data["pass_mark"],
                     user=request.user,  # type: ignore[arg-type]
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 if error.status in (403, 404):
                     raise
                 place_error(form, error)
@@ -211,7 +211,7 @@ def drill_table_test(request: HttpRequest) -> HttpResponse:
         return _list_page(request, status=400)
     try:
         drill = table_test_create(profile_version=version, user=request.user)  # type: ignore[arg-type]
-    except TrainerError as error:
+    except ProductError as error:
         if error.status in (403, 404):
             raise
         messages.error(request, error.message)
@@ -226,7 +226,7 @@ def drill_retire_view(request: HttpRequest, drill_id: int) -> HttpResponse:
     try:
         drill = sel.drill_get_for_viewer(drill_id=drill_id, user=request.user)
         drill_retire(drill=drill, user=request.user, reason=request.POST.get("reason", ""))  # type: ignore[arg-type]
-    except TrainerError as error:
+    except ProductError as error:
         if error.status in (403, 404):
             raise
         messages.error(request, error.message)

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from core.errors import TrainerError
+from core.errors import ProductError
 
 
 class ClassForm(forms.Form):
@@ -88,7 +88,7 @@ class RosterForm(forms.Form):
             ) from None
 
 
-def error_at_field(form: forms.Form, error: TrainerError) -> None:
+def error_at_field(form: forms.Form, error: ProductError) -> None:
     """The service's refusal shown at the field it names (else above the form)."""
     name = error.field if error.field in form.fields else None
     form.add_error(name, error.message)

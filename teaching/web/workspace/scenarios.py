@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.views.decorators.http import require_GET, require_http_methods
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from teaching.selectors import drills as sel
 from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
@@ -106,7 +106,7 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
                 else:
                     try:
                         _save(request, form, document, current)
-                    except TrainerError as error:
+                    except ProductError as error:
                         if error.status in (403, 404):
                             raise
                         _place(form, error.field, error.message)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from core.errors import TrainerError, echo
+from core.errors import ProductError, echo
 from trainer.games.blackjack import words
 from trainer.games.blackjack.display import (
     CHIP_COLOURS,
@@ -95,22 +95,22 @@ def _posted_chips(post: Mapping[str, Any]) -> list[str]:
             continue
         label = f"How many {value}s"
         if said.startswith("-"):
-            raise TrainerError(f"{label}: a count cannot be negative ({echo(said)})", field=field)
+            raise ProductError(f"{label}: a count cannot be negative ({echo(said)})", field=field)
         if not said.isascii() or not said.isdigit():
-            raise TrainerError(
+            raise ProductError(
                 f"{label}: write a whole number of chips, like 2, not {echo(said)}", field=field
             )
         if value not in RACK_VALUES:
-            raise TrainerError(f"{echo(value)} is not one of this table's chips", field=field)
+            raise ProductError(f"{echo(value)} is not one of this table's chips", field=field)
         count = int(said)
         # Checked before the list is made: a count may be any number of digits.
         if len(chips) + count > MAX_CHIPS:
-            raise TrainerError(
+            raise ProductError(
                 f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips"
             )
         chips += [value] * count
     if len(chips) > MAX_CHIPS:
-        raise TrainerError(f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips")
+        raise ProductError(f"a stack holds at most {MAX_CHIPS} chips: take some off", field="chips")
     return chips
 
 
@@ -118,7 +118,7 @@ def _stack_worth(chips: list[str]) -> str:
     try:
         return f"{sum((Decimal(chip) for chip in chips), Decimal(0)):.2f}"
     except ArithmeticError:
-        raise TrainerError("a chip must be an amount such as 2.50", field="chips") from None
+        raise ProductError("a chip must be an amount such as 2.50", field="chips") from None
 
 
 def form_answer(post: Mapping[str, Any]) -> dict[str, Any]:
@@ -137,13 +137,13 @@ def form_answer(post: Mapping[str, Any]) -> dict[str, Any]:
             # The script sends the stack's worth as the amount; the count fields, the chips.
             worth = _stack_worth(chips) if chips else str(post.get("amount") or "")
             if not worth:
-                raise TrainerError(
+                raise ProductError(
                     f"the stack is empty: put the chips to {moves.value.replace('_', ' ')} on it",
                     field="chips",
                 )
             return {"action": action, "amount": worth}
         if not chips:
-            raise TrainerError(
+            raise ProductError(
                 "the stack is empty: add the chips to hand over from the rack", field="chips"
             )
         return {"action": action, "chips": chips} if action is not None else {"chips": chips}
@@ -151,5 +151,5 @@ def form_answer(post: Mapping[str, Any]) -> dict[str, Any]:
         return {"action": post.get("action"), "amount": post.get("amount", "")}
     word = post.get("answer")
     if word is None:
-        raise TrainerError("choose an answer", field="answer")
+        raise ProductError("choose an answer", field="answer")
     return button_answer(word)

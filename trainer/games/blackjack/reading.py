@@ -9,7 +9,7 @@ from decimal import Decimal
 from typing import Any
 
 from core.amounts import decimal_amount
-from core.errors import TrainerError, clip, echo
+from core.errors import ProductError, clip, echo
 from trainer import rules
 from trainer.games.reading import AnswerField
 from trainer.rules.chips import chip_text
@@ -87,34 +87,34 @@ def parse_amount(value: object) -> Decimal:
     if not isinstance(value, str):
         kinds = {bool: "true or false", int: "a number", float: "a number", list: "a list"}
         kind = "null" if value is None else kinds.get(type(value), "an object")
-        raise TrainerError(
+        raise ProductError(
             f'amount must be written as a string such as "12.50", not {kind}', field="amount"
         )
     text = value.strip(" \t\r\n")
     shown = repr(text if len(text) <= 30 else text[:30] + "…")
     if text == "":
-        raise TrainerError("amount is required for pay, take and take half", field="amount")
+        raise ProductError("amount is required for pay, take and take half", field="amount")
     if text.startswith("-"):
-        raise TrainerError(f"amount cannot be negative: {shown}", field="amount")
+        raise ProductError(f"amount cannot be negative: {shown}", field="amount")
     amount = decimal_amount(text, whole_digits=9, leading_zeros=True)
     if amount is None:
         if re.fullmatch(r"[0-9]+\.[0-9]{3,}", text):
-            raise TrainerError(
+            raise ProductError(
                 f"amount is paid to the cent, two places at most (like 12.50): {shown}",
                 field="amount",
             )
         if any(char.isdecimal() and not char.isascii() for char in text):
-            raise TrainerError(
+            raise ProductError(
                 f"amount must be written with the digits 0-9: {shown}", field="amount"
             )
-        raise TrainerError(
+        raise ProductError(
             f'amount is not a number of dollars and cents: {shown} (write it like "12.50")',
             field="amount",
         )
     if amount > MAX_AMOUNT:
-        raise TrainerError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
+        raise ProductError(f"amount is over the 1,000,000 limit: {shown}", field="amount")
     if amount == 0:
-        raise TrainerError("amount must be more than 0 (a push moves no money)", field="amount")
+        raise ProductError("amount must be more than 0 (a push moves no money)", field="amount")
     return amount.quantize(CENT)
 
 
@@ -137,17 +137,17 @@ def answer_fields(kind: str) -> tuple[str, ...]:
 def parse_answer(
     kind: str, answer: Mapping[str, Any], *, document: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """The answer in the shape the grader compares, or a TrainerError naming the fault.
+    """The answer in the shape the grader compares, or a ProductError naming the fault.
 
     Strict: a field this kind of question does not take is refused (never ignored), and
     a chip must be one of the table's rack, read from the round's ``document`` as the
     question shows it (``trainer.selectors.attempts.chip_work``)."""
     if not isinstance(answer, Mapping):
-        raise TrainerError("answer must be an object", field="answer")
+        raise ProductError("answer must be an object", field="answer")
     allowed = answer_fields(kind)
     unknown = [str(key) for key in answer if key not in allowed]
     if unknown:
-        raise TrainerError(
+        raise ProductError(
             f"this question does not take {echo(unknown[0])} in its answer; "
             f"it takes {', '.join(allowed)}",
             field=f"answer.{clip(unknown[0])}",
@@ -160,46 +160,46 @@ def parse_answer(
     if kind in rules.MONEY_KINDS:
         action = rules.money_action_of(answer.get("action"))
         if action is None:
-            raise TrainerError(
+            raise ProductError(
                 f"action must be one of {', '.join(rules.MoneyAction)}", field="action"
             )
         if action is rules.MoneyAction.PUSH:
             if str(answer.get("amount") or "0").strip() not in ("", "0", "0.0", "0.00"):
-                raise TrainerError("a push moves no money: leave the amount empty", field="amount")
+                raise ProductError("a push moves no money: leave the amount empty", field="amount")
             return {"action": action.value, "amount": "0.00"}
         if "amount" not in answer:
-            raise TrainerError(f"amount is required to {action.replace('_', ' ')}", field="amount")
+            raise ProductError(f"amount is required to {action.replace('_', ' ')}", field="amount")
         return {"action": action.value, "amount": str(parse_amount(answer["amount"]))}
     words = rules.PROCEDURE_ANSWERS.get(kind)
     if words is None:
-        raise TrainerError(f"question kind {echo(kind)} cannot be answered here", field="question")
+        raise ProductError(f"question kind {echo(kind)} cannot be answered here", field="question")
     word = answer.get("answer")
     if not isinstance(word, str) or word not in words:
-        raise TrainerError(f"answer must be one of {', '.join(words)}", field="answer")
+        raise ProductError(f"answer must be one of {', '.join(words)}", field="answer")
     parsed: dict[str, Any] = {"answer": str(word)}
     if kind == rules.Kind.PEEK and word == rules.ProcedureAnswer.PEEK:
         natural = answer.get("dealer_blackjack")
         if not isinstance(natural, bool):
-            raise TrainerError(
+            raise ProductError(
                 "say whether the peek finds a dealer natural (dealer_blackjack: true or false)",
                 field="dealer_blackjack",
             )
         parsed["dealer_blackjack"] = natural
     elif "dealer_blackjack" in answer:
-        raise TrainerError(
+        raise ProductError(
             "dealer_blackjack goes with peek only: a dealer who does not peek finds nothing",
             field="dealer_blackjack",
         )
     if "total" in answer:
         total = answer["total"]
         if isinstance(total, bool) or not isinstance(total, int) or not 2 <= total <= 31:
-            raise TrainerError(
+            raise ProductError(
                 "total must be the dealer's total as a whole number from 2 to 31", field="total"
             )
         parsed["total"] = total
     if "soft" in answer:
         if not isinstance(answer["soft"], bool):
-            raise TrainerError("soft must be true or false", field="soft")
+            raise ProductError("soft must be true or false", field="soft")
         parsed["soft"] = answer["soft"]
     return parsed
 
@@ -231,7 +231,7 @@ def _parse_chips(
         if "chips" not in answer:
             return None
         if action is not rules.MoneyAction.PAY:
-            raise TrainerError(
+            raise ProductError(
                 "chips are handed over to pay; take, push and take half are answered with an "
                 "amount and no chips",
                 field="chips",
@@ -239,17 +239,17 @@ def _parse_chips(
     chips = answer.get("chips")
     if not isinstance(chips, list) or not chips:
         message = 'chips must be a list of the chips given, like ["25", "5"]'
-        raise TrainerError(message, field="chips")
+        raise ProductError(message, field="chips")
     if len(chips) > MAX_CHIPS:
-        raise TrainerError(f"at most {MAX_CHIPS} chips can be given", field="chips")
+        raise ProductError(f"at most {MAX_CHIPS} chips can be given", field="chips")
     try:
         given = [(chip, parse_amount(chip)) for chip in chips]
-    except TrainerError as exc:
-        raise TrainerError(f"a chip's {exc}", field="chips") from exc
+    except ProductError as exc:
+        raise ProductError(f"a chip's {exc}", field="chips") from exc
     rack = table_rack(document)
     for chip, value in given:
         if rack is not None and value not in rack:
-            raise TrainerError(
+            raise ProductError(
                 f"{echo(str(chip).strip())} is not a chip of this table's rack "
                 f"({', '.join(chip_text(c) for c in rack)})",
                 field="chips",
@@ -260,7 +260,7 @@ def _parse_chips(
     if "amount" in answer:
         said = parse_amount(answer["amount"])
         if said != worth:
-            raise TrainerError(
+            raise ProductError(
                 f"the chips are worth {worth} but amount says {said}: send the chips alone",
                 field="amount",
             )

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.services.scenarios import (
     ImportResult,
     scenario_entries_from_text,
@@ -26,7 +26,7 @@ def import_text(text: str, label: str) -> ImportResult:
     try:
         entries, lines = scenario_entries_from_text(text)
         return scenario_import_detailed(documents=entries, line_numbers=lines)
-    except TrainerError as err:
+    except ProductError as err:
         raise CommandError(f"{label}: {err.message}; nothing was imported") from err
 
 

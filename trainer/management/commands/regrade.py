@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from core.dates import days_bounds
-from core.errors import TrainerError, echo
+from core.errors import ProductError, echo
 from trainer.selectors.runs import regrade_candidates
 from trainer.services.grading.request import regrade_request
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
                 submitted_from=submitted_from,
                 submitted_to=submitted_to,
             )
-        except TrainerError as exc:
+        except ProductError as exc:
             raise CommandError(exc.message) from exc
         chosen = list(attempts)
         if options["dry_run"]:
@@ -70,7 +70,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 runs = regrade_request(attempts=chosen, reason=reason)
-        except TrainerError as exc:
+        except ProductError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(
             self.style.SUCCESS(f"queued {len(runs)} regrade run(s) for {len(chosen)} attempt(s)")

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.utils import timezone
 
-from core.errors import ConflictError, NotFoundError, TrainerError
+from core.errors import ConflictError, NotFoundError, ProductError
 from core.queue import enqueue
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
@@ -52,7 +52,7 @@ def grading_request_batch(
 ) -> list[GradingRun]:
     """One new grading run per attempt, all or none, queued in batches on commit."""
     if trigger not in RunTrigger.values:
-        raise TrainerError(f"unknown grading trigger {trigger!r}", field="trigger")
+        raise ProductError(f"unknown grading trigger {trigger!r}", field="trigger")
     given = list(attempts)
     if not given:
         return []
@@ -146,7 +146,7 @@ def regrade_request(
     Nobody regrades their own attempt (an administrator who is also a trainee would choose
     the rules their own sitting is graded under): all or nothing."""
     if not reason.strip():
-        raise TrainerError("a regrade needs a reason (what was corrected)", field="reason")
+        raise ProductError("a regrade needs a reason (what was corrected)", field="reason")
     attempts = list(attempts)
     if requested_by is not None:
         for attempt in attempts:

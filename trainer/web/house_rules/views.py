@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from core import pages
 from core.access import role_required
-from core.errors import TrainerError
+from core.errors import ProductError
 from trainer.models import RuleProfile, RuleProfileVersion
 from trainer.selectors import house_rules as selectors
 from trainer.services import house_rules as services
@@ -31,7 +31,7 @@ def _actor(request: HttpRequest) -> AbstractBaseUser:
     return user
 
 
-def _error_at_field(form: ChangeForm | CopyForm, error: TrainerError) -> None:
+def _error_at_field(form: ChangeForm | CopyForm, error: ProductError) -> None:
     form.add_error(error.field if error.field in form.fields else None, error.message)
 
 
@@ -92,7 +92,7 @@ def change(request: HttpRequest, name: str) -> HttpResponse:
                     dry_run=wants_preview,
                     based_on=form.cleaned_data.get("based_on"),
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 _error_at_field(form, error)
             else:
                 if wants_preview:
@@ -136,7 +136,7 @@ def copy(request: HttpRequest, name: str) -> HttpResponse:
                     parameters=form.parameters(),
                     notes=form.cleaned_data["notes"],
                 )
-            except TrainerError as error:
+            except ProductError as error:
                 _error_at_field(form, error)
             else:
                 messages.success(request, f"Table {created.title} opened.")
