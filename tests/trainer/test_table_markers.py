@@ -124,10 +124,10 @@ def drawn_tables(
     trainee = question_table(public, seats=seats)
     pit = table_view(shown, seats=seats)
     return {
-        "trainee": dom(render_to_string("trainer/_table.html", {"table": trainee})),
+        "trainee": dom(render_to_string("games/blackjack/_table.html", {"table": trainee})),
         "pit": dom(
             render_to_string(
-                "trainer/_table.html", {"table": pit, "label": "The table as the trainee saw it"}
+                "games/blackjack/_table.html", {"table": pit, "label": "The table as the trainee saw it"}
             )
         ),
     }
@@ -483,7 +483,7 @@ def test_a_view_stored_before_the_markers_still_draws():
         "dealer": ["Ah", None],
         "boxes": [{"box": 1, "hands": [{"cards": ["Td", "6s"], "stakes": {"p1": "20.00"}}]}],
     }
-    table = dom(render_to_string("trainer/_table.html", {"table": table_view(old)}))
+    table = dom(render_to_string("games/blackjack/_table.html", {"table": table_view(old)}))
     assert not table.all("shoe")
     assert not table.all("marker")
     assert table.one("stake-amount").text() == "20.00"

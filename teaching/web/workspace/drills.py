@@ -51,6 +51,7 @@ def round_preview(
         "scenario": scenario,
         "rules": sel.rules_shown(document, version) if version is not None else None,
         "table": game.table(at, None),
+        "table_template": game.table_template,
         "key": [
             {
                 "n": q["n"],

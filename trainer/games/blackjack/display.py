@@ -1,6 +1,6 @@
 """How a question and its table are drawn: cards, stakes as chips, answer buttons and labels.
 
-One view model (`table_view`) and one template (`trainer/_table.html`) draw the table for
+One view model (`table_view`) and one template (`games/blackjack/_table.html`) draw the table for
 the trainee's page and the pit's drill-down alike; one labeller (`answer_label`) puts an
 answer in words everywhere. Buttons and words are keyed by the engine's vocabulary
 (`rules.Kind`, `rules.MoneyAction`, `rules.ProcedureAnswer`), so a word the engine adds
@@ -320,7 +320,7 @@ def table_view(
     seats: Seats | None = None,
     placed: Mapping[tuple[int, str], Sequence[str]] | None = None,
 ) -> dict[str, Any]:
-    """The dealer's cards and each box's hands and stakes, ready for `trainer/_table.html`.
+    """The dealer's cards and each box's hands and stakes, ready for `games/blackjack/_table.html`.
 
     `view` is what the table showed (an answer-key item's view, or a decision's `shown`);
     `box` and `hand` mark what the question is about (none marked when box is None).

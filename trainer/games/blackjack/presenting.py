@@ -21,7 +21,7 @@ from trainer.timing import chip_target_seconds
 
 class BlackjackPresenting:
     # The table's template (templates/), for the trainee's page and the pit's drill-down.
-    table_template = "trainer/_table.html"
+    table_template = "games/blackjack/_table.html"
 
     def rule_words(self, rule: str) -> str:
         return rule_text(rule)
