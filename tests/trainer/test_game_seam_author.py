@@ -161,3 +161,28 @@ def test_the_shipped_profiles_migration_holds_the_games_rows():
         played = blackjack.profile_judged(row["parameters"], name=row["name"])
         assert played == row["parameters"]
         assert (row["source"], row["assumed"]) == (played["source"], played["assumed"])
+
+
+def test_its_house_rules_form_asks_its_own_rules(draws_table, admin_user):
+    from django.urls import reverse
+
+    from tests.graded import client_for
+
+    client = client_for(admin_user)
+    page = client.get(reverse("house_rules:change", args=[TABLE])).content.decode()
+    assert "The dealer stands on" in page
+    assert "Blackjack pays" not in page
+    assert "Doubles, splits and surrender" not in page
+    posted = {
+        "stands_on": "18",
+        "min_bet": "1",
+        "max_bet": "100",
+        "boxes": "1",
+        "effective_on": timezone.localdate().isoformat(),
+        "based_on": str(draws_table.version),
+        "notes": "The dealer stands on 18 now.",
+    }
+    saved = client.post(reverse("house_rules:change", args=[TABLE]), posted)
+    assert saved.status_code == 302, saved.content.decode()[:2000]
+    newest = RuleProfile.objects.get(name=TABLE).newest_version
+    assert newest.parameters["stands_on"] == 18

@@ -41,7 +41,7 @@ def shoe() -> RuleProfile:
 def change_data(shoe: RuleProfile, **changes: str) -> dict[str, str]:
     newest = shoe.newest_version
     assert newest is not None
-    data = posted_values(newest.parameters)
+    data = posted_values(newest.parameters, game="blackjack")
     data.update(
         effective_on=(timezone.localdate() + dt.timedelta(days=7)).isoformat(),
         notes="The house stands on soft 17",
@@ -242,7 +242,7 @@ def test_a_change_recorded_since_the_form_was_opened_is_not_undone(admin_user, s
 
 
 def test_a_new_table_from_a_copy_of_one(admin_user, shoe):
-    data = posted_values(shoe.current_version.parameters)
+    data = posted_values(shoe.current_version.parameters, game="blackjack")
     data.update(name="high-limit", title="High limit shoe", min_bet="100", max_bet="5000")
     client = client_for(admin_user)
     form = client.get(reverse("house_rules:copy", args=["casino-shoe"]))
@@ -255,7 +255,7 @@ def test_a_new_table_from_a_copy_of_one(admin_user, shoe):
 
 
 def test_a_copy_under_a_taken_name_is_refused_at_the_name(admin_user, shoe):
-    data = posted_values(shoe.current_version.parameters)
+    data = posted_values(shoe.current_version.parameters, game="blackjack")
     data.update(name="casino-double-deck", title="Another")
     response = client_for(admin_user).post(reverse("house_rules:copy", args=["casino-shoe"]), data)
     assert response.status_code == 400

@@ -127,7 +127,8 @@ def drawn_tables(
         "trainee": dom(render_to_string("games/blackjack/_table.html", {"table": trainee})),
         "pit": dom(
             render_to_string(
-                "games/blackjack/_table.html", {"table": pit, "label": "The table as the trainee saw it"}
+                "games/blackjack/_table.html",
+                {"table": pit, "label": "The table as the trainee saw it"},
             )
         ),
     }

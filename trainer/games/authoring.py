@@ -24,7 +24,8 @@ class Parameter:
     whether it may be left empty and the words of an empty value; the default it takes in
     the game's base table; and, when a single authored round may change it, how the round
     editor asks for it (``round_words``) and the words a person writes for a value
-    (``written``: word -> stored value, such as "none" for no hole card)."""
+    (``written``: word -> stored value, such as "none" for no hole card); the form's
+    ``group`` and, for a yes/no rule, the two ``tokens`` its form posts."""
 
     key: str
     label: str
@@ -39,6 +40,10 @@ class Parameter:
     default: Any = None
     round_words: str = ""
     written: tuple[tuple[str, Any], ...] = ()
+    # Where the house-rules form puts it (a legend, as a pit manager reads a table card), and
+    # the tokens a yes/no rule posts (soft 17 says which way the dealer goes).
+    group: str = "Rules"
+    tokens: tuple[str, str] = ("yes", "no")
 
 
 class TableProfile(Protocol):

@@ -160,6 +160,36 @@ _WRITTEN: dict[str, tuple[tuple[str, Any], ...]] = {
     "hole_card": (("none", "enhc"), ("no hole card", "enhc"), ("enhc", "enhc")),
 }
 _BASE = rules.profile_to_dict(rules.PROFILES["casino-shoe"])
+# The house-rules form's groups, as a pit manager reads a table card.
+_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Blackjack, the dealer and side bets",
+        ("blackjack_pays", "dealer_hits_soft_17", "hole_card", "insurance", "even_money"),
+    ),
+    (
+        "Doubles, splits and surrender",
+        (
+            "surrender",
+            "double_on",
+            "double_after_split",
+            "double_for_less",
+            "max_split_hands",
+            "split_unlike_tens",
+            "resplit_aces",
+            "hit_split_aces",
+            "bonus_777",
+        ),
+    ),
+    (
+        "Bets, the shoe and the table",
+        ("min_bet", "max_bet", "payout_unit", "decks", "burn", "penetration_cards", "boxes"),
+    ),
+    ("Settling and chips", ("settle_order", "chip_set", "chip_rule", "change_chip")),
+)
+_GROUP_OF = {key: legend for legend, keys in _GROUPS for key in keys}
+assert sorted(_GROUP_OF) == sorted(p.key for p in _DECLARED)
+# Soft 17 posts which way the dealer goes.
+_TOKENS = {"dealer_hits_soft_17": ("hits", "stands")}
 
 PARAMETERS: tuple[Parameter, ...] = tuple(
     replace(
@@ -167,6 +197,8 @@ PARAMETERS: tuple[Parameter, ...] = tuple(
         default=_BASE.get(p.key),
         round_words=_ROUND_WORDS.get(p.key, ""),
         written=_WRITTEN.get(p.key, ()),
+        group=_GROUP_OF[p.key],
+        tokens=_TOKENS.get(p.key, ("yes", "no")),
     )
     for p in _DECLARED
 )

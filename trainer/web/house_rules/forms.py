@@ -13,14 +13,12 @@ from django.utils import timezone
 from core.errors import CHOICE_ERRORS
 from trainer.selectors.house_rules import Rule, amount_words, table_rules
 
-# The tokens a yes/no rule posts; soft 17 says which way the dealer goes.
-BOOL_TOKENS: Mapping[str, tuple[str, str]] = {"dealer_hits_soft_17": ("hits", "stands")}
 NOTES_MAX = 2000
 
 
 def _tokens(rule: Rule) -> list[tuple[str, Any, str]]:
     """(token, stored value, words) for each choice of a rule."""
-    yes, no = BOOL_TOKENS.get(rule.key, ("yes", "no"))
+    yes, no = rule.tokens
     out = []
     for value, words in rule.choices:
         token = (yes if value else no) if isinstance(value, bool) else str(value)
@@ -28,10 +26,10 @@ def _tokens(rule: Rule) -> list[tuple[str, Any, str]]:
     return out
 
 
-def posted_values(parameters: Mapping[str, Any]) -> dict[str, str]:
+def posted_values(parameters: Mapping[str, Any], *, game: str) -> dict[str, str]:
     """The form's values for a set of parameters: what a browser posts unchanged."""
     data: dict[str, str] = {}
-    for rule in table_rules():
+    for rule in table_rules(game):
         value = parameters.get(rule.key)
         if rule.kind == "choice":
             data[rule.key] = next((t for t, v, _ in _tokens(rule) if v == value), "")
@@ -57,16 +55,18 @@ def _field(rule: Rule) -> forms.Field:
 
 
 class RulesForm(forms.Form):
-    """Every rule of a table; `parameters()` gives them as the engine's parameters."""
+    """Every rule of a table of ``game``; `parameters()` gives them as the game's
+    parameters."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for rule in table_rules():
+        self.rules = table_rules(game)
+        for rule in self.rules:
             self.fields[rule.key] = _field(rule)
 
     def parameters(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for rule in table_rules():
+        for rule in self.rules:
             value = self.cleaned_data.get(rule.key)
             if rule.kind == "choice":
                 out[rule.key] = next(v for t, v, _ in _tokens(rule) if t == value)
@@ -123,39 +123,13 @@ class CopyForm(RulesForm):
             widget=forms.Textarea(attrs={"rows": 2}),
         )
         # Title and name first, the rules after them.
-        order = ["title", "name"] + [rule.key for rule in table_rules()] + ["notes"]
+        order = ["title", "name"] + [rule.key for rule in self.rules] + ["notes"]
         self.order_fields(order)
 
 
-# The form's rules in groups, as a pit manager reads a table card.
-GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "Blackjack, the dealer and side bets",
-        ("blackjack_pays", "dealer_hits_soft_17", "hole_card", "insurance", "even_money"),
-    ),
-    (
-        "Doubles, splits and surrender",
-        (
-            "surrender",
-            "double_on",
-            "double_after_split",
-            "double_for_less",
-            "max_split_hands",
-            "split_unlike_tens",
-            "resplit_aces",
-            "hit_split_aces",
-            "bonus_777",
-        ),
-    ),
-    (
-        "Bets, the shoe and the table",
-        ("min_bet", "max_bet", "payout_unit", "decks", "burn", "penetration_cards", "boxes"),
-    ),
-    ("Settling and chips", ("settle_order", "chip_set", "chip_rule", "change_chip")),
-)
-assert sorted(k for _, keys in GROUPS for k in keys) == sorted(r.key for r in table_rules())
-
-
-def grouped(form: forms.Form) -> list[tuple[str, list[forms.BoundField]]]:
-    """The form's rule fields by group, for the template."""
-    return [(legend, [form[key] for key in keys]) for legend, keys in GROUPS]
+def grouped(form: RulesForm) -> list[tuple[str, list[forms.BoundField]]]:
+    """The form's rule fields by the groups their game declares, for the template."""
+    groups: dict[str, list[forms.BoundField]] = {}
+    for rule in form.rules:
+        groups.setdefault(rule.group, []).append(form[rule.key])
+    return list(groups.items())

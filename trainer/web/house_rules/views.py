@@ -68,13 +68,13 @@ def _preview(profile: RuleProfile, version: RuleProfileVersion) -> dict[str, Any
 def change(request: HttpRequest, name: str) -> HttpResponse:
     profile = selectors.profile_get(name=name)
     newest = profile.newest_version
-    initial: dict[str, Any] = posted_values(newest.parameters if newest else {})
+    initial: dict[str, Any] = posted_values(newest.parameters if newest else {}, game=profile.game)
     # Tomorrow, or the day of a change already scheduled (a new one cannot come before it).
     tomorrow = timezone.localdate() + dt.timedelta(days=1)
     scheduled = timezone.localdate(newest.effective_from) if newest else tomorrow
     initial["effective_on"] = max(tomorrow, scheduled)
     initial["based_on"] = newest.version if newest else None
-    form = ChangeForm(request.POST or None, initial=initial)
+    form = ChangeForm(request.POST or None, initial=initial, game=profile.game)
     preview = None
     status = 200
     if request.method == "POST":
@@ -121,8 +121,8 @@ def change(request: HttpRequest, name: str) -> HttpResponse:
 def copy(request: HttpRequest, name: str) -> HttpResponse:
     source = selectors.profile_get(name=name)
     copied = source.current_version or source.newest_version
-    initial = posted_values(copied.parameters if copied else {})
-    form = CopyForm(request.POST or None, initial=initial)
+    initial = posted_values(copied.parameters if copied else {}, game=source.game)
+    form = CopyForm(request.POST or None, initial=initial, game=source.game)
     status = 200
     if request.method == "POST":
         status = 400
