@@ -326,3 +326,30 @@ def test_records_keep_the_version_they_were_made_under(shoe, admin_user, pit_bos
     assert {i.profile_version_id for i in old_attempt.items.all()} == {first.pk}
     assert "Dealer hits soft 17" in round_rules(old_attempt.items.first()).placard
     assert table_card_get(name="casino-shoe").version == later.version
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        (
+            {"min_bet": "600", "max_bet": "500"},
+            "Smallest bet: must not be above the largest bet (500)",
+        ),
+        (
+            {"change_chip": "7"},
+            "Largest chip given for cash: must be one of the table's chips "
+            "(0.50, 1, 2.50, 5, 25, 100, 500)",
+        ),
+    ],
+)
+def test_a_rule_refused_beside_another_names_the_others_value(shoe, admin_user, changes, message):
+    """The game says which rule bounds another (its parameters' ``refused``/``beside``)."""
+    with pytest.raises(ProductError) as caught:
+        house_rules_change(
+            actor=admin_user,
+            profile=shoe,
+            parameters={**shoe.current_version.parameters, **changes},
+            effective_on=today(),
+            notes="bad",
+        )
+    assert caught.value.message == message

@@ -44,6 +44,10 @@ class Parameter:
     # the tokens a yes/no rule posts (soft 17 says which way the dealer goes).
     group: str = "Rules"
     tokens: tuple[str, str] = ("yes", "no")
+    # A value refused because of another rule (the smallest bet above the largest): the
+    # words after the label, with {} for that rule's value in words, and that rule's key.
+    refused: str = ""
+    beside: str = ""
 
 
 class TableProfile(Protocol):

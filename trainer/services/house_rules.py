@@ -23,7 +23,7 @@ from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DEFAULT_GAME, DocumentError, game_named, game_names
 from trainer.models import RuleProfile, RuleProfileVersion
-from trainer.selectors.house_rules import Rule, amount_words, rule_of, rule_words
+from trainer.selectors.house_rules import Rule, rule_of, rule_words
 from trainer.services.profiles import version_record
 
 NAME_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -94,18 +94,10 @@ def rules_judged(
         )
     except DocumentError as exc:
         key = (exc.field or "").split(".")[-1].split("[")[0]
-        if key == "min_bet":
-            raise ProductError(
-                f"{RULE_OF['min_bet'].label}: must not be above the largest bet "
-                f"({amount_words(data.get('max_bet'))})",
-                field="min_bet",
-            ) from None
-        if key == "change_chip":
-            raise ProductError(
-                f"{RULE_OF['change_chip'].label}: must be one of the table's chips "
-                f"({rule_words('chip_set', data.get('chip_set'), game=game)})",
-                field="change_chip",
-            ) from None
+        rule = RULE_OF.get(key)
+        if rule is not None and rule.refused:
+            beside = rule_words(rule.beside, data.get(rule.beside), game=game)
+            raise ProductError(f"{rule.label}: {rule.refused.format(beside)}", field=key) from None
         if key in RULE_OF:
             raise _rule_error(RULE_OF[key]) from None
         raise ProductError("these rules cannot be dealt: check every rule") from None

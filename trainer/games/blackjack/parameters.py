@@ -94,7 +94,13 @@ _DECLARED: tuple[Parameter, ...] = (
         empty="No bonus",
         help="Leave empty for no bonus; e.g. 2 pays twice the stake, whatever the result.",
     ),
-    Parameter("min_bet", "Smallest bet", kind="amount"),
+    Parameter(
+        "min_bet",
+        "Smallest bet",
+        kind="amount",
+        refused="must not be above the largest bet ({})",
+        beside="max_bet",
+    ),
     Parameter("max_bet", "Largest bet (for the whole box)", kind="amount"),
     Parameter(
         "payout_unit",
@@ -125,7 +131,13 @@ _DECLARED: tuple[Parameter, ...] = (
             ("match", "The bet's colours for each whole bet, then the fewest chips"),
         ),
     ),
-    Parameter("change_chip", "Largest chip given for cash", kind="amount"),
+    Parameter(
+        "change_chip",
+        "Largest chip given for cash",
+        kind="amount",
+        refused="must be one of the table's chips ({})",
+        beside="chip_set",
+    ),
 )
 
 # How the round editor asks for a rule a single round may change, and what a person
