@@ -4,7 +4,7 @@ the game marks."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 # How the API reads an answer's field, before the game's parse_answer judges it: a word of
@@ -24,7 +24,6 @@ class AnswerField:
     minimum: int | None = None
     maximum: int | None = None
     most: int | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Reading(Protocol):

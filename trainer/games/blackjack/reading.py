@@ -18,8 +18,6 @@ MAX_AMOUNT = Decimal("1000000")
 CENT = Decimal("0.01")
 
 
-AMOUNT_PATTERN = r"^[0-9]{1,9}(\.[0-9]{1,2})?$"
-
 ANSWER_FIELDS: tuple[AnswerField, ...] = (
     AnswerField(
         "action",
