@@ -335,3 +335,18 @@ def test_a_whole_hand_and_a_match_to_21() -> None:
 
 def other_player(who: Any) -> Any:
     return "dealer" if who == "non_dealer" else "non_dealer"
+
+
+def test_clearing_the_table_with_the_last_card_is_a_sweep_before_an_empty_last_take() -> None:
+    # *decided* (docs/casino-rules.md): the last take gathers what is left; a capture with
+    # the hand's last card that leaves nothing to gather is a capture that clears the table.
+    hands: Any = {"non_dealer": ("2d",), "dealer": ("9h",)}
+    rest = tuple(c for c in PACK if c not in ("2d", "9h", "7s"))
+    state = State(hands=hands, table=("7s",), taken={"non_dealer": rest, "dealer": ()}, deal=6)
+    state = apply(state, trail("2d"))
+    state = apply(state, take("9h", "7s", "2d"))
+    assert state.finished
+    assert state.last_take == ()
+    assert state.sweeps == {"non_dealer": 0, "dealer": 1}
+    assert score(state.taken, state.sweeps, Profile(sweeps=True)).lines["dealer"]["sweeps"] == 1
+    assert score(state.taken, state.sweeps).lines["dealer"]["sweeps"] == 0
