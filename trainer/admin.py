@@ -59,15 +59,6 @@ class TrainingClassAdmin(ReadOnlyAdmin):
     search_fields = ["name"]
 
 
-@admin.register(models.ClassJoinRequest)
-class ClassJoinRequestAdmin(ReadOnlyAdmin):
-    """Shown only: a join request is made and answered in the workspace and the API, whose
-    services check who may (the trainee's instructor) and write the ledger."""
-
-    list_display = ["training_class", "trainee", "requested_by", "requested_at", "status"]
-    list_filter = ["status"]
-
-
 @admin.register(models.Scenario)
 class ScenarioAdmin(ReadOnlyAdmin):
     """Shown only: a scenario is authored and revised in the workspace (/teach/scenarios/),
@@ -118,12 +109,6 @@ class AssignmentAdmin(ReadOnlyAdmin):
         "cancelled_at",
     ]
     list_filter = ["mode"]
-
-
-@admin.register(models.Notification)
-class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ["kind", "recipient", "subject", "sent_at"]
-    list_filter = ["kind"]
 
 
 @admin.register(models.Attempt)

@@ -9,9 +9,9 @@ from django.utils import timezone
 
 from audit.certification import profile_label
 from audit.models import Certification, RetrainingFlag
+from teaching.models import NotificationKind
 from teaching.services.notifications import LOOKBACK, notification_send
 from trainer.labels import skill_words
-from trainer.models import NotificationKind
 
 EXPIRY_WARNING = timedelta(days=30)
 

@@ -24,11 +24,11 @@ from teaching.api.classes import (
     body_errors,
     errors,
 )
+from teaching.models import ClassJoinRequest
 from teaching.selectors import classes as selectors
 from teaching.services import classes as services
 from teaching.services.classes.requests import NOTE_MAX
 from trainer.api.serializers import StrictSerializer
-from trainer.models import ClassJoinRequest
 
 
 class JoinRequestInput(StrictSerializer):

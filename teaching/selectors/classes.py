@@ -10,7 +10,8 @@ from django.db.models import Count, Max, QuerySet
 from core.errors import NotFoundError
 from core.roles import Role, has_role
 from core.usernames import users_with_username
-from trainer.models import ClassJoinRequest, JoinRequestStatus, TrainingClass
+from teaching.models import ClassJoinRequest, JoinRequestStatus
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User

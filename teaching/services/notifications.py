@@ -17,7 +17,8 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from trainer.models import Assignment, Attempt, Notification, NotificationKind
+from teaching.models import Notification, NotificationKind
+from trainer.models import Assignment, Attempt
 
 # Events older than this are not announced by the sweeps (a new installation, a long
 # outage): a notification is news or nothing.

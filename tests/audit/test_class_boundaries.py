@@ -24,13 +24,14 @@ from audit.services.reviews import (
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from teaching.models import ClassJoinRequest
 from teaching.services import classes as services
 from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.trainer.factories import DrillFactory, natural_document
-from trainer.models import Assignment, ClassJoinRequest, Grade, Mode, RuleProfile
+from trainer.models import Assignment, Grade, Mode, RuleProfile
 
 pytestmark = pytest.mark.django_db
 

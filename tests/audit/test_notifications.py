@@ -14,13 +14,14 @@ from django.utils import timezone
 from audit.models import Certification
 from audit.services.reviews import certification_sign, retraining_flag_create
 from audit.tasks import send_audit_notifications
+from teaching.models import Notification, NotificationKind
 from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from teaching.tasks import notify_assignment, send_assignment_notifications
 from tests.audit.factories import TrainingClassFactory, table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, make_attempt, signing_request
 from tests.trainer.factories import DrillFactory, natural_document
-from trainer.models import Attempt, AttemptStatus, Mode, Notification, NotificationKind, RuleProfile
+from trainer.models import Attempt, AttemptStatus, Mode, RuleProfile
 
 
 def _class(pit_boss, *names, email=True):

@@ -15,13 +15,14 @@ from audit.models import Certification, RetrainingFlag, Review
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import review_create
 from ledger.models import LedgerEntry
+from teaching.models import ClassJoinRequest
 from teaching.services import classes as services
 from tests.audit.factories import TrainingClassFactory
 from tests.audit.test_class_boundaries import tina_work  # noqa: F401 (a fixture)
 from tests.factories import PASSWORD, UserFactory
 from tests.teaching.test_workspace_scenarios import staged
 from tests.trainer.factories import simple_document
-from trainer.models import Assignment, ClassJoinRequest, Drill, Scenario, TrainingClass
+from trainer.models import Assignment, Drill, Scenario, TrainingClass
 from trainer.services.drills import drill_create
 from trainer.services.scenario_authoring import scenario_create
 

@@ -22,12 +22,13 @@ from audit.services.reviews import (
     review_create,
 )
 from core.errors import ForbiddenError
+from teaching.models import ClassJoinRequest
 from teaching.services.assignments import assignment_cancel, assignment_create, assignment_reassign
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD, UserFactory
 from tests.graded import RIGHT, client_for, make_attempt, signing_request, wrong
 from tests.trainer.factories import DrillFactory, natural_document
-from trainer.models import Assignment, ClassJoinRequest, Drill, Grade, Mode, RuleProfile
+from trainer.models import Assignment, Drill, Grade, Mode, RuleProfile
 
 pytestmark = pytest.mark.django_db
 

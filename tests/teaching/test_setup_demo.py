@@ -46,7 +46,7 @@ def test_it_loads_the_library_and_puts_the_trainee_in_the_demo_class(demo):
 
 
 def test_a_second_class_asks_for_the_demo_trainee_and_the_demo_pit_boss_answers(demo, client):
-    from trainer.models import ClassJoinRequest, JoinRequestStatus
+    from teaching.models import ClassJoinRequest, JoinRequestStatus
 
     swing = TrainingClass.objects.get(name="Swing shift class")
     assert list(swing.instructors.values_list("username", flat=True)) == ["pitboss2"]

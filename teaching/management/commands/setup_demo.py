@@ -16,19 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.roles import Role
+from teaching.models import ClassJoinRequest
 from teaching.services.assignments import assignment_cancel, assignment_create
 from teaching.services.classes.requests import class_join_request_create
 from teaching.services.people import person_create
 from trainer.management.commands.import_scenarios import load_library
-from trainer.models import (
-    Assignment,
-    ClassJoinRequest,
-    Drill,
-    Mode,
-    RuleProfileVersion,
-    Scenario,
-    TrainingClass,
-)
+from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
 from trainer.selectors.pools import POOL_FACTOR, is_pool, pool_shared_problem
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.services.scenario_authoring import scenario_create

@@ -21,9 +21,10 @@ from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductErr
 from core.roles import Role, has_role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
+from teaching.models import ClassJoinRequest, JoinRequestStatus
 from teaching.selectors.classes import NOT_ADDABLE, classes_of_others
 from teaching.services.classes.membership import may_manage_class
-from trainer.models import ClassJoinRequest, JoinRequestStatus, TrainingClass
+from trainer.models import TrainingClass
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
