@@ -29,6 +29,8 @@ WORKED_EXAMPLES = (
     "A nine on one's own nine: multiple nines",
     "A four with the table's five added to one's own nine",
     "A multiple build of sevens is never raised",
+    "Nines of a six and a three, and a duplicate of an eight and an ace",
+    "Raised to six, the build is taken only by a six",
     "Fours are not taken with an eight",
     "A king takes only one of two kings",
     "The fourth king takes the three on the table",
