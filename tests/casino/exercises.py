@@ -180,3 +180,23 @@ EXERCISES: dict[str, Callable[[Doc], bool]] = {
     "penalties": lambda doc: bool(_situations(doc) & PENALTY_SITUATIONS) or _forfeits(doc),
     "misdeals": lambda doc: bool(_situations(doc) & MISDEAL_SITUATIONS),
 }
+
+
+def check_scores(doc: Doc) -> None:
+    """Each score_hand answer accounts for the hand: 11 points (8 on a card tie), every
+    card taken by someone after the last take, the lines adding up to each total."""
+    taken = sum(len(doc.get("taken", {}).get(who, [])) for who in ("dealer", "non_dealer"))
+    table = sum(1 if isinstance(item, str) else len(item["build"]) for item in doc["table"])
+    for question, got in _questions(doc):
+        if question["kind"] != "score_hand":
+            continue
+        assert taken + table == 52
+        assert len(got["last_take"]["cards"]) == table
+        lines = {who: got[who] for who in ("dealer", "non_dealer")}
+        for row in lines.values():
+            assert row["total"] == sum(points for line, points in row.items() if line != "total")
+        tie = lines["dealer"]["cards"] == lines["non_dealer"]["cards"] == 0
+        assert sum(row["total"] for row in lines.values()) == (8 if tie else 11)
+        totals = sorted((row["total"], who) for who, row in lines.items())
+        assert got["margin"] == totals[1][0] - totals[0][0]
+        assert got["winner"] == (None if got["margin"] == 0 else totals[1][1])

@@ -15,7 +15,7 @@ from trainer.games.casino.engine.scenario import QUESTION_KINDS
 from trainer.games.casino.generator import SKILLS as GENERATED
 from trainer.games.casino.generator import card_words, generate
 
-from .exercises import EXERCISES, SKILLS, Doc
+from .exercises import EXERCISES, SKILLS, Doc, check_scores
 
 SEEDS = st.integers(min_value=-(2**63), max_value=2**63)
 
@@ -27,6 +27,7 @@ def _check(doc: Doc, skill: str) -> None:
     key = answer_key(doc)
     assert [entry["kind"] for entry in key] == [q["kind"] for q in doc["questions"]]
     assert EXERCISES[skill](doc), (skill, doc["title"], doc["questions"])
+    check_scores(doc)
     # a reachable position: every card in one place, no more than this deal has dealt
     placed = scenario.state.all_cards()
     assert len(placed) == len(set(placed)) <= 4 + 8 * doc["deal"]

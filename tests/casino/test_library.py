@@ -15,7 +15,7 @@ from trainer.games.casino.engine import REASONS, answer_key, read
 from trainer.games.casino.engine.scenario import QUESTION_KINDS
 from trainer.games.casino.library import LIBRARY_FILES, library_documents
 
-from .exercises import EXERCISES, SKILLS, Doc
+from .exercises import EXERCISES, SKILLS, Doc, check_scores
 
 WORKED_EXAMPLES = (
     "A ten takes three tens and an ace-six-three",
@@ -55,6 +55,7 @@ def test_every_document_is_valid_and_keyed_by_the_engine(doc: Doc) -> None:
     # a real position: every card dealt by this deal is somewhere (52 with the stock)
     placed = scenario.state.all_cards()
     assert len(placed) == len(set(placed)) == 4 + 8 * doc["deal"]
+    check_scores(doc)
 
 
 def test_each_skill_at_least_five_times_and_each_kind_present() -> None:
