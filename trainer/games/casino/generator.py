@@ -44,7 +44,9 @@ SKILLS = (
     "misdeals",
 )
 MAX_COUNT = 500
-FALLBACK = 4  # a refused play is asked at one moment in four where no legal one is found
+MAX_BUILD = 10
+REFUSED = 3  # of _ask_build's four forms, the one announcing a value one more
+LEGAL_HANDS = 3  # hands dealt looking for a legal raise (say) before asking a refused one
 MAX_HANDS = 200  # hands dealt for one situation before giving up (never reached in practice)
 RANKS = {
     "A": "ace", "2": "deuce", "3": "three", "4": "four", "5": "five", "6": "six",
@@ -108,14 +110,17 @@ def generate(
 
 
 def _stage(skill: str, rng: random.Random) -> tuple[State, Asked]:
-    finder = FINDERS[skill]
-    for _ in range(MAX_HANDS):
+    """A moment of a random hand where the skill's question can be asked; a play the rules
+    refuse (FALLBACKS) only when LEGAL_HANDS hands offered no legal one."""
+    for hand in range(MAX_HANDS):
         moments = _moments(rng, finished=skill in ("last-take", "scoring"))
         rng.shuffle(moments)
-        for state in moments:
-            asked = finder(state, rng)
-            if asked is not None:
-                return state, asked
+        fallback = [FALLBACKS[skill]] if skill in FALLBACKS and hand >= LEGAL_HANDS else []
+        for finder in [FINDERS[skill], *fallback]:
+            for state in moments:
+                asked = finder(state, rng)
+                if asked is not None:
+                    return state, asked
     raise RuntimeError(f"no situation for {skill} in {MAX_HANDS} hands")  # pragma: no cover
 
 
@@ -221,9 +226,15 @@ def _court(state: State, rng: random.Random) -> Asked | None:
             title = f"A court card: may {card_words(card)} take two of its rank?"
             return [{"kind": "is_legal", "play": play.to_dict()}], title
         return _ask_take(state, rng, card, takes, "A court card")
+    return None
+
+
+def _court_refused(state: State, rng: random.Random) -> Asked | None:
+    courts = [card for card in state.hands[state.turn] if is_court(card)]
     other = [key_of(item) for item in state.table]
-    if not other or rng.randrange(FALLBACK):
+    if not courts or not other:
         return None
+    card = rng.choice(courts)
     play = Play(card, "take", (rng.choice(other),)).canonical()
     title = f"A court card: may {card_words(card)} take what is on the table?"
     return [{"kind": "is_legal", "play": play.to_dict()}], title
@@ -240,11 +251,16 @@ def _made_total(state: State, play: Play) -> int:
 
 
 def _ask_build(state: State, rng: random.Random, plays: list[Play], what: str) -> Asked:
+    """legal_plays of the card, or is this build legal: one of ``plays``, or (one time in
+    four) the same announcing one more, which the rules mostly refuse."""
     play = rng.choice(plays)
-    if rng.randrange(2) == 0:
+    form = rng.randrange(4)
+    if form < 2:
         title = f"{what}: every legal play of {card_words(play.card)}"
         return [{"kind": "legal_plays", "card": play.card}], title
-    value = VALUES[play.value or 0]
+    if form == REFUSED and _made_total(state, play) != (play.value or 0) + 1:
+        play = replace(play, value=(play.value or 0) + 1)  # aces doubled stay aces doubled
+    value = _number(play.value or 0)
     title = f"{what}: may {_mover(state)} build {value} with {card_words(play.card)}?"
     return [{"kind": "is_legal", "play": play.to_dict()}], title
 
@@ -258,9 +274,13 @@ def _multiple(state: State, rng: random.Random) -> Asked | None:
     plays = _builds(state, lambda p: _made_total(state, p) > (p.value or 0))
     if plays:
         return _ask_build(state, rng, plays, "A multiple build")
+    return None
+
+
+def _multiple_refused(state: State, rng: random.Random) -> Asked | None:
     fixed = [i for i in state.table if isinstance(i, Build) and i.multiple]
     cards = _numbers(state)
-    if not fixed or not cards or rng.randrange(FALLBACK):
+    if not fixed or not cards:
         return None
     build, card = rng.choice(fixed), rng.choice(cards)
     play = Play(card, "build", (), build.key, build.value + (value_of(card) or 0))
@@ -273,10 +293,18 @@ def _raise(state: State, rng: random.Random) -> Asked | None:
     plays = _builds(state, lambda p: p.target in singles and p.value != singles[p.target])
     if plays:
         return _ask_build(state, rng, plays, "Raising a build")
+    return None
+
+
+def _raise_refused(state: State, rng: random.Random) -> Asked | None:
+    singles = {i.key: i.value for i in state.table if isinstance(i, Build) and not i.multiple}
     cards = _numbers(state)
-    if not singles or not cards or rng.randrange(FALLBACK):
+    if not singles or not cards:
         return None
-    target, card = rng.choice(sorted(singles)), rng.choice(cards)
+    below = sorted(key for key, value in singles.items() if value < MAX_BUILD)
+    target = rng.choice(below or sorted(singles))
+    within = [c for c in cards if singles[target] + (value_of(c) or 0) <= MAX_BUILD]
+    card = rng.choice(within or cards)  # mostly a raise that stays within ten
     value = singles[target] + (value_of(card) or 0) + rng.choice((-1, 0, 1))
     play = Play(card, "build", (), target, value)
     was = VALUES[singles[target]]
@@ -377,4 +405,9 @@ FINDERS: dict[str, Finder] = {
     "scoring": _scoring,
     "penalties": _penalty,
     "misdeals": _misdeal,
+}
+FALLBACKS: dict[str, Finder] = {
+    "court-cards": _court_refused,
+    "multiple-build": _multiple_refused,
+    "raise-build": _raise_refused,
 }
