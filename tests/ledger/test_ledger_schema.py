@@ -106,7 +106,20 @@ def protection(database: BaseDatabaseWrapper) -> dict[str, str]:
                 "AND tbl_name IN (%s, %s)",
                 list(LEDGER_TABLES),
             )
-        return dict(cursor.fetchall())
+        # Indenting aside: the migrations that made them indent the SQL as their code is.
+        return {name: " ".join(sql.split()) for name, sql in cursor.fetchall()}
+
+
+def layout(database: BaseDatabaseWrapper) -> dict[str, object]:
+    """The ledger's tables as the database describes them: columns, indexes, constraints."""
+    with database.cursor() as cursor:
+        return {
+            table: (
+                database.introspection.get_table_description(cursor, table),
+                database.introspection.get_constraints(cursor, table),
+            )
+            for table in LEDGER_TABLES
+        }
 
 
 def append(count: int) -> list[LedgerEntry]:
@@ -177,7 +190,7 @@ def test_migrating_the_ledger_needs_no_app_above_it():
 
 @pytest.mark.django_db
 def test_a_fresh_database_migrated_to_the_ledger_alone_has_its_tables_and_triggers(tmp_path):
-    made_today = protection(connection)
+    made_today, tables_today = protection(connection), layout(connection)
     assert set(made_today) == PROTECTION[connection.vendor]
     with fresh_database(tmp_path) as fresh:
         executor = MigrationExecutor(fresh)
@@ -186,6 +199,7 @@ def test_a_fresh_database_migrated_to_the_ledger_alone_has_its_tables_and_trigge
         assert {*LEDGER_TABLES, "ledger_checkpointtally"} <= tables
         assert {t for t in tables if t.startswith(PRODUCT_APPS)} == set(LEDGER_TABLES)
         assert protection(fresh) == made_today
+        assert layout(fresh) == tables_today
         entries = append(3)
         assert_append_only(entries)
         head = LedgerHead.objects.values_list("sequence", "hash").get()
@@ -200,12 +214,14 @@ def test_a_fresh_database_migrated_to_the_ledger_alone_has_its_tables_and_trigge
 
 @pytest.mark.django_db
 def test_a_database_made_at_58578e9_upgrades_with_its_ledger_as_it_was(tmp_path, settings):
-    made_today = protection(connection)
+    made_today, tables_today = protection(connection), layout(connection)
     with fresh_database(tmp_path) as database:
         settings.MIGRATION_MODULES = AT_58578E9
         then = MigrationExecutor(database)
         then.migrate(then.loader.graph.leaf_nodes())
+        # What audit's migrations made then is what the ledger's make today.
         assert protection(database) == made_today
+        assert layout(database) == tables_today
         entries = append(3)
         head = LedgerHead.objects.values_list("sequence", "hash").get()
 
@@ -216,6 +232,7 @@ def test_a_database_made_at_58578e9_upgrades_with_its_ledger_as_it_was(tmp_path,
         assert now.migration_plan(now.loader.graph.leaf_nodes()) == []
         call_command("migrate", interactive=False, verbosity=0)
         assert protection(database) == made_today
+        assert layout(database) == tables_today
         assert_ledger_kept(entries, head)
 
 
@@ -226,7 +243,7 @@ def test_a_database_made_before_the_ledger_app_upgrades_with_its_ledger_as_it_wa
 ):
     """Migrated when the ledger was audit's: audit's migrations had made its tables (and,
     from audit 0002 on, its triggers), no ledger migration had run."""
-    made_today = protection(connection)
+    made_today, tables_today = protection(connection), layout(connection)
     with fresh_database(tmp_path) as database:
         settings.MIGRATION_MODULES = AT_58578E9
         MigrationExecutor(database).migrate([("audit", last)])
@@ -239,5 +256,6 @@ def test_a_database_made_before_the_ledger_app_upgrades_with_its_ledger_as_it_wa
         settings.MIGRATION_MODULES = {}
         call_command("migrate", interactive=False, verbosity=0)
         assert protection(database) == made_today
+        assert layout(database) == tables_today
         assert ContentType.objects.get_for_model(LedgerEntry).pk == old_type.pk
         assert_ledger_kept(entries, head)
