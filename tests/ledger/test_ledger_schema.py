@@ -134,7 +134,7 @@ def append(count: int) -> list[LedgerEntry]:
     ]
 
 
-def _refused(statement: str, params: list[object], says: str) -> None:
+def _refused(statement: str, params: list[str | int], says: str) -> None:
     with (
         pytest.raises(DatabaseError, match=says),
         transaction.atomic(),
