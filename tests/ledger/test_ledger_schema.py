@@ -211,6 +211,15 @@ def test_a_fresh_database_migrated_to_the_ledger_alone_has_its_tables_and_trigge
         assert protection(fresh) == made_today
         assert_ledger_kept(entries, head)
 
+        # Audit unapplied takes its own tables away, never the ledger's.
+        executor = MigrationExecutor(fresh)
+        executor.migrate([("audit", None)])
+        tables = set(fresh.introspection.table_names())
+        assert "audit_compliancereport" not in tables
+        assert set(LEDGER_TABLES) <= tables
+        assert protection(fresh) == made_today
+        assert LedgerEntry.objects.count() == len(entries) + 1
+
 
 @pytest.mark.django_db
 def test_a_database_made_at_58578e9_upgrades_with_its_ledger_as_it_was(tmp_path, settings):
