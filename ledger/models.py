@@ -1,8 +1,8 @@
 """The ledger's records: its entries, each hash-chained to the one before, and its head.
 
 The tables keep the names they had when the ledger lived in the audit app (audit_ledgerentry,
-audit_ledgerhead): the data and the database's triggers (audit migrations 0002 and 0003)
-stay with them.
+audit_ledgerhead). The ledger owns its schema: its own migrations make the tables and the
+database's triggers (ledger migration 0001).
 """
 
 from __future__ import annotations
@@ -44,8 +44,7 @@ class LedgerEntry(AppendOnly):
     """One link of the tamper-evident chain (see ledger.chain).
 
     The database refuses UPDATE and DELETE on this table: PostgreSQL through a trigger
-    (audit migration 0002; TRUNCATE too, audit migration 0003), SQLite through triggers
-    (audit migration 0003).
+    (TRUNCATE too), SQLite through triggers (ledger migration 0001).
     """
 
     sequence = models.PositiveBigIntegerField(unique=True)
@@ -89,7 +88,7 @@ class LedgerHead(models.Model):
 
     It also says how long the chain is, so that entries cut from its end are noticed. Each
     append moves it, so it cannot be append-only: the database lets it move forward only,
-    to an entry of the ledger, and refuses its deletion (audit migration 0003). Whoever can
+    to an entry of the ledger, and refuses its deletion (ledger migration 0001). Whoever can
     lift that can set it back too, which is why verification also checks anchors kept outside.
     """
 

@@ -15,14 +15,17 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.CreateModel(
+        # The ledger's head and entries were audit's models until audit 0005: here in
+        # Django's state only. Their tables and triggers are the ledger's own migrations'
+        # (ledger 0001): the ledger owns its schema.
+        migrations.SeparateDatabaseAndState(state_operations=[migrations.CreateModel(
             name='LedgerHead',
             fields=[
                 ('id', models.PositiveSmallIntegerField(default=1, primary_key=True, serialize=False)),
                 ('sequence', models.PositiveBigIntegerField(default=0)),
                 ('hash', models.CharField(max_length=64)),
             ],
-        ),
+        )]),
         migrations.CreateModel(
             name='Certification',
             fields=[
@@ -94,7 +97,8 @@ class Migration(migrations.Migration):
                 'ordering': ['-created_at'],
             },
         ),
-        migrations.CreateModel(
+        # In Django's state only, as LedgerHead above.
+        migrations.SeparateDatabaseAndState(state_operations=[migrations.CreateModel(
             name='LedgerEntry',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
@@ -114,5 +118,5 @@ class Migration(migrations.Migration):
                 'ordering': ['sequence'],
                 'indexes': [models.Index(fields=['subject_type', 'subject_id'], name='audit_ledge_subject_5805e7_idx')],
             },
-        ),
+        )]),
     ]

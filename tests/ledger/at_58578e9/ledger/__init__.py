@@ -1,0 +1,1 @@
+"""ledger as it was at 58578e9 (see the package above)."""
