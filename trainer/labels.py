@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from trainer.games import game_named, game_names, games_generation
 from trainer.models import ErrorCategory, Mode
@@ -85,6 +86,20 @@ def skill_choices(game: str | None = None) -> list[tuple[str, str]]:
         for code, words in game_named(name).skills.items():
             found.setdefault(code, words)
     return list(found.items())
+
+
+def skill_choices_by_game() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every loaded game's skills under its name in words ("Blackjack"), for a form that
+    offers them all (the service checks a choice against the drill's or table's game)."""
+    return [(game_named(name).title, skill_choices(name)) for name in game_names()]
+
+
+def form_skill_choices() -> list[tuple[str, Any]]:
+    """A form's skill choices: one game's as they are, several games' grouped by game."""
+    groups = skill_choices_by_game()
+    if len(groups) == 1:
+        return list(groups[0][1])
+    return list(groups)
 
 
 def skill_codes(game: str | None = None) -> list[str]:

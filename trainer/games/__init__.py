@@ -45,14 +45,22 @@ __all__ = [
     "games_load",
 ]
 
+# The game a form offers first where a person chooses one, and the `game` a row is created
+# with (the models' default); never what a record with no game, or an unknown one, is read as.
 DEFAULT_GAME = "blackjack"
 
 
 class Game(Keying, Presenting, Reading, Marking, Authoring, Protocol):
-    """What a table game implements: a name, and each facet of the seam."""
+    """What a table game implements: a name, its name in words, and each facet of the seam."""
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def title(self) -> str:
+        """The game's name as people read it ("Blackjack"), where a page offers several
+        games' things side by side (the skills of a drill form, grouped by game)."""
+        ...
 
 
 _GAMES: dict[str, Game] = {}
@@ -77,11 +85,12 @@ def games_generation() -> int:
     return _GENERATION[0]
 
 
-def game_named(name: str | None) -> Game:
-    """The game a drill or scenario names; DocumentError for one the product does not know."""
+def game_named(name: str) -> Game:
+    """The game a drill, scenario or rule profile names (its ``game``); DocumentError for one
+    the product does not know, and for none at all (no game is assumed)."""
     try:
-        return _GAMES[name or DEFAULT_GAME]
-    except KeyError:
+        return _GAMES[name]
+    except (KeyError, TypeError):
         raise DocumentError(
             f"no game called {echo(str(name))}", field="game", reason="unknown_game"
         ) from None

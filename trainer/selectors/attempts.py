@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, NotFoundError
-from trainer.games import DEFAULT_GAME, Game, game_named
+from trainer.games import Game, game_named
 from trainer.games.marking import money_figure
 from trainer.labels import skill_words
 from trainer.models import (
@@ -157,12 +157,10 @@ def attempt_current_question(
     return None
 
 
-def question_view(
-    item: AttemptItem, key: Mapping[str, Any], *, game: Game | None = None
-) -> dict[str, Any]:
+def question_view(item: AttemptItem, key: Mapping[str, Any], *, game: Game) -> dict[str, Any]:
     """What the table shows for a stored question, as its game reveals it to the dealer
     (blackjack's peek shows the hole card)."""
-    return (game or game_named(DEFAULT_GAME)).question_view(key, item.answer_key or [])
+    return game.question_view(key, item.answer_key or [])
 
 
 def public_question(

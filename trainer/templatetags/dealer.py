@@ -1,16 +1,8 @@
 from django import template
 
 from trainer import labels
-from trainer.games import DEFAULT_GAME, game_named
 
 register = template.Library()
-
-
-@register.filter
-def dealer_words(text: str) -> str:
-    """`{{ prompt|dealer_words }}`: an engine's prompt in the game's words (blackjack's
-    cards as rank and suit, not the engine's codes)."""
-    return game_named(DEFAULT_GAME).prompt_words(text)
 
 
 @register.filter
