@@ -9,6 +9,7 @@ game adds a category or a skill without a migration and without the shell spelli
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import cache
 from typing import Any
 
@@ -86,6 +87,14 @@ def skill_choices(game: str | None = None) -> list[tuple[str, str]]:
         for code, words in game_named(name).skills.items():
             found.setdefault(code, words)
     return list(found.items())
+
+
+def points_text(points: Decimal | None) -> str:
+    """Points as people read them: "1 point", "3 points", "2.50 points"; "" for none."""
+    if points is None:
+        return ""
+    value = points.quantize(Decimal(1)) if points == points.to_integral_value() else points
+    return f"{value} point{'' if value == 1 else 's'}"
 
 
 def skill_choices_by_game() -> list[tuple[str, list[tuple[str, str]]]]:

@@ -22,7 +22,7 @@ from django.db.models import (
     Sum,
     Value,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Abs, Coalesce
 
 from core.dates import day_start
 from trainer.models import (
@@ -52,6 +52,9 @@ class Totals:
     unanswered: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points, beside the money (never added to it); None
+    # when no grade of the period counted points.
+    points: Decimal | None = None
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -173,6 +176,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         n_wrong=Count("id", filter=Q(correct=False) & ~Q(category=ErrorCategory.UNANSWERED)),
         n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
         **_money_sums(),
+        points=Sum(Abs("points_diff"), output_field=_MONEY),
     )
     return Totals(
         trainees=attempts["trainees"],
@@ -184,6 +188,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         unanswered=grades["n_unanswered"],
         overpaid=_money(grades["overpaid"]),
         underpaid=-_money(grades["underpaid"]),
+        points=None if grades["points"] is None else _money(grades["points"]),
     )
 
 

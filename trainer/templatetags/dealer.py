@@ -1,8 +1,16 @@
+from decimal import Decimal
+
 from django import template
 
 from trainer import labels
 
 register = template.Library()
+
+
+@register.filter
+def points_words(points: Decimal | None) -> str:
+    """`{{ figures.points|points_words }}`: points lost, "3 points" (never money)."""
+    return labels.points_text(points)
 
 
 @register.filter

@@ -103,7 +103,7 @@ def section(name: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) ->
 
 
 def summary_rows(totals: Totals) -> list[tuple[str, str]]:
-    return [
+    rows = [
         ("trainees", str(totals.trainees)),
         ("attempts", str(totals.attempts)),
         ("graded attempts", str(totals.graded_attempts)),
@@ -115,6 +115,16 @@ def summary_rows(totals: Totals) -> list[tuple[str, str]]:
         (f"overpaid ({settings.CURRENCY})", f"{totals.overpaid:.2f}"),
         (f"underpaid ({settings.CURRENCY})", f"{totals.underpaid:.2f}"),
     ]
+    if totals.points is not None:
+        # Games counting points: beside the money, never added to it.
+        rows.append(("points lost to mistakes", points_figure(totals.points)))
+    return rows
+
+
+def points_figure(points: Decimal) -> str:
+    """Points as a report's cell: "3", "2.50"."""
+    whole = points == points.to_integral_value()
+    return f"{points.quantize(Decimal(1)) if whole else points}"
 
 
 CHIP_FIGURES_COLUMNS = (
