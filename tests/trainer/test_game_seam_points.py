@@ -59,7 +59,7 @@ def test_a_tally_counts_points_apart_from_money_and_none_where_there_are_none():
     assert Tally.from_json(money.as_json()).points is None
 
 
-def _drill_of(totals: list[int]):
+def _drill_of(totals):
     drill = DrillFactory(game="dealer-draws", title="Stiffs and pat hands")
     for position, total in enumerate(totals, start=1):
         scenario = ScenarioFactory(
@@ -148,3 +148,23 @@ def test_a_money_only_house_shows_no_points(trainee, pit_boss):
     api = APIClient()
     api.force_login(trainee)
     assert api.get(f"/api/attempts/{attempt.pk}/results").json()["points"] is None
+
+
+def test_a_game_the_house_no_longer_runs_is_reported_in_its_stored_words(pointed):
+    from audit.selectors.report_decisions import report_decisions
+    from trainer.models import Drill
+
+    Drill.objects.filter(pk=pointed.drill_id).update(game="retired-game")
+    day = pointed.submitted_at.date()
+    rows = list(report_decisions(start=day, end=day))
+    assert len(rows) == 4
+    first = rows[0]
+    # The kind as stored, the question's stored prompt, the answer's stored word: never
+    # blackjack's words for them.
+    assert first[6] == "Draw or stand"
+    assert first[-1].startswith("Dealer has 12")
+    assert first[12][0] == "stand"
+    for row in rows:
+        text = " ".join(str(cell) for cell in row)
+        for word in ("Settle", "Pay", "Blackjack"):
+            assert word not in text

@@ -14,7 +14,7 @@ from trainer.services.scenarios import document_game
 
 def test_no_game_is_assumed_for_a_record_without_one():
     with pytest.raises(DocumentError) as none:
-        game_named(None)  # type: ignore[arg-type]
+        game_named(None)
     assert none.value.field == "game"
     assert game_named("dealer-draws").name == "dealer-draws"
 
