@@ -133,3 +133,34 @@ def test_a_round_of_a_game_without_a_form_is_revised_as_its_document(draws_table
     assert revised.status_code == 302
     newest = Scenario.objects.get(is_active=True)
     assert (newest.revision, newest.document["total"], newest.slug) == (2, 16, made.slug)
+
+
+def _generated(profile: RuleProfile, skills: list[str]) -> dict[str, object]:
+    return {
+        "title": "Stiffs",
+        "profile": profile.pk,
+        "skills": skills,
+        "count": 2,
+        "max_boxes": 1,
+        "time_limit_seconds": 30,
+        "time_box_seconds": 300,
+        "pass_mark": "90",
+    }
+
+
+def test_the_drill_form_offers_every_games_skills_under_its_name(draws_table, pit_boss):
+    client = client_for(pit_boss)
+    page = client.get(reverse("teach:drill-new-generated")).content.decode()
+    skills = page.split('id="id_skills"', 1)[1].split("</div>\n</div>", 1)[0]
+    for words in ("Blackjack", "Dealer draws", "Drawing to a stiff", "Natural at 3:2"):
+        assert words in skills, words
+    # A skill of another game than the table's is refused at the skills.
+    refused = client.post(
+        reverse("teach:drill-new-generated"), _generated(draws_table.profile, ["natural-3to2"])
+    )
+    assert refused.status_code == 400
+    assert 'id="id_skills-error"' in refused.content.decode()
+    made = client.post(
+        reverse("teach:drill-new-generated"), _generated(draws_table.profile, ["stiff-hands"])
+    )
+    assert made.status_code == 302
