@@ -73,6 +73,8 @@ class TraineeSummary:
     unanswered: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points; None when none of theirs counted points.
+    points: Decimal | None = None
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -155,6 +157,11 @@ def _money_sums() -> dict[str, Any]:
     }
 
 
+def _points_sum() -> Sum:
+    """Points lost (each grade's either way): NULL where no grade counted points."""
+    return Sum(Abs("points_diff"), output_field=_MONEY)
+
+
 def _money(value: object) -> Decimal:
     return Decimal(str(value)).quantize(Decimal("0.01"))
 
@@ -176,7 +183,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         n_wrong=Count("id", filter=Q(correct=False) & ~Q(category=ErrorCategory.UNANSWERED)),
         n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
         **_money_sums(),
-        points=Sum(Abs("points_diff"), output_field=_MONEY),
+        points=_points_sum(),
     )
     return Totals(
         trainees=attempts["trainees"],
@@ -216,6 +223,7 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
             n_right=Count("id", filter=Q(correct=True)),
             n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
             **_money_sums(),
+            points=_points_sum(),
         )
         .order_by()
     }
@@ -241,6 +249,7 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
                 unanswered=graded.get("n_unanswered", 0),
                 overpaid=_money(graded.get("overpaid", ZERO)),
                 underpaid=-_money(graded.get("underpaid", ZERO)),
+                points=None if graded.get("points") is None else _money(graded["points"]),
             )
         )
     return summaries

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from audit.selectors.report_attempts import report_totals
-from audit.services.reports.rows import summary_rows
+from audit.selectors.report_attempts import report_totals, report_trainees
+from audit.services.reports.rows import summary_rows, trainee_table
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import profile_version
 from tests.graded import client_for
@@ -127,6 +127,9 @@ def test_the_compliance_summary_has_the_points_beside_the_money(pointed):
     assert rows["points lost to mistakes"] == "2"
     money = {name: value for name, value in rows.items() if name.startswith(("over", "under"))}
     assert sorted(money.values()) == ["0.00", "0.00"]
+    columns, cells = trainee_table(report_trainees(start=day, end=day))
+    assert columns[-3:] == ("overpaid", "underpaid", "points_lost")
+    assert [row[-1] for row in cells] == ["2"]
 
 
 def test_a_money_only_house_shows_no_points(trainee, pit_boss):
@@ -143,6 +146,9 @@ def test_a_money_only_house_shows_no_points(trainee, pit_boss):
     totals = report_totals(start=day, end=day)
     assert totals.points is None
     assert not [name for name, _ in summary_rows(totals) if "points" in name]
+    columns, cells = trainee_table(report_trainees(start=day, end=day))
+    assert "points_lost" not in columns
+    assert len(cells[0]) == len(columns)
     results = client_for(trainee).get(reverse("train:results", args=[attempt.pk]))
     assert "Points lost" not in results.content.decode()
     api = APIClient()

@@ -170,6 +170,7 @@ def test_a_second_game_runs_the_whole_way(
         "Drew on a pat hand",
         "Draw a card",
         "summary,points lost to mistakes,3",
+        "overpaid,underpaid,points_lost",
     ):
         assert words in csv_text, words
     _no_blackjack(csv_text, "csv")

@@ -168,6 +168,20 @@ TRAINEE_COLUMNS = (
 )
 
 
+def trainee_table(
+    summaries: Iterable[TraineeSummary],
+) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """The trainees section's columns and rows: with the points lost beside the money when
+    a game counting points was graded in the period (no empty column otherwise)."""
+    rows = list(summaries)
+    if all(summary.points is None for summary in rows):
+        return TRAINEE_COLUMNS, [trainee_cells(summary) for summary in rows]
+    return (
+        (*TRAINEE_COLUMNS, "points_lost"),
+        [(*trainee_cells(s), "" if s.points is None else points_figure(s.points)) for s in rows],
+    )
+
+
 def trainee_cells(summary: TraineeSummary) -> tuple[Any, ...]:
     return (
         summary.username,
@@ -331,9 +345,7 @@ def leading_rows(
     yield from section(
         "summary", ("measure", "value"), summary_rows(report_totals(start=start, end=end))
     )
-    yield from section(
-        "trainees", TRAINEE_COLUMNS, map(trainee_cells, report_trainees(start=start, end=end))
-    )
+    yield from section("trainees", *trainee_table(report_trainees(start=start, end=end)))
     yield from section(
         "classes", CLASS_COLUMNS, map(class_cells, report_classes(start=start, end=end))
     )
