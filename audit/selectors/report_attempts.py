@@ -111,6 +111,8 @@ class MispaySummary:
     count: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points; None for a category no such game's grade has.
+    points: Decimal | None = None
 
     @property
     def net(self) -> Decimal:
@@ -304,7 +306,7 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
         .filter(correct=False)
         .exclude(category=ErrorCategory.UNANSWERED)
         .values("category")
-        .annotate(n_wrong=Count("id"), **_money_sums())
+        .annotate(n_wrong=Count("id"), **_money_sums(), points=_points_sum())
         .order_by("category")
     )
     rows_: list[dict[str, Any]] = [dict(row) for row in rows]
@@ -314,6 +316,7 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
             count=row["n_wrong"],
             overpaid=_money(row["overpaid"]),
             underpaid=-_money(row["underpaid"]),
+            points=None if row["points"] is None else _money(row["points"]),
         )
         for row in rows_
     ]

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from audit.selectors.report_attempts import report_totals, report_trainees
-from audit.services.reports.rows import summary_rows, trainee_table
+from audit.selectors.report_attempts import report_mispays, report_totals, report_trainees
+from audit.services.reports.rows import mispay_table, summary_rows, trainee_table
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import profile_version
 from tests.graded import client_for
@@ -130,6 +130,12 @@ def test_the_compliance_summary_has_the_points_beside_the_money(pointed):
     columns, cells = trainee_table(report_trainees(start=day, end=day))
     assert columns[-3:] == ("overpaid", "underpaid", "points_lost")
     assert [row[-1] for row in cells] == ["2"]
+    columns, cells = mispay_table(report_mispays(start=day, end=day))
+    assert columns[-1] == "points_lost"
+    assert sorted((row[0], row[1], row[-1]) for row in cells) == [
+        ("Drew on a pat hand", 1, "1"),
+        ("Stood on a stiff", 1, "1"),
+    ]
 
 
 def test_a_money_only_house_shows_no_points(trainee, pit_boss):
@@ -149,6 +155,8 @@ def test_a_money_only_house_shows_no_points(trainee, pit_boss):
     columns, cells = trainee_table(report_trainees(start=day, end=day))
     assert "points_lost" not in columns
     assert len(cells[0]) == len(columns)
+    columns, cells = mispay_table(report_mispays(start=day, end=day))
+    assert "points_lost" not in columns
     results = client_for(trainee).get(reverse("train:results", args=[attempt.pk]))
     assert "Points lost" not in results.content.decode()
     api = APIClient()

@@ -55,11 +55,10 @@ from audit.selectors.reports import (
 )
 from audit.services.reports.rows import (
     CHIP_FIGURES_COLUMNS,
-    MISPAY_COLUMNS,
     SIGNOFF_PDF_COLUMNS,
     cell,
     chip_figures_cells,
-    mispay_cells,
+    mispay_table,
     signoff_pdf_cells,
     summary_rows,
     trainee_table,
@@ -373,7 +372,7 @@ def _sections(
             map(class_cells, report_classes(start=start, end=end)),
         ),
         Paragraph(f"Mistakes by category ({settings.CURRENCY})", heading),
-        _table(styles, MISPAY_COLUMNS, map(mispay_cells, mispays)),
+        _table(styles, *mispay_table(mispays)),
         Paragraph("Chip work (time in seconds)", heading),
         _table(
             styles,

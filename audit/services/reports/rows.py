@@ -242,6 +242,20 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
+def mispay_table(
+    summaries: Iterable[MispaySummary],
+) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """The mistakes section's columns and rows: with the points lost beside the money when
+    a game counting points was graded in the period (no empty column otherwise)."""
+    rows = list(summaries)
+    if all(summary.points is None for summary in rows):
+        return MISPAY_COLUMNS, [mispay_cells(summary) for summary in rows]
+    return (
+        (*MISPAY_COLUMNS, "points_lost"),
+        [(*mispay_cells(s), "" if s.points is None else points_figure(s.points)) for s in rows],
+    )
+
+
 def mispay_cells(summary: MispaySummary) -> tuple[Any, ...]:
     return (
         labels.category_label(summary.category) or summary.category,
@@ -349,9 +363,7 @@ def leading_rows(
     yield from section(
         "classes", CLASS_COLUMNS, map(class_cells, report_classes(start=start, end=end))
     )
-    yield from section(
-        "mispays", MISPAY_COLUMNS, map(mispay_cells, report_mispays(start=start, end=end))
-    )
+    yield from section("mispays", *mispay_table(report_mispays(start=start, end=end)))
     yield from section(
         "chipwork",
         CHIP_FIGURES_COLUMNS,
