@@ -182,3 +182,18 @@ def test_a_game_the_house_no_longer_runs_is_reported_in_its_stored_words(pointed
         text = " ".join(str(cell) for cell in row)
         for word in ("Settle", "Pay", "Blackjack"):
             assert word not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migrations_give_runs_graded_before_their_points(pointed):
+    """A database graded before the summaries held points (grades with points, 0023): the
+    migration (0025) runs on it, and each run's summary is written again with its points."""
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    GradingRunSummary.objects.filter(attempt=pointed).update(points=None)
+    executor = MigrationExecutor(connection)
+    executor.migrate([("trainer", "0024_rule_profile_of_a_game")])
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert GradingRunSummary.objects.get(attempt=pointed).points == Decimal("2.00")
