@@ -5,6 +5,10 @@ trainees, classes, mispays, chipwork, reviews, retraining, signoffs, decisions, 
 each section starts with its own header row. The CSV is that stream; the PDF
 (audit.services.reports.pdf) lays the same sections out as tables, with the cells written
 here.
+
+Over 400 lines on purpose: every section's columns and cells sit side by side, the ones
+the CSV and the PDF both write (a section's columns, with the points beside the money
+when a game counting points was graded, are decided here once for both).
 """
 
 from __future__ import annotations
