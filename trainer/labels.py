@@ -9,7 +9,9 @@ game adds a category or a skill without a migration and without the shell spelli
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import cache
+from typing import Any
 
 from trainer.games import game_named, game_names, games_generation
 from trainer.models import ErrorCategory, Mode
@@ -85,6 +87,28 @@ def skill_choices(game: str | None = None) -> list[tuple[str, str]]:
         for code, words in game_named(name).skills.items():
             found.setdefault(code, words)
     return list(found.items())
+
+
+def points_text(points: Decimal | None) -> str:
+    """Points as people read them: "1 point", "3 points", "2.50 points"; "" for none."""
+    if points is None:
+        return ""
+    value = points.quantize(Decimal(1)) if points == points.to_integral_value() else points
+    return f"{value} point{'' if value == 1 else 's'}"
+
+
+def skill_choices_by_game() -> list[tuple[str, list[tuple[str, str]]]]:
+    """Every loaded game's skills under its name in words ("Blackjack"), for a form that
+    offers them all (the service checks a choice against the drill's or table's game)."""
+    return [(game_named(name).title, skill_choices(name)) for name in game_names()]
+
+
+def form_skill_choices() -> list[tuple[str, Any]]:
+    """A form's skill choices: one game's as they are, several games' grouped by game."""
+    groups = skill_choices_by_game()
+    if len(groups) == 1:
+        return list(groups[0][1])
+    return list(groups)
 
 
 def skill_codes(game: str | None = None) -> list[str]:

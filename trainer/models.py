@@ -605,6 +605,9 @@ class GradingRunSummary(models.Model):
     response_ms_sum = models.BigIntegerField(default=0)
     overpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
     underpaid = models.DecimalField(max_digits=14, decimal_places=2, default=Decimal("0.00"))
+    # Points lost to mistakes in a game counting points (its grades' points_diff, either
+    # way), beside the money; NULL when no grade of the run counted points.
+    points = models.DecimalField(max_digits=14, decimal_places=2, null=True, blank=True)
     histogram = models.JSONField(default=dict)
     categories = models.JSONField(default=dict)
     skills = models.JSONField(default=dict)

@@ -100,6 +100,9 @@ class GradeFacts:
     # Put to the trainee. A question never shown (a round not reached, an exam abandoned)
     # counts in the score and the totals, for no skill, and apart as not reached.
     shown: bool = True
+    # A game counting points (trainer.games.marking.POINTS): the grade's points; None in a
+    # game counting money.
+    points_diff: Decimal | None = None
 
 
 def merge_counts(into: dict[str, int], counts: Mapping[str, int]) -> None:
@@ -141,6 +144,13 @@ class Tally:
     # Questions never shown to the trainee (rounds not reached): in `questions`, and in no
     # skill's figures.
     not_reached: int = 0
+    # Points lost to mistakes in games counting points (each grade's points, either way),
+    # beside the money and never added to it; None when no grade counted points.
+    points: Decimal | None = None
+
+    def _add_points(self, points: Decimal | None) -> None:
+        if points is not None:
+            self.points = (self.points or ZERO) + points
 
     def add_grade(self, grade: GradeFacts) -> None:
         declared = _Declared.read()
@@ -166,6 +176,8 @@ class Tally:
             self.response_ms_sum += grade.response_ms
             bucket = str(bucket_of(grade.response_ms))
             self.histogram[bucket] = self.histogram.get(bucket, 0) + 1
+        if grade.points_diff is not None:
+            self._add_points(abs(grade.points_diff))
         if grade.money_diff > 0:
             self.overpaid += grade.money_diff
         elif grade.money_diff < 0:
@@ -197,6 +209,7 @@ class Tally:
         self.response_ms_sum += other.response_ms_sum
         self.overpaid += other.overpaid
         self.underpaid += other.underpaid
+        self._add_points(other.points)
         merge_counts(self.histogram, other.histogram)
         merge_chip_counts(self.chips, other.chips)
         if counts:
@@ -220,6 +233,8 @@ class Tally:
         # facets have neither.
         if self.not_reached:
             out["nr"] = self.not_reached
+        if self.points is not None:
+            out["pt"] = str(self.points)
         if self.chips:
             out["ch"] = {kind: list(figures) for kind, figures in sorted(self.chips.items())}
         return out
@@ -238,6 +253,7 @@ class Tally:
             skills=data["sk"],
             chips=data.get("ch", {}),
             not_reached=data.get("nr", 0),
+            points=Decimal(data["pt"]) if "pt" in data else None,
         )
 
 

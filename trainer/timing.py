@@ -8,9 +8,9 @@ train against, not limits: a slower right answer is right.
 
 from decimal import Decimal
 
-from trainer.games import DEFAULT_GAME, game_named
+from trainer.games import game_named
 
 
-def chip_target_seconds(kind: str, *, game: str = DEFAULT_GAME) -> Decimal | None:
+def chip_target_seconds(kind: str, *, game: str) -> Decimal | None:
     """The target for a chip question's kind; None for any other question."""
     return game_named(game).target_seconds(kind)

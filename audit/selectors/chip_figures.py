@@ -128,7 +128,7 @@ def chip_figures_of(*, chips: Mapping[str, list[int]]) -> list[ChipFigures]:
                 unanswered=figures["unanswered"],
                 late=figures["late"],
                 mean_seconds=mean,
-                target_seconds=chip_target_seconds(kind),
+                target_seconds=chip_target_seconds(kind, game=game.name),
             )
         )
     return rows

@@ -75,6 +75,8 @@ class Figures:
     underpaid: Decimal = ZERO
     # Questions left unanswered: against the score, but no mistake to review.
     unanswered: int = 0
+    # Points lost in games counting points, beside the money; None when none counted points.
+    points: Decimal | None = None
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -207,7 +209,7 @@ def _compute(filters: StatsFilter, trainee_ids: list[int]) -> dict[int, _Trainee
     key = facet_key(profile=filters.profile, skill=filters.skill)
     if key is None:
         rows = fetch_rows(summaries.values_list("trainee_id", *_TOTALS))
-        tallies = ((row[0], _tally(row[1:7], *row[7:12])) for row in rows)
+        tallies = ((row[0], _tally(row[1:7], *row[7:12], points=row[12])) for row in rows)
     else:
         # Only the facet: reading each row's facets once (not has_key as well) is what
         # keeps a filtered page's query short.
@@ -240,6 +242,7 @@ _TOTALS = (
     "skills",
     "chips",
     "not_reached",
+    "points",
 )
 
 
@@ -262,6 +265,8 @@ def _tally(
     skills: Any,
     chips: Any,
     not_reached: int = 0,
+    *,
+    points: Any = None,
 ) -> Tally:
     questions, correct, answered, response_ms_sum, overpaid, underpaid = scalars
     return Tally(
@@ -276,6 +281,7 @@ def _tally(
         skills=dict(_json(skills)),
         chips=dict(_json(chips)),
         not_reached=not_reached,
+        points=None if points is None else _money(points),
     )
 
 
@@ -319,6 +325,7 @@ def _figures(tally: Tally, attempts: int) -> Figures:
         overpaid=tally.overpaid.quantize(ZERO),
         underpaid=tally.underpaid.quantize(ZERO),
         unanswered=tally.categories.get(ErrorCategory.UNANSWERED, 0),
+        points=None if tally.points is None else tally.points.quantize(ZERO),
     )
 
 

@@ -151,6 +151,10 @@ def exercising_ids(grades: QuerySet[Grade], skill: str) -> list[int]:
         key, game = keys.get(item_id) or (None, None)
         entry = next((q for q in key or () if q.get("n") == question), None)
         # The round's game says whether the question exercises the skill.
-        if entry is not None and game_named(game).question_skills((skill,), entry):
+        if (
+            entry is not None
+            and game is not None
+            and game_named(game).question_skills((skill,), entry)
+        ):
             found.append(pk)
     return found

@@ -22,7 +22,7 @@ from django.db.models import (
     Sum,
     Value,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Abs, Coalesce
 
 from core.dates import day_start
 from trainer.models import (
@@ -52,6 +52,9 @@ class Totals:
     unanswered: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points, beside the money (never added to it); None
+    # when no grade of the period counted points.
+    points: Decimal | None = None
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -70,6 +73,8 @@ class TraineeSummary:
     unanswered: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points; None when none of theirs counted points.
+    points: Decimal | None = None
 
     @property
     def accuracy(self) -> Decimal | None:
@@ -106,6 +111,8 @@ class MispaySummary:
     count: int
     overpaid: Decimal
     underpaid: Decimal
+    # Points lost in games counting points; None for a category no such game's grade has.
+    points: Decimal | None = None
 
     @property
     def net(self) -> Decimal:
@@ -152,6 +159,11 @@ def _money_sums() -> dict[str, Any]:
     }
 
 
+def _points_sum() -> Sum:
+    """Points lost (each grade's either way): NULL where no grade counted points."""
+    return Sum(Abs("points_diff"), output_field=_MONEY)
+
+
 def _money(value: object) -> Decimal:
     return Decimal(str(value)).quantize(Decimal("0.01"))
 
@@ -173,6 +185,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         n_wrong=Count("id", filter=Q(correct=False) & ~Q(category=ErrorCategory.UNANSWERED)),
         n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
         **_money_sums(),
+        points=_points_sum(),
     )
     return Totals(
         trainees=attempts["trainees"],
@@ -184,6 +197,7 @@ def report_totals(*, start: dt.date, end: dt.date) -> Totals:
         unanswered=grades["n_unanswered"],
         overpaid=_money(grades["overpaid"]),
         underpaid=-_money(grades["underpaid"]),
+        points=None if grades["points"] is None else _money(grades["points"]),
     )
 
 
@@ -211,6 +225,7 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
             n_right=Count("id", filter=Q(correct=True)),
             n_unanswered=Count("id", filter=Q(category=ErrorCategory.UNANSWERED)),
             **_money_sums(),
+            points=_points_sum(),
         )
         .order_by()
     }
@@ -236,6 +251,7 @@ def report_trainees(*, start: dt.date, end: dt.date) -> list[TraineeSummary]:
                 unanswered=graded.get("n_unanswered", 0),
                 overpaid=_money(graded.get("overpaid", ZERO)),
                 underpaid=-_money(graded.get("underpaid", ZERO)),
+                points=None if graded.get("points") is None else _money(graded["points"]),
             )
         )
     return summaries
@@ -290,7 +306,7 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
         .filter(correct=False)
         .exclude(category=ErrorCategory.UNANSWERED)
         .values("category")
-        .annotate(n_wrong=Count("id"), **_money_sums())
+        .annotate(n_wrong=Count("id"), **_money_sums(), points=_points_sum())
         .order_by("category")
     )
     rows_: list[dict[str, Any]] = [dict(row) for row in rows]
@@ -300,6 +316,7 @@ def report_mispays(*, start: dt.date, end: dt.date) -> list[MispaySummary]:
             count=row["n_wrong"],
             overpaid=_money(row["overpaid"]),
             underpaid=-_money(row["underpaid"]),
+            points=None if row["points"] is None else _money(row["points"]),
         )
         for row in rows_
     ]

@@ -29,7 +29,7 @@ from audit.selectors.report_attempts import graded_questions
 from core.dates import house_zone_name, zone_abbreviations
 from core.postgres import csv_line, sql_csv_text, sql_house_text, sql_words
 from trainer import labels
-from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named
+from trainer.games import DocumentError, Game, game_named
 from trainer.models import AttemptItem, Grade
 
 DECISION_COLUMNS = (
@@ -110,12 +110,45 @@ def _decisions(*, start: dt.date, end: dt.date) -> QuerySet[Grade, tuple[Any, ..
     )
 
 
-def _game_of(name: str | None) -> Game:
-    """A round's game; one the house no longer runs is read as the default game's."""
+class RetiredGame:
+    """What the report reads of a round whose game the house no longer runs (taken out of
+    ``SHOESCHOOL_GAMES``): its stored words as they are, never another game's. The record
+    is the grade and the stored key; the words were the game's."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def kind_words(self, kind: str) -> str:
+        return str(kind).replace("_", " ").capitalize()
+
+    def question_words(
+        self, question: Mapping[str, Any], document: Mapping[str, Any] | None, *, note: bool
+    ) -> str:
+        return self.prompt_words(str(question.get("prompt", "")))
+
+    def prompt_words(self, prompt: str) -> str:
+        return prompt
+
+    def answer_columns(self, answer: Mapping[str, Any] | None) -> tuple[str, str]:
+        if not answer:
+            return "", ""
+        words = [str(value) for value in answer.values() if isinstance(value, str | int)]
+        return " ".join(words), ""
+
+    def answer_stack(self, answer: Mapping[str, Any]) -> str:
+        return ""
+
+
+# The report reads a round's game through these alone (a retired game's stored words).
+ReportGame = Game | RetiredGame
+
+
+def _game_of(name: str) -> ReportGame:
+    """A round's game; one the house no longer runs is read by its stored words."""
     try:
         return game_named(name)
     except DocumentError:
-        return game_named(DEFAULT_GAME)
+        return RetiredGame(name)
 
 
 class QuestionWords:
@@ -125,7 +158,7 @@ class QuestionWords:
 
     def __init__(self) -> None:
         self._texts: dict[tuple[int, int], str] = {}
-        self._games: dict[int, Game] = {}
+        self._games: dict[int, ReportGame] = {}
 
     def load(self, item_ids: Iterable[int]) -> None:
         self._texts = {}
@@ -142,22 +175,22 @@ class QuestionWords:
     def text(self, item_id: int, question: int) -> str:
         return self._texts.get((item_id, question), "")
 
-    def game(self, item_id: int) -> Game:
-        found = self._games.get(item_id)
-        return found if found is not None else game_named(DEFAULT_GAME)
+    def game(self, item_id: int) -> ReportGame:
+        """The round's game (loaded with its batch)."""
+        return self._games[item_id]
 
 
 def key_text(
-    question: Mapping[str, Any], document: Mapping[str, Any] | None, *, game: Game | None = None
+    question: Mapping[str, Any], document: Mapping[str, Any] | None, *, game: ReportGame
 ) -> str:
     if not question.get("view"):
         # A round stored before its view was recorded: the engine's words, cards as a
         # dealer writes them.
-        return (game or game_named(DEFAULT_GAME)).prompt_words(str(question.get("prompt", "")))
+        return game.prompt_words(str(question.get("prompt", "")))
     try:
-        return (game or game_named(DEFAULT_GAME)).question_words(question, document, note=False)
+        return game.question_words(question, document, note=False)
     except (KeyError, IndexError, TypeError, ValueError):
-        return (game or game_named(DEFAULT_GAME)).prompt_words(str(question.get("prompt", "")))
+        return game.prompt_words(str(question.get("prompt", "")))
 
 
 # An answer's three cells: its action in words, its amount and its stack in words.
@@ -177,14 +210,14 @@ class GameWords:
         self._answers: dict[tuple[str, str | None], AnswerCells] = {}
         self._cells: dict[tuple[str, str | None], AnswerCells] = {}
 
-    def kind(self, game: Game, kind: str) -> str:
+    def kind(self, game: ReportGame, kind: str) -> str:
         key = (game.name, kind)
         found = self._kinds.get(key)
         if found is None:
             found = self._kinds[key] = game.kind_words(kind)
         return found
 
-    def answer(self, game: Game, text: str | None) -> AnswerCells:
+    def answer(self, game: ReportGame, text: str | None) -> AnswerCells:
         key = (game.name, text)
         found = self._answers.get(key)
         if found is None:
@@ -193,7 +226,7 @@ class GameWords:
             found = self._answers[key] = _answer_cells(game, text)
         return found
 
-    def _csv_cells(self, game: Game, text: str | None) -> AnswerCells:
+    def _csv_cells(self, game: ReportGame, text: str | None) -> AnswerCells:
         """An answer's cells as the CSV writes them (`core.postgres.csv_line`'s cells)."""
         key = (game.name, text)
         found = self._cells.get(key)
@@ -204,14 +237,14 @@ class GameWords:
             found = self._cells[key] = (action, amount, stack)
         return found
 
-    def answers_line(self, game: Game, given: str | None, expected: str | None) -> str:
+    def answers_line(self, game: ReportGame, given: str | None, expected: str | None) -> str:
         """The six answer cells of a row (given action and amount, expected action and
         amount, given stack, expected stack) as a CSV fragment, no line end."""
         g, e = self._csv_cells(game, given), self._csv_cells(game, expected)
         return ",".join((g[0], g[1], e[0], e[1], g[2], e[2]))
 
 
-def _answer_cells(game: Game, text: str | None) -> AnswerCells:
+def _answer_cells(game: ReportGame, text: str | None) -> AnswerCells:
     if not text:
         return _NO_ANSWER
     answer = json.loads(text)

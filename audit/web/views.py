@@ -40,6 +40,7 @@ from core import pages
 from core.durations import duration_text
 from core.errors import ProductError
 from core.roles import roles_of
+from trainer import labels
 from trainer.games import game_named
 from trainer.models import Grade
 from trainer.selectors import runs, visibility
@@ -72,6 +73,8 @@ class _TraineeRow:
     # Mistakes waiting for the viewer's review (None: the viewer reviews none).
     waiting: int | None = None
     waiting_url: str = ""
+    # Points lost in games counting points, in words ("3 points"); a dash with none.
+    points: str = NO_FIGURE
 
     @classmethod
     def of(
@@ -98,6 +101,7 @@ class _TraineeRow:
             flagged=flagged,
             waiting=waiting,
             waiting_url=f"{reverse('pit:queue')}?trainee={trainee.pk}" if waiting else "",
+            points=labels.points_text(figures.points) or NO_FIGURE,
         )
 
 

@@ -13,7 +13,6 @@ from trainer.api.serializers import (
     money_field,
     score_field,
 )
-from trainer.games import DEFAULT_GAME
 from trainer.labels import skill_choices
 from trainer.models import DrillKind, DrillPurpose
 
@@ -56,12 +55,13 @@ class DrillCreateInput(StrictSerializer):
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
-        # The default game's skills, read when the games are loaded (its own words).
+        # Every loaded game's skills, read when the games are loaded; drill_create checks
+        # them against the table's game.
         fields["skills"] = serializers.ListField(
-            child=_choice(skill_choices(DEFAULT_GAME)),
+            child=_choice(skill_choices()),
             required=False,
             default=list,
-            help_text="Generated drills.",
+            help_text="Generated drills: skills of the table's game.",
         )
         return fields
 
@@ -111,8 +111,9 @@ class DrillManagerOutput(serializers.Serializer[Any]):
 
 class ScenarioInput(StrictSerializer):
     document = serializers.DictField(
-        help_text="A blackjack-scenario/1 document (docs/scenario-format.md); its `rules` "
-        "names a profile. Without an `id`, a new scenario is named from its title."
+        help_text="A staged round in its game's format (its `format`: blackjack-scenario/1, "
+        "docs/scenario-format.md, or another game's); its `rules` names a profile. Without "
+        "an `id`, a new scenario is named from its title."
     )
     difficulty = StrictIntegerField(min_value=1, max_value=5, required=False, default=2)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -177,12 +177,16 @@ class RoundPreview:
     questions: list[dict[str, Any]]
 
 
-def round_preview(document: dict[str, Any], *, game: str | None = None) -> RoundPreview:
-    """What a trainee sees at the round's first question; the whole key beside it."""
+def round_preview(document: dict[str, Any], *, game: str) -> RoundPreview:
+    """What a trainee sees at the round's first question; the whole key beside it (a
+    question of a game with no boxes or hands has neither)."""
     questions = game_named(game).answer_key(document)
-    first = questions[0] if questions else {"view": {}, "box": None, "hand": None}
+    first = questions[0] if questions else {}
     return RoundPreview(
-        view=first["view"], box=first["box"], hand=first["hand"], questions=questions
+        view=first.get("view") or {},
+        box=first.get("box"),
+        hand=first.get("hand"),
+        questions=questions,
     )
 
 
@@ -207,12 +211,13 @@ def table_names() -> dict[str, str]:
     return {name: title or name for name, title in RuleProfile.objects.values_list("name", "title")}
 
 
-def profiles_without_hole_card() -> list[int]:
-    """The library's tables whose dealer takes no hole card at the deal (European)."""
+def profiles_without_hole_card(*, games: Iterable[str]) -> list[int]:
+    """Among the library's tables of ``games`` (the seats-and-shoe editor's), those whose
+    dealer takes no hole card at the deal (European)."""
     # The round editor's rule (blackjack's), as the table's game ships it.
     return [
         p.pk
-        for p in library_profiles()
+        for p in library_profiles().filter(game__in=list(games))
         if game_named(p.game).shipped_profiles[p.name].get("hole_card") == "enhc"
     ]
 

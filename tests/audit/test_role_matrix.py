@@ -79,6 +79,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:drill-retire": ("post", _row(302, 403, 403, 403, 403, 403, 302)),
     "teach:scenarios": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-new": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:scenario-new-document": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     "teach:scenario-edit": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
     # Classes and rosters: a pit boss's own classes (another's is 404), an admin's all.
     # An empty form: allowed writers get 400 (the form's errors), nothing is written.

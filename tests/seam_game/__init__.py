@@ -25,6 +25,7 @@ class DealerDraws(
     DealerDrawsAuthoring,
 ):
     name = "dealer-draws"
+    title = "Dealer draws"
 
 
 DEALER_DRAWS = game_register(DealerDraws())

@@ -62,6 +62,8 @@ def _amount(value: object, key: str) -> Decimal:
 
 class DealerDrawsAuthoring:
     scenario_format = FORMAT
+    # No form of its own: the workspace stages its rounds as documents.
+    staged_editor: str | None = None
     parameters: Sequence[Parameter] = PARAMETERS
     shipped_profiles = SHIPPED
 

@@ -61,3 +61,49 @@ def test_a_pit_boss_stages_a_round_and_builds_a_drill_from_it(live_server, pit_b
     page.goto(f"{live_server.url}/teach/drills/new/generated/")
     page.screenshot(path=artifacts / "6-generated.png", full_page=True)
     assert refused == []
+
+
+def test_a_round_of_a_game_without_a_form_is_staged_as_a_document(live_server, pit_boss, page):
+    """The test game names no form: its round is pasted as a document, refused at the
+    document in the game's words, previewed on its own table and saved."""
+    import json
+
+    from tests.accessibility import assert_accessible
+    from trainer.models import RuleProfile
+    from trainer.services.profiles import profile_version_create
+
+    table = RuleProfile.objects.create(
+        name="dealer-draws-table", title="Dealer draws", game="dealer-draws"
+    )
+    profile_version_create(
+        profile=table,
+        parameters={"stands_on": 17, "min_bet": "1", "max_bet": "100", "boxes": 1},
+        notes="The test game's table.",
+    )
+    document = {
+        "format": "dealer-draws/1",
+        "title": "Dealer has 12",
+        "skills": ["stiff-hands"],
+        "rules": "dealer-draws-table",
+        "total": 40,
+    }
+    artifacts = artifacts_dir("workspace")
+    refused = csp_violations(page)
+    log_in(page, live_server.url, pit_boss.username)
+    page.goto(f"{live_server.url}/teach/scenarios/")
+    page.click("text=Stage a round as a document")
+    page.fill("#id_document", json.dumps(document, indent=2))
+    page.click("button[value=preview]")
+    expect(page.locator("#id_document-error")).to_contain_text("total")
+    assert_accessible(page)
+    page.fill("#id_document", json.dumps({**document, "total": 12}, indent=2))
+    page.click("button[value=preview]")
+    preview = page.locator("section[aria-label=Preview]")
+    expect(preview).to_be_visible()
+    expect(preview).to_contain_text("The dealer holds 12: draw or stand?")
+    page.screenshot(path=artifacts / "7-document-preview.png", full_page=True)
+    assert_accessible(page)
+    page.click("button[value=save]")
+    expect(page).to_have_url(f"{live_server.url}/teach/scenarios/")
+    assert Scenario.objects.get().game == "dealer-draws"
+    assert refused == []

@@ -24,7 +24,7 @@ def test_a_version_without_chips_plays_with_its_profiles_chips_and_still_matches
     assert "chip_set" not in version.parameters
     assert version.engine_profile == rules.PROFILES["european-enhc-6deck"]
     assert version.engine_profile.chip_rule == "match"
-    assert profile_version_for("european-enhc-6deck") == version
+    assert profile_version_for("european-enhc-6deck", game="blackjack") == version
 
 
 def test_a_chip_document_imports_against_a_version_recorded_before_chips(db):

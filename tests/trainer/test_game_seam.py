@@ -86,8 +86,8 @@ def test_a_drill_of_an_unknown_game_is_refused(trainee):
         attempt_start(trainee=trainee, drill=DrillFactory(game="poker"), mode=Mode.PRACTICE)
 
 
-def test_blackjack_is_the_default_game():
-    assert game_named(None).name == "blackjack"
+def test_a_new_drill_is_blackjack_unless_it_names_its_game():
+    # The row's default; reading a record never assumes a game (test_game_seam_shell).
     assert DrillFactory.build().game == "blackjack"
 
 

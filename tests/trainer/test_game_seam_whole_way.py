@@ -1,9 +1,10 @@
 """The seam proven (issue 25): a second game, never shipped (tests/seam_game, "dealer-draws"),
-with its own kinds, categories, skills, rule parameters and table, runs the whole way through
-the product as blackjack does: its table set up and its rounds imported and authored, a drill
-generated for its skills, dealt, answered on the page and by the API, graded by a real
-Celery worker, reviewed on the pit's drill-down, read in the trainee's results and My
-record, and reported in the compliance CSV and PDF, in its own words and no blackjack's."""
+with its own kinds, categories, skills, rule parameters, table and cost in points, runs the
+whole way through the product as blackjack does: its table set up and its rounds imported
+and authored, a drill generated for its skills, dealt, answered on the page and by the API,
+graded by a real Celery worker, reviewed on the pit's drill-down, read in the trainee's
+results and My record, and reported in the compliance CSV and PDF (its points beside the
+money), in its own words and no blackjack's."""
 
 from __future__ import annotations
 
@@ -139,6 +140,8 @@ def test_a_second_game_runs_the_whole_way(
     results = page.get(reverse("train:results", args=[attempt.pk])).content.decode()
     assert "Stood on a stiff" in results
     assert "Drew on a pat hand" in results
+    # Its mistakes cost points: totalled beside the money, never as money.
+    assert "Points lost to mistakes: <strong>3 points</strong>" in results
     _no_blackjack(results, "results")
     record = page.get(reverse("record:mine")).content.decode()
     assert "Drawing to a stiff" in record
@@ -146,6 +149,8 @@ def test_a_second_game_runs_the_whole_way(
 
     # The pit boss reviews a mistake on the drill-down.
     pit = client_for(pit_boss)
+    dashboard = pit.get(reverse("pit:dashboard")).content.decode()
+    assert "<dt>Points lost</dt><dd>3 points</dd>" in dashboard
     mistake = grades[1]
     drill_down = pit.get(reverse("pit:grade", args=[mistake.pk])).content.decode()
     assert "Drew on a pat hand" in drill_down
@@ -159,11 +164,19 @@ def test_a_second_game_runs_the_whole_way(
     day = Attempt.objects.get(pk=attempt.pk).submitted_at.date()
     csv = compliance_report_request(start=day, end=day, fmt="csv", user=compliance_officer)
     csv_text = (Path(media) / csv.file.name).read_text()
-    for words in ("Draw or stand", "Stood on a stiff", "Drew on a pat hand", "Draw a card"):
+    for words in (
+        "Draw or stand",
+        "Stood on a stiff",
+        "Drew on a pat hand",
+        "Draw a card",
+        "summary,points lost to mistakes,3",
+        "overpaid,underpaid,points_lost",
+    ):
         assert words in csv_text, words
     _no_blackjack(csv_text, "csv")
     pdf = compliance_report_request(start=day, end=day, fmt="pdf", user=compliance_officer)
     pdf_words = " ".join(pdf_text(Path(media) / pdf.file.name).split())
     assert "Stood on a stiff" in pdf_words
+    assert "points lost to mistakes 3" in pdf_words
     _no_blackjack(pdf_words, "pdf")
     assert ledger_verify().ok

@@ -111,7 +111,7 @@ def drawn_tables(
     both through the one template, players named as the dealer names them (`seats`, from
     the round's document)."""
     question = rules.Question.from_dict(item)
-    shown = question_view(AttemptItem(answer_key=key), item)
+    shown = question_view(AttemptItem(answer_key=key), item, game=game_named("blackjack"))
     work = chip_work(document or {}, item) if question.kind in rules.CHIP_KINDS else {}
     public = {
         "view": shown,
@@ -180,7 +180,7 @@ def after_play(case: Case) -> bool:
 
 
 def check_dealer(case: Case) -> None:
-    shown = question_view(AttemptItem(answer_key=case.key), case.item)
+    shown = question_view(AttemptItem(answer_key=case.key), case.item, game=game_named("blackjack"))
     labels = [
         n.attrs["aria-label"] for n in case.table.one("dealer").all("playing-card", role="img")
     ]

@@ -18,7 +18,7 @@ from trainer.api.serializers import (
     StrictIntegerField,
     StrictSerializer,
 )
-from trainer.games import DEFAULT_GAME, game_named, game_names
+from trainer.games import game_named, game_names
 from trainer.games.reading import AnswerField as GameAnswerField
 
 
@@ -46,11 +46,11 @@ def _schema_field(field: GameAnswerField) -> serializers.Field[Any, Any, Any, An
 
 
 def _answer_fields() -> dict[str, GameAnswerField]:
-    """Every field an answer may hold, in any game the house runs (the default game's
-    first): one field a name, its words joined and its choices widened where two games
+    """Every field an answer may hold, in any game the house runs (by the games' names):
+    one field a name, its words joined and its choices widened where two games
     declare the same name."""
     fields: dict[str, GameAnswerField] = {}
-    for name in sorted(game_names(), key=lambda name: name != DEFAULT_GAME):
+    for name in game_names():
         for field in game_named(name).answer_fields:
             known = fields.get(field.name)
             if known is None:

@@ -61,9 +61,9 @@ def _user(request: Request) -> AbstractBaseUser:
     return user
 
 
-def _at_parameters(error: ProductError) -> ProductError:
-    """A rule's field as the body names it: parameters.<rule>."""
-    if error.field in selectors.rule_of():
+def _at_parameters(error: ProductError, *, game: str) -> ProductError:
+    """A rule's field as the body names it: parameters.<rule> (a rule of the table's game)."""
+    if error.field in selectors.rule_of(game):
         error.field = f"parameters.{error.field}"
     return error
 
@@ -214,7 +214,7 @@ class HouseRuleVersionsView(AdministratorView):
                 based_on=data.get("based_on"),
             )
         except ProductError as error:
-            raise _at_parameters(error) from None
+            raise _at_parameters(error, game=profile.game) from None
         changes = selectors.rules_changes(
             before.parameters if before else None,
             version.parameters,
@@ -273,6 +273,6 @@ class HouseRuleCopyView(AdministratorView):
                 notes=data.get("notes", ""),
             )
         except ProductError as error:
-            raise _at_parameters(error) from None
+            raise _at_parameters(error, game=source.game) from None
         row = selectors.house_rule_table(name=table.name)
         return Response(_table(row), status=status.HTTP_201_CREATED)

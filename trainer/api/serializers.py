@@ -372,6 +372,14 @@ class ResultsOutput(serializers.Serializer[Any]):
     correct = serializers.IntegerField(allow_null=True)
     overpaid = money_field(allow_null=True, help_text="null before grading and while sealed.")
     underpaid = money_field(allow_null=True, help_text="null before grading and while sealed.")
+    points = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=2,
+        coerce_to_string=True,
+        allow_null=True,
+        help_text="Points lost to mistakes in a game counting points (beside the money, never "
+        "added to it); null in a game counting money, before grading and while sealed.",
+    )
     sealed = serializers.BooleanField(
         help_text="A fixed exam pool that can still be sat: the grades carry no expected "
         "answer, money difference or kind of mistake (right or wrong, the rule and your "

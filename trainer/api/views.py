@@ -273,6 +273,7 @@ class AttemptResultsView(TraineeView):
             "correct": run.correct if run else None,
             "overpaid": run.overpaid if run and not results.sealed else None,
             "underpaid": run.underpaid if run and not results.sealed else None,
+            "points": results.points,
             "sealed": results.sealed,
             "sealed_until": results.pool.until,
             "not_reached": results.not_reached,

@@ -8,8 +8,9 @@ round under a recorded rule profile (a regrade), reads a trainee's answer into i
 canonical shape, and compares an answer with the key. Blackjack (`trainer.games.blackjack`)
 is the one game shipped; the shell reaches a game only through ``game_named``, never by
 importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
-module paths), loaded once when the trainer app starts (``games_load``). Drills and
-scenarios name their game (``game``, "blackjack" by default). Plain Python: no Django.
+module paths), loaded once when the trainer app starts (``games_load``). Drills, scenarios
+and rule profiles name their game (``game``); the shell reads it from the record and never
+assumes one (``game_named`` refuses none). Plain Python: no Django.
 
 The protocol is one facet a module, each saying what the shell asks of a game for one
 purpose: ``keying`` (the answer key, a regrade's replay), ``presenting`` (what the table and
@@ -45,14 +46,22 @@ __all__ = [
     "games_load",
 ]
 
+# The game a form offers first where a person chooses one, and the `game` a row is created
+# with (the models' default); never what a record with no game, or an unknown one, is read as.
 DEFAULT_GAME = "blackjack"
 
 
 class Game(Keying, Presenting, Reading, Marking, Authoring, Protocol):
-    """What a table game implements: a name, and each facet of the seam."""
+    """What a table game implements: a name, its name in words, and each facet of the seam."""
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def title(self) -> str:
+        """The game's name as people read it ("Blackjack"), where a page offers several
+        games' things side by side (the skills of a drill form, grouped by game)."""
+        ...
 
 
 _GAMES: dict[str, Game] = {}
@@ -77,11 +86,12 @@ def games_generation() -> int:
     return _GENERATION[0]
 
 
-def game_named(name: str | None) -> Game:
-    """The game a drill or scenario names; DocumentError for one the product does not know."""
+def game_named(name: str) -> Game:
+    """The game a drill, scenario or rule profile names (its ``game``); DocumentError for one
+    the product does not know, and for none at all (no game is assumed)."""
     try:
-        return _GAMES[name or DEFAULT_GAME]
-    except KeyError:
+        return _GAMES[name]
+    except (KeyError, TypeError):
         raise DocumentError(
             f"no game called {echo(str(name))}", field="game", reason="unknown_game"
         ) from None

@@ -73,6 +73,14 @@ class Authoring(Protocol):
         ...
 
     @property
+    def staged_editor(self) -> str | None:
+        """The form the instructor's workspace stages a round of this game in, by the name
+        the workspace knows it under (``"seats-and-shoe"``: seats, stakes, the host's actions
+        and a shoe of cards), or None: the round is staged as a document of the game's
+        format (pasted or uploaded), judged by ``validate``."""
+        ...
+
+    @property
     def parameters(self) -> Sequence[Parameter]:
         """The rule parameters a table of this game is set with, in a table card's order."""
         ...

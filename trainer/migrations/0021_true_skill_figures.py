@@ -3,15 +3,17 @@ skill (trainer.skills) and only when it was shown; questions never shown are cou
 as not reached. The summaries written before counted every question of a round, shown or
 not, for each of the round's skills: they are written again here from the grades (the
 grades, runs and ledger are untouched; a summary is figures derived from them, vouched for
-by nothing). ``manage.py build_run_summaries --rebuild`` does the same later."""
+by nothing). ``manage.py build_run_summaries --rebuild`` does the same later.
+
+The rebuild itself runs in 0025 (the summaries' points, #25): it writes every column of
+today's summary, which do not all exist yet here."""
 
 from django.db import migrations, models
 
 
 def rebuild(apps, schema_editor):
-    from trainer.services.run_summaries import run_summaries_rebuild
-
-    run_summaries_rebuild()
+    # Done by 0025_run_summary_points, once every column a summary holds exists.
+    return None
 
 
 class Migration(migrations.Migration):

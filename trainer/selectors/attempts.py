@@ -29,7 +29,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, NotFoundError
-from trainer.games import DEFAULT_GAME, Game, game_named
+from trainer.games import Game, game_named
 from trainer.games.marking import money_figure
 from trainer.labels import skill_words
 from trainer.models import (
@@ -157,12 +157,10 @@ def attempt_current_question(
     return None
 
 
-def question_view(
-    item: AttemptItem, key: Mapping[str, Any], *, game: Game | None = None
-) -> dict[str, Any]:
+def question_view(item: AttemptItem, key: Mapping[str, Any], *, game: Game) -> dict[str, Any]:
     """What the table shows for a stored question, as its game reveals it to the dealer
     (blackjack's peek shows the hole card)."""
-    return (game or game_named(DEFAULT_GAME)).question_view(key, item.answer_key or [])
+    return game.question_view(key, item.answer_key or [])
 
 
 def public_question(
@@ -327,6 +325,9 @@ class AttemptResults:
     # A pool exam still open: the grades carry no expected answer, money difference or
     # kind of mistake (but late and unanswered); `pool.until` says till when.
     pool: PoolState = field(default_factory=PoolState)
+    # Points lost in a game counting points (the run's summary), beside the money; None in
+    # a game counting money, and while sealed.
+    points: Decimal | None = None
 
     @property
     def sealed(self) -> bool:
@@ -361,7 +362,7 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
             grade.expected = None
             grade.money_diff = None  # type: ignore[assignment]
             grade.category = _sealed_category(grade.category) or ""
-    skills, not_reached = _by_skill(run)
+    skills, not_reached, points = _by_skill(run)
     return AttemptResults(
         attempt=attempt,
         run=run,
@@ -369,26 +370,35 @@ def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser)
         skills=skills,
         not_reached=len(every) - len(shown) if not_reached is None else not_reached,
         pool=pool,
+        points=None if pool.sealed else points,
     )
 
 
-def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None]:
+def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None, Decimal | None]:
     """The run's figures by skill and its questions not reached, as its summary holds them
     (trainer.tallies.skill_tallies: the questions shown that exercise each skill, once per
     skill, as the game says): the figures My record and the pit add up. Nothing when the run
     has no summary (every graded run has one: the grading service writes it, migration
-    0017 and ``build_run_summaries`` the older ones)."""
-    row = GradingRunSummary.objects.filter(run=run).values_list("facets", "not_reached").first()
+    0025 and ``build_run_summaries`` the older ones); and the run's points lost."""
+    row = (
+        GradingRunSummary.objects.filter(run=run)
+        .values_list("facets", "not_reached", "points")
+        .first()
+    )
     if row is None:
-        return [], None
-    facets, not_reached = row
+        return [], None, None
+    facets, not_reached, points = row
     labels = skill_words()
-    return [
-        SkillResult(skill, labels.get(skill, skill), tally.questions, tally.correct)
-        for skill, tally in sorted(
-            skill_tallies(facets).items(), key=lambda kv: labels.get(kv[0], kv[0])
-        )
-    ], not_reached
+    return (
+        [
+            SkillResult(skill, labels.get(skill, skill), tally.questions, tally.correct)
+            for skill, tally in sorted(
+                skill_tallies(facets).items(), key=lambda kv: labels.get(kv[0], kv[0])
+            )
+        ],
+        not_reached,
+        None if points is None else Decimal(str(points)),
+    )
 
 
 def seconds_left(

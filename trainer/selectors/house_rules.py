@@ -14,7 +14,7 @@ from django.db.models import Count
 from django.utils import timezone
 
 from core.errors import NotFoundError
-from trainer.games import DEFAULT_GAME, game_named
+from trainer.games import game_named
 from trainer.games.authoring import Parameter
 from trainer.models import AttemptItem, Drill, RuleProfile, RuleProfileVersion, Scenario
 
@@ -22,12 +22,12 @@ from trainer.models import AttemptItem, Drill, RuleProfile, RuleProfileVersion, 
 Rule = Parameter
 
 
-def table_rules(game: str = DEFAULT_GAME) -> tuple[Rule, ...]:
+def table_rules(game: str) -> tuple[Rule, ...]:
     """Every rule a table of the game is set with, in the order a table card reads."""
     return tuple(game_named(game).parameters)
 
 
-def rule_of(game: str = DEFAULT_GAME) -> dict[str, Rule]:
+def rule_of(game: str) -> dict[str, Rule]:
     """The game's rules by key."""
     return {rule.key: rule for rule in table_rules(game)}
 
@@ -43,7 +43,7 @@ def amount_words(value: object) -> str:
     return f"{amount:.2f}" if amount != amount.to_integral_value() else f"{amount:.0f}"
 
 
-def rule_words(key: str, value: object, *, game: str = DEFAULT_GAME) -> str:
+def rule_words(key: str, value: object, *, game: str) -> str:
     """A parameter's value in words."""
     rule = rule_of(game)[key]
     if value is None or value == "":
@@ -65,7 +65,7 @@ class Change:
 
 
 def rules_changes(
-    before: Mapping[str, Any] | None, after: Mapping[str, Any], *, game: str = DEFAULT_GAME
+    before: Mapping[str, Any] | None, after: Mapping[str, Any], *, game: str
 ) -> list[Change]:
     """What changes from one set of parameters to another, rule by rule, in words."""
     out = []

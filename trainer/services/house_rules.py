@@ -21,7 +21,7 @@ from core.errors import ConflictError, ForbiddenError, ProductError, clip, echo
 from core.roles import Role, has_role
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
-from trainer.games import DEFAULT_GAME, DocumentError, game_named, game_names
+from trainer.games import DocumentError, game_named, game_names
 from trainer.models import RuleProfile, RuleProfileVersion
 from trainer.selectors.house_rules import Rule, rule_of, rule_words
 from trainer.services.profiles import version_record
@@ -63,7 +63,7 @@ def rules_judged(
     base: Mapping[str, Any],
     parameters: Mapping[str, Any],
     *,
-    game: str = DEFAULT_GAME,
+    game: str,
 ) -> dict[str, Any]:
     """The parameters the game records for `base` with `parameters` on top, or the first
     refusal in words at its field. Unknown keys are refused by name (the API sends keys)."""

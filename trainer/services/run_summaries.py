@@ -51,6 +51,7 @@ def _summary(run: GradingRun, grades: Iterable[GradeFacts]) -> GradingRunSummary
         response_ms_sum=total.response_ms_sum,
         overpaid=total.overpaid,
         underpaid=total.underpaid,
+        points=total.points,
         histogram=total.as_json()["h"],
         categories=dict(total.categories),
         skills=dict(total.skills),
@@ -99,6 +100,8 @@ class GradeLike(Protocol):
     def response_ms(self) -> int | None: ...
     @property
     def money_diff(self) -> Decimal: ...
+    @property
+    def points_diff(self) -> Decimal | None: ...
     @property
     def category(self) -> str: ...
     @property
@@ -159,6 +162,7 @@ class _Rounds:
             kind=grade.kind,
             # An answered question was shown.
             shown=grade.question in shown or grade.decision_id is not None,
+            points_diff=None if grade.points_diff is None else Decimal(grade.points_diff),
         )
 
 
@@ -186,8 +190,9 @@ def run_summary_build(
     return _summary(run, (facts(g) for g in grades))
 
 
-# What a summary reads, column by column: the rebuild runs in a migration (0017), before
-# any column a later migration adds exists.
+# What a summary reads, column by column: the rebuild runs in a migration (0025, after
+# the grades' points, 0023, and the summaries' own, exist), before any column a later
+# migration adds exists.
 _GRADE_FIELDS = (
     "id",
     "run_id",
@@ -197,6 +202,7 @@ _GRADE_FIELDS = (
     "kind",
     "correct",
     "money_diff",
+    "points_diff",
     "category",
     "response_ms",
 )

@@ -19,7 +19,7 @@ from django.utils.text import slugify
 
 from core.errors import ProductError, clip, echo
 from trainer import strictjson
-from trainer.games import DEFAULT_GAME, DocumentError, Game, game_named, game_names
+from trainer.games import DocumentError, Game, game_named, game_names
 from trainer.labels import skill_codes
 from trainer.models import RuleProfileVersion, Scenario
 
@@ -131,17 +131,21 @@ def scenario_validate(
 
 
 def document_game(document: Mapping[str, Any]) -> Game:
-    """The game a staged document is a round of: the one whose format it declares (the
-    default game, whose validation names the fault, when it declares none the product
-    knows)."""
+    """The game a staged document is a round of: the one whose format it declares. A
+    document declaring no format, or one no game the house runs reads, is refused at
+    ``format`` with the formats the house accepts (no game is assumed)."""
     stated = document.get("format")
-    for name in game_names():
-        if game_named(name).scenario_format == stated:
-            return game_named(name)
-    return game_named(DEFAULT_GAME)
+    formats = {game_named(name).scenario_format: name for name in game_names()}
+    if isinstance(stated, str) and stated in formats:
+        return game_named(formats[stated])
+    accepted = ", ".join(repr(known) for known in sorted(formats))
+    said = "format is missing" if stated is None else f"format {echo(stated)} is not one we deal"
+    raise DocumentError(
+        f"{said}; a scenario declares one of: {accepted}", field="format", reason="unknown_format"
+    )
 
 
-def profile_version_for(name: str, *, game: str = DEFAULT_GAME) -> RuleProfileVersion | None:
+def profile_version_for(name: str, *, game: str) -> RuleProfileVersion | None:
     """The newest recorded version of the profile whose rules are those the game plays
     under that name, among those in force now or before (not one scheduled for a later
     day)."""

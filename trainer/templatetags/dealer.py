@@ -1,16 +1,16 @@
+from decimal import Decimal
+
 from django import template
 
 from trainer import labels
-from trainer.games import DEFAULT_GAME, game_named
 
 register = template.Library()
 
 
 @register.filter
-def dealer_words(text: str) -> str:
-    """`{{ prompt|dealer_words }}`: an engine's prompt in the game's words (blackjack's
-    cards as rank and suit, not the engine's codes)."""
-    return game_named(DEFAULT_GAME).prompt_words(text)
+def points_words(points: Decimal | None) -> str:
+    """`{{ figures.points|points_words }}`: points lost, "3 points" (never money)."""
+    return labels.points_text(points)
 
 
 @register.filter

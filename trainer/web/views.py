@@ -23,6 +23,7 @@ from core import pages
 from core.access import role_required
 from core.errors import ConflictError, NotFoundError, ProductError
 from trainer.games import game_named
+from trainer.games.marking import MONEY
 from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
 from trainer.selectors.attempts import (
@@ -302,5 +303,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
         "grades": grades,
         "engine_rounds": engine_rounds,
         "waiting": attempt.grading_status in ("pending", "grading"),
+        # The note on amounts is a money game's; a points game's results say its points.
+        "counts_money": game.cost_unit == MONEY,
     }
     return render(request, "trainer/results.html", context)

@@ -55,15 +55,13 @@ from audit.selectors.reports import (
 )
 from audit.services.reports.rows import (
     CHIP_FIGURES_COLUMNS,
-    MISPAY_COLUMNS,
     SIGNOFF_PDF_COLUMNS,
-    TRAINEE_COLUMNS,
     cell,
     chip_figures_cells,
-    mispay_cells,
+    mispay_table,
     signoff_pdf_cells,
     summary_rows,
-    trainee_cells,
+    trainee_table,
 )
 from core.dates import house_minute, house_zone_name, zone_statement
 from ledger.services.verify import LedgerVerification, ledger_verify
@@ -349,6 +347,15 @@ def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
     return [drawing, Spacer(1, 2 * mm)]
 
 
+def _trainees(styles: _Styles, *, start: dt.date, end: dt.date) -> Table:
+    """The trainees' table (with the points lost when a game counting points was graded)."""
+    columns, rows = trainee_table(report_trainees(start=start, end=end))
+    figures = len(columns) - 3
+    # The username, name and classes need room; the figures are short.
+    widths = [USABLE * 0.12, USABLE * 0.18, USABLE * 0.16] + [USABLE * 0.54 / figures] * figures
+    return _table(styles, columns, rows, widths)
+
+
 def _sections(
     styles: _Styles, *, start: dt.date, end: dt.date, mispays: list[MispaySummary]
 ) -> list[Any]:
@@ -357,13 +364,7 @@ def _sections(
     heading = styles.heading
     return [
         Paragraph("Trainees", heading),
-        _table(
-            styles,
-            TRAINEE_COLUMNS,
-            map(trainee_cells, report_trainees(start=start, end=end)),
-            # The username, name and classes need room; the figures are short.
-            [USABLE * 0.12, USABLE * 0.18, USABLE * 0.16] + [USABLE * 0.54 / 8] * 8,
-        ),
+        _trainees(styles, start=start, end=end),
         Paragraph("Classes", heading),
         _table(
             styles,
@@ -371,7 +372,7 @@ def _sections(
             map(class_cells, report_classes(start=start, end=end)),
         ),
         Paragraph(f"Mistakes by category ({settings.CURRENCY})", heading),
-        _table(styles, MISPAY_COLUMNS, map(mispay_cells, mispays)),
+        _table(styles, *mispay_table(mispays)),
         Paragraph("Chip work (time in seconds)", heading),
         _table(
             styles,

@@ -5,6 +5,10 @@ trainees, classes, mispays, chipwork, reviews, retraining, signoffs, decisions, 
 each section starts with its own header row. The CSV is that stream; the PDF
 (audit.services.reports.pdf) lays the same sections out as tables, with the cells written
 here.
+
+Over 400 lines on purpose: every section's columns and cells sit side by side, the ones
+the CSV and the PDF both write (a section's columns, with the points beside the money
+when a game counting points was graded, are decided here once for both).
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ def section(name: str, columns: Iterable[str], rows: Iterable[Iterable[Any]]) ->
 
 
 def summary_rows(totals: Totals) -> list[tuple[str, str]]:
-    return [
+    rows = [
         ("trainees", str(totals.trainees)),
         ("attempts", str(totals.attempts)),
         ("graded attempts", str(totals.graded_attempts)),
@@ -115,6 +119,16 @@ def summary_rows(totals: Totals) -> list[tuple[str, str]]:
         (f"overpaid ({settings.CURRENCY})", f"{totals.overpaid:.2f}"),
         (f"underpaid ({settings.CURRENCY})", f"{totals.underpaid:.2f}"),
     ]
+    if totals.points is not None:
+        # Games counting points: beside the money, never added to it.
+        rows.append(("points lost to mistakes", points_figure(totals.points)))
+    return rows
+
+
+def points_figure(points: Decimal) -> str:
+    """Points as a report's cell: "3", "2.50"."""
+    whole = points == points.to_integral_value()
+    return f"{points.quantize(Decimal(1)) if whole else points}"
 
 
 CHIP_FIGURES_COLUMNS = (
@@ -156,6 +170,20 @@ TRAINEE_COLUMNS = (
     "overpaid",
     "underpaid",
 )
+
+
+def trainee_table(
+    summaries: Iterable[TraineeSummary],
+) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """The trainees section's columns and rows: with the points lost beside the money when
+    a game counting points was graded in the period (no empty column otherwise)."""
+    rows = list(summaries)
+    if all(summary.points is None for summary in rows):
+        return TRAINEE_COLUMNS, [trainee_cells(summary) for summary in rows]
+    return (
+        (*TRAINEE_COLUMNS, "points_lost"),
+        [(*trainee_cells(s), "" if s.points is None else points_figure(s.points)) for s in rows],
+    )
 
 
 def trainee_cells(summary: TraineeSummary) -> tuple[Any, ...]:
@@ -215,6 +243,20 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
         cell["expires_at"],
         cell["withdrawn"],
         " ".join(written),
+    )
+
+
+def mispay_table(
+    summaries: Iterable[MispaySummary],
+) -> tuple[tuple[str, ...], list[tuple[Any, ...]]]:
+    """The mistakes section's columns and rows: with the points lost beside the money when
+    a game counting points was graded in the period (no empty column otherwise)."""
+    rows = list(summaries)
+    if all(summary.points is None for summary in rows):
+        return MISPAY_COLUMNS, [mispay_cells(summary) for summary in rows]
+    return (
+        (*MISPAY_COLUMNS, "points_lost"),
+        [(*mispay_cells(s), "" if s.points is None else points_figure(s.points)) for s in rows],
     )
 
 
@@ -321,15 +363,11 @@ def leading_rows(
     yield from section(
         "summary", ("measure", "value"), summary_rows(report_totals(start=start, end=end))
     )
-    yield from section(
-        "trainees", TRAINEE_COLUMNS, map(trainee_cells, report_trainees(start=start, end=end))
-    )
+    yield from section("trainees", *trainee_table(report_trainees(start=start, end=end)))
     yield from section(
         "classes", CLASS_COLUMNS, map(class_cells, report_classes(start=start, end=end))
     )
-    yield from section(
-        "mispays", MISPAY_COLUMNS, map(mispay_cells, report_mispays(start=start, end=end))
-    )
+    yield from section("mispays", *mispay_table(report_mispays(start=start, end=end)))
     yield from section(
         "chipwork",
         CHIP_FIGURES_COLUMNS,

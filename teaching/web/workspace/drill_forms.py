@@ -8,18 +8,18 @@ from typing import Any
 from django import forms
 
 from core.errors import CHOICE_ERRORS, ProductError
-from trainer.games import DEFAULT_GAME
-from trainer.labels import skill_choices
+from trainer.labels import form_skill_choices
 from trainer.models import DrillPurpose, RuleProfile
 from trainer.services.drills import MAX_ROUNDS, MAX_TIME_BOX, MAX_TIME_LIMIT
 
 
-def _skill_choices() -> list[tuple[str, str]]:
-    """The skills a drill of the default game is made for (its own words)."""
-    return skill_choices(DEFAULT_GAME)
+def _skill_choices() -> list[tuple[str, Any]]:
+    """The skills of every game the house runs, under each game's name when there are
+    several (drill_create checks them against the table's game)."""
+    return form_skill_choices()
 
 
-def _any_skill() -> list[tuple[str, str]]:
+def _any_skill() -> list[tuple[str, Any]]:
     return [("", "Any skill"), *_skill_choices()]
 
 

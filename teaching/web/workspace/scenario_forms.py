@@ -1,7 +1,10 @@
-"""The scenario form: a round staged in plain fields (one row per box, the shoe as cards in
-rank and suit, the cut card counted from 1) that becomes a `blackjack-scenario/1` document,
-and back again for a revision. The card picker and action buttons (js/scenario-form.js)
-write into the same fields, which take the same words typed without script.
+"""The seats-and-shoe editor: a round staged in plain fields (one row per box, the shoe as
+cards in rank and suit, the cut card counted from 1) that becomes a document of its table's
+game (blackjack's `blackjack-scenario/1`), and back again for a revision. It serves the
+tables of the games that name it as their ``staged_editor`` (``EDITOR``); a game with no form
+of its own is staged as a document (scenario_documents). The card picker and action
+buttons (js/scenario-form.js) write into the same fields, which take the same words typed
+without script.
 
 The form checks only what it parses (a stake needs an amount); the engine judges the
 round, and `field_for_path` puts its error at the form field its path names."""
@@ -12,6 +15,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 
 from core.errors import CHOICE_ERRORS, clip, echo
 from teaching.selectors.drills import library_profiles
@@ -23,29 +27,47 @@ from teaching.web.workspace.authoring_words import (
     not_a_card,
 )
 from teaching.web.workspace.drill_forms import ProfileChoiceField
-from trainer.games import DEFAULT_GAME, Game, game_named
+from trainer.games import Game, game_named, game_names
 from trainer.games.authoring import Parameter
 from trainer.labels import skill_choices
+from trainer.models import RuleProfile
 
 BOXES = range(1, 8)
 RULE_ROWS = range(1, 4)
 _YES_NO = {"yes": True, "no": False, "true": True, "false": False}
 
 
-def _blackjack() -> Game:
-    # The round editor is blackjack's (seats, stakes, a shoe): its format, its rules.
-    return game_named(DEFAULT_GAME)
+# The name a game gives this form as its ``staged_editor``.
+EDITOR = "seats-and-shoe"
+
+
+def editor_games() -> list[Game]:
+    """The games whose rounds are staged in this form (blackjack's)."""
+    return [game_named(name) for name in game_names() if game_named(name).staged_editor == EDITOR]
+
+
+def editor_profiles() -> QuerySet[RuleProfile]:
+    """The library's tables this form stages rounds for: its games' tables only."""
+    return library_profiles().filter(game__in=[game.name for game in editor_games()])
+
+
+def _parameters() -> list[Parameter]:
+    found: dict[str, Parameter] = {}
+    for game in editor_games():
+        for parameter in game.parameters:
+            found.setdefault(parameter.key, parameter)
+    return list(found.values())
 
 
 def rule_choices() -> list[tuple[str, str]]:
     """The rules a round may change from its table's, in a pit boss's words, with how each
     value is written (the game's parameters). The game checks the values; its error lands
     on the row's value."""
-    return [(p.key, p.round_words) for p in _blackjack().parameters if p.round_words]
+    return [(p.key, p.round_words) for p in _parameters() if p.round_words]
 
 
 def _parameter(name: str) -> Parameter | None:
-    return next((p for p in _blackjack().parameters if p.key == name), None)
+    return next((p for p in _parameters() if p.key == name), None)
 
 
 def _yes_no(rule: Parameter) -> bool:
@@ -93,14 +115,18 @@ def _words(text: str) -> list[str]:
     return [word for word in _SPLIT.split(text.strip()) if word]
 
 
-def _skill_choices() -> list[tuple[str, str]]:
-    """The skills a library round of the default game is filed under (its own words)."""
-    return skill_choices(DEFAULT_GAME)
+def _skill_choices() -> list[tuple[str, Any]]:
+    """The skills a round staged here is filed under: its games' (under each game's name
+    when there are several); the service checks them against the table's game."""
+    games = editor_games()
+    if len(games) == 1:
+        return skill_choices(games[0].name)
+    return [(game.title, skill_choices(game.name)) for game in games]
 
 
 class ScenarioForm(forms.Form):
     title = forms.CharField(max_length=200)
-    profile = ProfileChoiceField(queryset=library_profiles(), label="Table")
+    profile = ProfileChoiceField(queryset=editor_profiles(), label="Table")
     skills = forms.MultipleChoiceField(
         error_messages=CHOICE_ERRORS, choices=_skill_choices, widget=forms.CheckboxSelectMultiple
     )
@@ -269,7 +295,7 @@ class ScenarioForm(forms.Form):
         """The scenario document of a valid form (its `id` is the service's to give)."""
         data = self.cleaned_data
         doc: dict[str, Any] = {
-            "format": _blackjack().scenario_format,
+            "format": game_named(data["profile"].game).scenario_format,
             "title": data["title"].strip(),
             "skills": list(data["skills"]),
             "rules": (

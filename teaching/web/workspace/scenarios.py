@@ -16,9 +16,16 @@ from core.errors import ProductError
 from teaching.selectors import drills as sel
 from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
+from teaching.web.workspace.scenario_documents import document_author
 from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
-from teaching.web.workspace.scenario_forms import BOXES, ScenarioForm, initial_from
-from trainer.games import DocumentError
+from teaching.web.workspace.scenario_forms import (
+    BOXES,
+    EDITOR,
+    ScenarioForm,
+    editor_games,
+    initial_from,
+)
+from trainer.games import DocumentError, game_named
 from trainer.models import Scenario
 from trainer.services.scenario_authoring import scenario_create, scenario_revise
 from trainer.services.scenarios import document_game, profile_version_for
@@ -99,8 +106,15 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
             else:
                 if request.POST.get("action") == "preview":
                     preview = round_preview(
-                        Scenario(title=document["title"], document=document),
-                        version=profile_version_for(form.cleaned_data["profile"].name),
+                        Scenario(
+                            title=document["title"],
+                            document=document,
+                            game=form.cleaned_data["profile"].game,
+                        ),
+                        version=profile_version_for(
+                            form.cleaned_data["profile"].name,
+                            game=form.cleaned_data["profile"].game,
+                        ),
                     )
                     status = 200
                 else:
@@ -121,7 +135,9 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
         "ranks": RANKS,
         "suits": PICKER_SUITS,
         "boxes": list(BOXES),
-        "no_hole_card": " ".join(str(pk) for pk in sel.profiles_without_hole_card()),
+        "no_hole_card": " ".join(
+            str(pk) for pk in sel.profiles_without_hole_card(games=[g.name for g in editor_games()])
+        ),
     }
     return render(request, "trainer/workspace/scenario_form.html", context, status=status)
 
@@ -129,7 +145,18 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @workspace
 def scenario_new(request: HttpRequest) -> HttpResponse:
+    """A new round in the seats-and-shoe form, for the tables of the games that stage their
+    rounds in it; with no such game, as a document."""
+    if not editor_games():
+        return redirect("teach:scenario-new-document")
     return _author(request, None)
+
+
+@require_http_methods(["GET", "POST"])
+@workspace
+def scenario_new_document(request: HttpRequest) -> HttpResponse:
+    """A new round of any game, as a document of its format."""
+    return document_author(request, None)
 
 
 @require_http_methods(["GET", "POST"])
@@ -140,11 +167,15 @@ def scenario_edit(request: HttpRequest, scenario_id: int) -> HttpResponse:
         newest = Scenario.objects.filter(slug=scenario.slug.split("--r")[0]).first()
         if newest is not None:
             return redirect("teach:scenario-edit", scenario_id=newest.pk)
+    # The game's own form when it names the one the workspace has; else its document.
+    if game_named(scenario.game).staged_editor != EDITOR:
+        return document_author(request, scenario)
     return _author(request, scenario)
 
 
 urlpatterns = [
     path("scenarios/", scenario_list, name="scenarios"),
     path("scenarios/new/", scenario_new, name="scenario-new"),
+    path("scenarios/new/document/", scenario_new_document, name="scenario-new-document"),
     path("scenarios/<int:scenario_id>/edit/", scenario_edit, name="scenario-edit"),
 ]

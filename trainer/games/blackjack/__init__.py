@@ -34,6 +34,7 @@ class Blackjack(
     BlackjackKeying, BlackjackPresenting, BlackjackReading, BlackjackMarking, BlackjackAuthoring
 ):
     name = "blackjack"
+    title = "Blackjack"
 
 
 BLACKJACK = game_register(Blackjack())

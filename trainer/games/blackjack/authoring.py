@@ -44,6 +44,8 @@ _SHIPPED = MappingProxyType(
 
 class BlackjackAuthoring:
     scenario_format = rules.SCENARIO_FORMAT
+    # The workspace's form of seats, stakes, the host's actions and the shoe.
+    staged_editor: str | None = "seats-and-shoe"
     parameters: Sequence[Parameter] = DECLARED
 
     def parameters_checked(self, parameters: Mapping[str, Any]) -> None:

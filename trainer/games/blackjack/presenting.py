@@ -13,10 +13,10 @@ from typing import Any
 
 from trainer import rules
 from trainer.games.blackjack import display, page, words
+from trainer.games.blackjack.authoring import CHIP_TARGET_SECONDS
 from trainer.games.blackjack.rule_words import rule_text
 from trainer.rules.chips import chip_text, stack_text
 from trainer.rules.money import fmt
-from trainer.timing import chip_target_seconds
 
 
 class BlackjackPresenting:
@@ -161,7 +161,7 @@ def chip_work(document: Mapping[str, Any], question: Mapping[str, Any]) -> dict[
     kind = str(question.get("kind"))
     work: dict[str, Any] = {
         "rack": [chip_text(chip) for chip in sorted(profile.chip_set, reverse=True)],
-        "target_seconds": int(chip_target_seconds(kind) or 0),
+        "target_seconds": int(CHIP_TARGET_SECONDS.get(kind) or 0),
         "chip_rule": profile.chip_rule,
     }
     section = document.get("chips") or {}
