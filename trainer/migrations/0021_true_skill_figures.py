@@ -12,7 +12,7 @@ from django.db import migrations, models
 
 
 def rebuild(apps, schema_editor):
-    # Done by 0025_run_summary_points, once every column a summary holds exists.
+    # Done by 0026_run_summary_points, once every column a summary holds exists.
     return None
 
 

@@ -16,7 +16,7 @@ def rebuild(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trainer", "0024_rule_profile_of_a_game"),
+        ("trainer", "0025_join_requests_and_notifications_to_teaching"),
     ]
 
     operations = [
