@@ -396,7 +396,11 @@ def fault_report(services: Services) -> None:
         return
     at = datetime.fromtimestamp(services.fault_at, UTC)
     runs = GradingRun.objects.filter(pk__in=list(services.in_flight), finished_at__gt=at)
-    took = {pk: (done - at).total_seconds() for pk, done in runs.values_list("pk", "finished_at")}
+    took = {
+        pk: (done - at).total_seconds()
+        for pk, done in runs.values_list("pk", "finished_at")
+        if done is not None
+    }
     started = [pk for pk, status in services.in_flight.items() if status == "grading"]
     bound = grading_fault_bound().total_seconds()
     pending = len(services.in_flight) - len(started)
