@@ -59,7 +59,10 @@ def grading_sweep(*, timeout: timedelta | None = None, now: datetime | None = No
         Q(claimed_until__lt=now) | Q(claimed_until__isnull=True)
     )
     with transaction.atomic():
-        stuck: QuerySet[GradingRun] = GradingRun.objects.filter(lost | lapsed)
+        # The status index narrows the search to unfinished runs (few) before the rest.
+        stuck: QuerySet[GradingRun] = GradingRun.objects.filter(
+            Q(status__in=[RunStatus.PENDING, RunStatus.GRADING]) & (lost | lapsed)
+        )
         if connection.features.has_select_for_update_skip_locked:
             stuck = stuck.select_for_update(skip_locked=True, of=("self",))
         runs = list(stuck.order_by("pk").values_list("pk", "attempt_id", "number"))
