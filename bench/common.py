@@ -63,3 +63,31 @@ def timed(samples: dict[str, list[float]], name: str, call: Callable[[], Any]) -
         samples[name].append((time.perf_counter() - start) * 1000)
     QUERIES[name] = len(queries)
     return response
+
+
+def process_cpu(pid: int) -> float:
+    """User plus system CPU seconds of one process so far (0 if it is gone), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def warm_workers(
+    request: Callable[[], Any], pids: list[int], *, at_once: int, rounds: int = 20
+) -> int:
+    """Call ``request`` ``at_once`` at a time until every web worker in ``pids`` has served
+    some (its CPU moved), so that no worker's first, cold request lands in what is measured;
+    at most ``rounds`` rounds. Returns how many workers are still cold (0 when all warmed)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cold = set(pids)
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        for _ in range(rounds):
+            if not cold:
+                break
+            before = {pid: process_cpu(pid) for pid in cold}
+            list(pool.map(lambda _: request(), range(at_once)))
+            cold = {pid for pid in cold if process_cpu(pid) <= before[pid]}
+    return len(cold)

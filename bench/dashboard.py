@@ -467,8 +467,16 @@ def measure(
     seconds: float,
     workers: list[int] | None = None,
 ) -> None:
+    from bench.common import warm_workers
+
+    # Every web worker serves the page once before it is measured: a worker's first showing
+    # (its connection, caches, imports: 1.5 s at ten million decisions) is not the page's p99.
+    session.get(path)
+    if workers:
+        cold = warm_workers(lambda: session.get(path), workers, at_once=concurrency * 2)
+        if cold:
+            print(f"{path:<44} {cold} of {len(workers)} web workers still cold after warming")
     deadline = time.monotonic() + seconds
-    session.get(path)  # warm the worker's connection once
     cpu_before = _cpu_seconds(workers or [])
 
     def one(_: int) -> tuple[int, float] | None:

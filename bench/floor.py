@@ -121,6 +121,9 @@ class Services:
         self.logs: list[Any] = []
         self.restarts: list[str] = []
         self.lock = threading.Lock()
+        # The runs not yet graded when the last fault struck, by status, and when it struck.
+        self.in_flight: dict[int, str] = {}
+        self.fault_at: float | None = None
 
     def _start(self, name: str, command: list[str]) -> subprocess.Popen[bytes]:
         log = (self.folder / f"{name}.log").open("ab")
@@ -166,6 +169,25 @@ class Services:
         self.start_beat()
         wait_port(self.web_port)
 
+    def warm(self) -> None:
+        """Every gunicorn worker serves the login page and the API once before the load: a
+        worker's first request (imports, templates, its database connection) is not measured."""
+        import urllib.error
+        import urllib.request
+
+        from bench.common import warm_workers
+
+        def request() -> None:
+            for path in ("/accounts/login/", "/api/attempts/"):
+                url = f"http://127.0.0.1:{self.web_port}{path}"
+                call = urllib.request.Request(url, headers={"X-Forwarded-Proto": "https"})
+                with contextlib.suppress(urllib.error.URLError, OSError):
+                    urllib.request.urlopen(call, timeout=30).close()  # noqa: S310 - loopback
+
+        workers = children(self.procs["gunicorn"].pid)
+        cold = warm_workers(request, workers, at_once=2 * len(workers))
+        print(f"warmed {len(workers) - cold} of {len(workers)} web workers before measuring")
+
     def start_beat(self) -> None:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         schedule = str(self.folder / "beat-schedule")
@@ -195,6 +217,8 @@ class Services:
 
     def fault(self, kind: str) -> str:
         with self.lock:
+            self.in_flight = runs_in_flight()
+            self.fault_at = time.time()
             return self._fault(kind)
 
     def _fault(self, kind: str) -> str:
@@ -349,6 +373,54 @@ def make_trainees(size: int, tag: str, rounds: int) -> list[dict[str, Any]]:
         )
         out.append({"username": user.username, "drill": drill.pk, "assignment": assignment.pk})
     return out
+
+
+def runs_in_flight() -> dict[int, str]:
+    """The grading runs not finished yet, by id: their status (pending or grading)."""
+    from trainer.models import GradingRun, RunStatus
+
+    waiting = GradingRun.objects.filter(status__in=[RunStatus.PENDING, RunStatus.GRADING])
+    return dict(waiting.values_list("pk", "status"))
+
+
+def fault_report(services: Services) -> None:
+    """How long the runs in flight at the fault took from the fault to graded, beside the
+    configured bound in which a dead worker's started runs are queued again."""
+    from datetime import UTC, datetime
+
+    from trainer.models import GradingRun
+    from trainer.services.grading.lease import grading_fault_bound, grading_lease
+    from trainer.services.grading.lease import grading_sweep_interval as sweep
+
+    if services.fault_at is None:
+        return
+    at = datetime.fromtimestamp(services.fault_at, UTC)
+    runs = GradingRun.objects.filter(pk__in=list(services.in_flight), finished_at__gt=at)
+    took = {
+        pk: (done - at).total_seconds()
+        for pk, done in runs.values_list("pk", "finished_at")
+        if done is not None
+    }
+    started = [pk for pk, status in services.in_flight.items() if status == "grading"]
+    bound = grading_fault_bound().total_seconds()
+    pending = len(services.in_flight) - len(started)
+    print(
+        f"fault: {len(services.in_flight)} runs in flight ({len(started)} being graded, "
+        f"{pending} pending); {len(took)} graded after it"
+    )
+    for name, ids in (("being graded", started), ("all in flight", list(services.in_flight))):
+        seconds = [took[pk] for pk in ids if pk in took]
+        if seconds:
+            print(
+                f"  fault to graded, {name}: p50 {percentile(seconds, 50):.1f} s, "
+                f"p95 {percentile(seconds, 95):.1f} s, max {max(seconds):.1f} s"
+            )
+    print(
+        "  configured bound for a dead worker's started runs to be queued again: lease "
+        f"{grading_lease().total_seconds():.0f} s + sweep every {sweep().total_seconds():.0f} s"
+        f" = {bound:.0f} s (then graded as the queue allows)"
+    )
+    services.fault_at = None
 
 
 def wait_for_submission(until: float) -> None:
@@ -532,6 +604,7 @@ def run_size(
     spec_file.write_text(json.dumps(spec))
     print(f"\n== {size} simulated trainees, {args.duration:.0f} s, think {args.think} s"
           f"{', fault: ' + args.fault if args.fault else ''}")  # fmt: skip
+    services.warm()
     meter = CpuMeter(services, urlsplit(env["DATABASE_URL"]).path.lstrip("/"))
     meter.start()
     began = time.monotonic()
@@ -559,6 +632,7 @@ def run_size(
     )
     report(load, cpu, wall, client_cpu)
     failures = reconcile(load, env, args.grace, services)
+    fault_report(services)
     for restart in services.restarts:
         print(f"  supervisor: {restart}, started again")
     services.restarts.clear()

@@ -1,4 +1,5 @@
 #!/bin/sh
+# (bench/all runs every bench, at these sizes and more, and prints one table: prefer it.)
 # Issue #25, deliverable 8: every bench docs/benchmarks.md lists, at the sizes of the
 # "Issue 25: before and after (same machine)" section there. Run from a checkout's root:
 #   bench/issue25.sh LABEL [GROUP ...]   # LABEL: before | after (names the scratch databases)

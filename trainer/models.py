@@ -497,6 +497,9 @@ class GradingRun(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # The lease of the worker grading the run (trainer.services.grading.sweep): set when it
+    # starts, cleared when the run finishes or is queued again.
+    claimed_until = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     questions = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)

@@ -121,5 +121,6 @@ def close_expired_attempts() -> int:
 
 @shared_task(name="trainer.tasks.grading_sweep", acks_late=True)
 def grading_sweep_task() -> int:
-    """Queue again the runs left pending or grading past the timeout (Celery beat, every minute)."""
+    """Queue again the runs whose task was lost or whose worker died (Celery beat, every
+    SHOESCHOOL_GRADING_SWEEP_SECONDS: trainer.services.grading.lease)."""
     return len(grading_sweep())

@@ -23,15 +23,25 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# Acknowledged late with a prefetch of one, a worker process holds only the task it runs: a
+# killed worker strands no task it had not started (the others stay in the broker).
+CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# A run left pending or grading this long is queued again by the sweep (a lost task, a
-# killed worker); grading is idempotent, so a slow run queued twice is graded once.
+# A run left pending this long is queued again by the sweep (a task lost before a worker
+# took it); grading is idempotent, so a slow run queued twice is graded once.
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
+# A worker that starts grading a run takes a lease on it for this long; the grading
+# transaction then holds the run's row lock until it commits. A run whose lease ran out and
+# whose row nobody holds (its worker died) is queued again by the next sweep, which runs every
+# SHOESCHOOL_GRADING_SWEEP_SECONDS: a killed worker's runs are queued again within the sum of
+# the two (trainer.services.grading.sweep.grading_fault_bound).
+SHOESCHOOL_GRADING_LEASE_SECONDS = env.int("SHOESCHOOL_GRADING_LEASE_SECONDS", default=10)
+SHOESCHOOL_GRADING_SWEEP_SECONDS = env.int("SHOESCHOOL_GRADING_SWEEP_SECONDS", default=5)
 # How often the ledger's head is appended to the checkpoint file (a line only when it moved).
 SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS = env.int("SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS", default=3600)
 # How often the whole ledger is verified (ledger.tasks.verify_ledger_full): the reports verify
@@ -40,7 +50,10 @@ SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS = env.int(
     "SHOESCHOOL_LEDGER_FULL_VERIFY_SECONDS", default=86400
 )
 CELERY_BEAT_SCHEDULE = {
-    "grading-sweep": {"task": "trainer.tasks.grading_sweep", "schedule": 60.0},
+    "grading-sweep": {
+        "task": "trainer.tasks.grading_sweep",
+        "schedule": float(SHOESCHOOL_GRADING_SWEEP_SECONDS),
+    },
     # Exam sittings and speed attempts left open past their time box are submitted.
     "close-expired-attempts": {"task": "trainer.tasks.close_expired_attempts", "schedule": 60.0},
     # Compliance reports left pending (a lost task) are produced again.

@@ -1,4 +1,5 @@
-"""A worker killed in the middle of a large batch loses no grade and grades nothing twice.
+"""A worker killed in the middle of a large batch loses no grade and grades nothing twice,
+and what it was grading is queued again by the first sweep after the runs' leases ran out.
 
 Needs Redis (its acks_late messages come back after the visibility timeout; the
 server-less transports lose a killed worker's task) and PostgreSQL (a worker in another
@@ -7,11 +8,14 @@ CI runs it with both.
 """
 
 from collections import Counter
+from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
@@ -21,6 +25,7 @@ from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker
 from trainer.models import Grade, GradingRun, RunStatus
 from trainer.services.grading.request import grading_request_batch
+from trainer.services.grading.sweep import grading_fault_bound, grading_lease, grading_sweep
 
 pytestmark = [
     pytest.mark.worker,
@@ -38,29 +43,70 @@ pytestmark = [
 ]
 
 ATTEMPTS = 300  # three batch tasks
+# A queue of its own, so that the session's in-process worker (tests/conftest.py), if
+# another test started it, takes none of these tasks: only the workers started here do.
+QUEUE = "worker-kill"
+
+
+@pytest.fixture
+def own_queue(monkeypatch):
+    from config.celery import app
+
+    def send_task(name: str, *, args: tuple[object, ...]) -> object:
+        return app.send_task(name, args=args, queue=QUEUE)
+
+    monkeypatch.setattr("core.queue.current_app", SimpleNamespace(send_task=send_task))
+
+
 ROUNDS = [PLAYER_WINS, SOFT_17] * 3  # 21 questions an attempt
 
 
-def test_a_killed_worker_loses_no_grade_and_grades_nothing_twice(trainee, tmp_path):
+def _unlocked_grading(run_ids: list[int]) -> bool:
+    """No live transaction holds the runs being graded: the killed worker's backend has
+    rolled back (PostgreSQL sees its connection close)."""
+    with transaction.atomic():
+        grading = GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADING)
+        free = grading.select_for_update(skip_locked=True).count()
+        return free == grading.count()
+
+
+def test_a_killed_worker_loses_no_grade_and_grades_nothing_twice(trainee, tmp_path, own_queue):
     attempts = make_attempts(trainee, ATTEMPTS, ROUNDS)
     questions = sum(len(item.answer_key) for item in attempts[0].items.all())
-    first = Worker(tmp_path / "first.log", CELERY_VISIBILITY_TIMEOUT="5")
+    # The killed worker's task cannot come back from the broker during the test: only the
+    # sweep, through the runs' leases, queues what it was grading again.
+    first = Worker(tmp_path / "first.log", queues=QUEUE, CELERY_VISIBILITY_TIMEOUT="3600")
     second = None
     try:
         runs = grading_request_batch(attempts=attempts)
         run_ids = [r.pk for r in runs]
 
-        def graded() -> int:
-            return GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADED).count()
+        def count(status: str) -> int:
+            return GradingRun.objects.filter(pk__in=run_ids, status=status).count()
 
-        # Killed once the first batch task has committed, during the next ones.
-        assert wait_for(lambda: graded() > 0, seconds=180, every=0.05), first.output()
+        # Killed once the first batch task has committed, during the next one.
+        in_flight = lambda: count(RunStatus.GRADED) > 0 and count(RunStatus.GRADING) > 0  # noqa: E731
+        assert wait_for(in_flight, seconds=180, every=0.02), first.output()
         first.kill()
-        done_before = graded()
-        assert done_before < ATTEMPTS, "the worker finished before it could be killed"
+        killed_at = timezone.now()
+        assert count(RunStatus.GRADED) < ATTEMPTS, "the worker finished before it was killed"
+        assert wait_for(lambda: _unlocked_grading(run_ids), seconds=60)
 
-        second = Worker(tmp_path / "second.log", CELERY_VISIBILITY_TIMEOUT="5")
-        assert wait_for(lambda: graded() == ATTEMPTS, seconds=300), second.output()
+        # What the worker was grading holds a lease that ends within the configured lease
+        # of the kill; the rest never left the broker (a prefetch of one).
+        grading = GradingRun.objects.filter(pk__in=run_ids, status=RunStatus.GRADING)
+        leases = list(grading.values_list("pk", "claimed_until"))
+        assert leases, "killed between two batches: nothing was being graded"
+        assert all(until <= killed_at + grading_lease() for _, until in leases)
+        lapsed = max(until for _, until in leases) + timedelta(microseconds=1)
+        # The first sweep after the leases ran out queues them again, and only them: that
+        # sweep comes at most one interval later, so within grading_fault_bound() of the kill.
+        assert lapsed - killed_at <= grading_fault_bound()
+        assert grading_sweep(now=lapsed) == sorted(pk for pk, _ in leases)
+        assert grading_sweep(now=lapsed) == []
+
+        second = Worker(tmp_path / "second.log", queues=QUEUE, CELERY_VISIBILITY_TIMEOUT="3600")
+        assert wait_for(lambda: count(RunStatus.GRADED) == ATTEMPTS, seconds=300), second.output()
     finally:
         first.stop()
         if second is not None:

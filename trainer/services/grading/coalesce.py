@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.execute import grading_runs_execute
+from trainer.services.grading.lease import grading_lease
 from trainer.services.grading.request import RUNS_PER_TASK
 
 
@@ -26,9 +27,9 @@ def _waiting_runs(*, run_id: int, most: int) -> list[int]:
     """The run and up to `most - 1` other runs still pending, oldest first.
 
     The others are marked grading in the same transaction, so no other worker's batch takes
-    them too. When another transaction holds the run itself, another worker is grading it:
-    nothing is returned (should that worker die, its transaction rolls back and the sweep
-    queues the run again).
+    them too, under this worker's lease. When another transaction holds the run itself,
+    another worker is grading it: nothing is returned (should that worker die, its
+    transaction rolls back and the sweep queues the run again once its lease ran out).
     """
     if not connection.features.has_select_for_update_skip_locked:
         return [run_id]
@@ -48,8 +49,9 @@ def _waiting_runs(*, run_id: int, most: int) -> list[int]:
             .values_list("pk", flat=True)[: most - 1]
         )
         if others:
+            now = timezone.now()
             GradingRun.objects.filter(pk__in=others).update(
-                status=RunStatus.GRADING, started_at=timezone.now()
+                status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
             )
     return [run_id, *others]
 

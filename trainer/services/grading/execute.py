@@ -42,6 +42,7 @@ from trainer.models import (
 )
 from trainer.selectors.runs import latest_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
+from trainer.services.grading.lease import grading_lease
 from trainer.services.run_summaries import run_summaries_save
 from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
 from trainer.shown import identities
@@ -74,15 +75,17 @@ def grading_runs_execute(*, run_ids: Sequence[int]) -> dict[int, str]:
     The runs' grades, results and ledger entries commit in one transaction: a crash or a
     lost database leaves every run of the batch as it was, to be graded again.
     """
-    started = _runs_start(run_ids)
+    started = grading_run_start(run_ids=run_ids)
     if started:
         with transaction.atomic():
             _runs_grade(started)
     return dict(GradingRun.objects.filter(pk__in=run_ids).values_list("pk", "status"))
 
 
-def _runs_start(run_ids: Sequence[int]) -> list[int]:
-    """Mark the batch's unfinished runs grading (visible at once); returns their ids."""
+def grading_run_start(*, run_ids: Sequence[int]) -> list[int]:
+    """Mark the batch's unfinished runs grading, under this worker's lease (visible at once);
+    returns their ids. The grading transaction then holds their rows until it commits, so
+    the sweep queues them again only if the worker dies (trainer.services.grading.sweep)."""
     with transaction.atomic():
         runs = list(
             GradingRun.objects.select_for_update()
@@ -92,8 +95,9 @@ def _runs_start(run_ids: Sequence[int]) -> list[int]:
         if not runs:
             return []
         ids = [run.pk for run in runs]
+        now = timezone.now()
         GradingRun.objects.filter(pk__in=ids).update(
-            status=RunStatus.GRADING, started_at=timezone.now()
+            status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
         )
         latest = latest_run_numbers(attempt_ids=(run.attempt_id for run in runs))
         newest = [run.attempt_id for run in runs if latest.get(run.attempt_id) == run.number]
@@ -258,6 +262,7 @@ def _insert_grades(grades: Sequence[_Row], texts: JsonTexts | None = None) -> No
 
 _RESULT_FIELDS = [
     "status",
+    "claimed_until",
     "error",
     "finished_at",
     "questions",
@@ -310,6 +315,7 @@ def _set_result(run: GradingRun, grades: Sequence[_Row], now: Any) -> None:
         else ZERO
     )
     run.status = RunStatus.GRADED
+    run.claimed_until = None
     run.error = ""
     run.finished_at = now
     run.questions = questions
@@ -322,6 +328,7 @@ def _set_result(run: GradingRun, grades: Sequence[_Row], now: Any) -> None:
 
 def _set_failed(run: GradingRun, reason: str, now: Any) -> None:
     run.status = RunStatus.FAILED
+    run.claimed_until = None
     run.error = reason[:2000]
     run.finished_at = now
 

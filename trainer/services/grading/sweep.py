@@ -1,47 +1,81 @@
 """Failing and sweeping: a run the task gave up on is marked failed; runs whose task was
-lost are queued again."""
+lost, or whose worker died while grading them, are queued again (within the bound of
+trainer.services.grading.lease)."""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import QuerySet
+from django.db import connection, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from ledger.services.vouch import row_vouches
 from trainer.models import Attempt, GradingRun, GradingStatus, RunStatus
-from trainer.selectors.runs import run_is_newest
+from trainer.selectors.runs import latest_run_numbers, run_is_newest
+from trainer.services.grading.lease import (
+    grading_fault_bound,
+    grading_lease,
+    grading_sweep_interval,
+)
 from trainer.services.grading.request import grading_enqueue
+
+__all__ = [
+    "grading_fault_bound",
+    "grading_lease",
+    "grading_run_fail",
+    "grading_sweep",
+    "grading_sweep_interval",
+    "grading_timeout",
+]
 
 logger = logging.getLogger("trainer.services.grading")
 
 
 def grading_timeout() -> timedelta:
-    """How long a run may sit pending or grading before the sweep queues it again."""
+    """How long a run may sit pending (its task not taken) before the sweep queues it again."""
     return timedelta(seconds=settings.SHOESCHOOL_GRADING_TIMEOUT_SECONDS)
 
 
-def grading_sweep(*, timeout: timedelta | None = None) -> list[int]:
-    """Queue again every run left pending or grading past the timeout; returns their ids.
+def grading_sweep(*, timeout: timedelta | None = None, now: datetime | None = None) -> list[int]:
+    """Queue again the runs whose task was lost; returns their ids, oldest first.
 
-    A task lost with a killed worker, or never sent because the broker was down at commit,
-    is picked up here; running a run twice is harmless.
+    Two kinds: a run still pending past the timeout (its task never reached the broker, or
+    a worker lost it before starting it), and a run being graded whose lease ran out and
+    whose row no transaction holds (its worker died: trainer.services.grading.lease). A run
+    a live worker is grading is locked by its transaction and skipped, however long it
+    takes. Those queued again are pending once more, lease-free, with a fresh queue time.
+    Grading is idempotent, so a run queued again that was not lost is still graded once.
+    `now` is the sweep's moment (the clock by default).
     """
-    cutoff = timezone.now() - (grading_timeout() if timeout is None else timeout)
+    now = timezone.now() if now is None else now
+    cutoff = now - (grading_timeout() if timeout is None else timeout)
+    lost = Q(status=RunStatus.PENDING, attempt__grading_queued_at__lt=cutoff)
+    lapsed = Q(status=RunStatus.GRADING) & (
+        Q(claimed_until__lt=now) | Q(claimed_until__isnull=True)
+    )
     with transaction.atomic():
+        # The status index narrows the search to unfinished runs (few) before the rest.
         stuck: QuerySet[GradingRun] = GradingRun.objects.filter(
-            status__in=[RunStatus.PENDING, RunStatus.GRADING],
-            attempt__grading_queued_at__lt=cutoff,
+            Q(status__in=[RunStatus.PENDING, RunStatus.GRADING]) & (lost | lapsed)
         )
-        run_ids = list(stuck.order_by("pk").values_list("pk", flat=True))
-        if not run_ids:
+        if connection.features.has_select_for_update_skip_locked:
+            stuck = stuck.select_for_update(skip_locked=True, of=("self",))
+        runs = list(stuck.order_by("pk").values_list("pk", "attempt_id", "number"))
+        if not runs:
             return []
-        # Stamped now so the next sweep waits a full timeout before queueing them again.
+        run_ids = [pk for pk, _, _ in runs]
+        GradingRun.objects.filter(pk__in=run_ids).update(
+            status=RunStatus.PENDING, claimed_until=None
+        )
+        latest = latest_run_numbers(attempt_ids={attempt for _, attempt, _ in runs})
+        newest = [attempt for _, attempt, number in runs if latest.get(attempt) == number]
+        Attempt.objects.filter(pk__in=newest).update(grading_status=GradingStatus.PENDING)
+        # Stamped now so the next sweeps wait a full timeout before queueing them again.
         Attempt.objects.filter(grading_runs__pk__in=run_ids).update(
             grading_queued_at=timezone.now()
         )
@@ -57,9 +91,10 @@ def grading_run_fail(*, run_id: int, reason: str) -> GradingRun:
         if run.status == RunStatus.GRADED:
             return run
         run.status = RunStatus.FAILED
+        run.claimed_until = None
         run.error = reason[:2000]
         run.finished_at = timezone.now()
-        run.save(update_fields=["status", "error", "finished_at"])
+        run.save(update_fields=["status", "claimed_until", "error", "finished_at"])
         if run_is_newest(run=run):
             Attempt.objects.filter(pk=run.attempt_id).update(
                 grading_status=GradingStatus.FAILED, grading_error=run.error

@@ -1,0 +1,45 @@
+"""`bench/all`, the one command that runs every bench, at its smoke size on the two benches
+that need no server: it prints one table headed by the machine, PostgreSQL's durability
+settings (or why they could not be read) and the commit, with each step's load before and
+after it and its figures. No figure is asserted: performance is measured, not tested."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_quick_engine_and_library_print_one_table(tmp_path):
+    run = subprocess.run(
+        [str(ROOT / "bench" / "all"), "--quick", "--only", "engine", "library",
+         "--out", str(tmp_path)],
+        cwd=ROOT,
+        env={**os.environ, "PY": sys.executable},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
+    table = run.stdout.split("=" * 78, 2)[2]
+    header = run.stdout.split("=" * 78, 2)[1]
+    assert re.search(r"^machine: .+, \d+ cores, [\d.]+ GiB memory", header, re.M), header
+    assert re.search(
+        r"^PostgreSQL .*(fsync=\w+, synchronous_commit=\w+|not reachable)", header, re.M
+    )
+    assert re.search(r"^commit measured: [0-9a-f]{7,}", header, re.M), header
+    rows = [line.split(None, 1) for line in table.strip().splitlines()[1:]]
+    assert {bench for bench, _ in rows} == {"engine", "library"}
+    for bench in ("engine", "library"):
+        assert re.search(
+            rf"^{bench}\s+load average before -> after \(1, 5, 15 min\)\s+[\d. ]+ -> [\d. ]+$",
+            table, re.M,
+        ), table  # fmt: skip
+        assert re.search(rf"^{bench}\s+exit status, wall\s+0, \d+ s$", table, re.M), table
+    assert re.search(
+        r"^engine\s+Python API: settle\(doc\).*CPU [\d.]+ s, [\d,]+ rounds/s", table, re.M
+    )
+    assert re.search(r"^library\s+casino-shoe\s+\d+ rounds in [\d.]+ s", table, re.M), table
+    assert (tmp_path / "engine.log").read_text().startswith("Engine benchmark")
