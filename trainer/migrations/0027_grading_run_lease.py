@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("trainer", "0025_join_requests_and_notifications_to_teaching"),
+        ("trainer", "0026_run_summary_points"),
     ]
 
     operations = [
