@@ -42,6 +42,21 @@ def restore_migrated_reference_data() -> None:
                     assumed=list(engine.assumed),
                     notes="As published in rule-profiles.md.",
                 )
+        # The other games' shipped tables, as their migrations froze them (Scarne's Casino).
+        casino = importlib.import_module("trainer.migrations.0025_scarne_casino_profile")
+        for row in casino.SHIPPED:
+            profile, _ = RuleProfile.objects.get_or_create(
+                name=row["name"], defaults={"title": row["title"], "game": row["game"]}
+            )
+            if not profile.versions.exists():
+                RuleProfileVersion.objects.create(
+                    profile=profile,
+                    version=1,
+                    parameters=dict(row["parameters"]),
+                    source=row["source"],
+                    assumed=list(row["assumed"]),
+                    notes="Scarne's rules for two-handed Casino, as published.",
+                )
 
 
 @pytest.fixture(autouse=True, scope="session")

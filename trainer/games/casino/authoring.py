@@ -166,7 +166,7 @@ class CasinoAuthoring:
         table = self.rule_profile(parameters, name=PROFILE_NAME)
         sweeps = "Sweeps score 1" if table.sweeps else "No sweeps"
         goal = f"Match to {table.match_goal}" if table.match_goal else "Each hand a game"
-        return f"{TITLE} · 11 points a hand · {sweeps} · {goal}"
+        return f"11 points a hand · {sweeps} · {goal}"
 
     def table_test_skills(self, parameters: Mapping[str, Any], *, profile: str) -> dict[str, int]:
         self.rule_profile(parameters, name=profile)
