@@ -1,0 +1,201 @@
+"""Authoring Scarne's Casino through the seam: its rule parameters and shipped table (frozen
+by migration 0025), its documents checked by the engine at a path through the product's
+import, its table card and placard, what a table test covers, the target times, the demo
+trainee, and rounds generated for its skills."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+
+from core.errors import ProductError
+from trainer.games import DocumentError, game_named
+from trainer.models import RuleProfile
+from trainer.selectors.house_rules import rule_words, table_rules
+from trainer.services.house_rules import house_rules_change
+from trainer.services.scenarios import scenario_import, scenario_validate
+
+CASINO = game_named("casino")
+CONFORMANCE = Path(__file__).resolve().parents[1] / "casino" / "conformance" / "valid.jsonl"
+
+
+def _document(name: str = "seed-building-nine") -> dict:
+    rows = [json.loads(line)["scenario"] for line in CONFORMANCE.read_text().splitlines()]
+    return next(row for row in rows if row["id"] == name)
+
+
+def test_its_parameters_are_sweeps_and_the_matchs_goal():
+    assert [(p.key, p.label, p.default) for p in CASINO.parameters] == [
+        ("sweeps", "Sweeps score a point", False),
+        ("match_goal", "A match is played to", None),
+    ]
+    assert [rule.key for rule in table_rules("casino")] == ["sweeps", "match_goal"]
+    assert rule_words("match_goal", 21, game="casino") == "21 points"
+    assert CASINO.shipped_profiles == {"scarne-casino": {"sweeps": False, "match_goal": None}}
+
+
+def test_a_table_is_judged_by_the_game():
+    judged = CASINO.profile_judged({"sweeps": True}, name="scarne-casino")
+    assert judged == {
+        "name": "scarne-casino",
+        "source": "scarne-casino-card-game.txt",
+        "assumed": [],
+        "sweeps": True,
+        "match_goal": None,
+    }
+    for parameters, field in (
+        ({"sweeps": "yes"}, "parameters.sweeps"),
+        ({"match_goal": 15}, "parameters.match_goal"),
+        ({"match_goal": True}, "parameters.match_goal"),
+        ({"decks": 6}, "parameters.decks"),
+    ):
+        with pytest.raises(DocumentError) as refused:
+            CASINO.profile_judged(parameters, name="scarne-casino")
+        assert refused.value.field == field
+    with pytest.raises(DocumentError) as other:
+        CASINO.rule_profile({}, name="casino-shoe")
+    assert other.value.field == "parameters.name"
+    table = CASINO.rule_profile({"match_goal": 11}, name="scarne-casino")
+    # Casino takes no bet and has one layout (the shell's stakes and boxes).
+    assert (table.min_bet, table.max_bet, table.boxes, table.match_goal) == (
+        Decimal(0),
+        Decimal(0),
+        1,
+        11,
+    )
+
+
+def test_the_migration_ships_the_games_table_frozen():
+    frozen = importlib.import_module("trainer.migrations.0025_scarne_casino_profile").SHIPPED
+    assert {row["name"] for row in frozen} == set(CASINO.shipped_profiles)
+    for row in frozen:
+        assert row["game"] == "casino"
+        assert row["title"] == "Scarne's Casino"
+        played = CASINO.profile_judged(row["parameters"], name=row["name"])
+        assert played == row["parameters"]
+        assert (row["source"], row["assumed"]) == (played["source"], played["assumed"])
+
+
+@pytest.mark.django_db
+def test_the_shipped_table_is_recorded_and_read_in_words():
+    table = RuleProfile.objects.get(name="scarne-casino")
+    assert (table.game, table.title) == ("casino", "Scarne's Casino")
+    version = table.current_version
+    assert version.placard == "11 points a hand · No sweeps · Each hand a game"
+    assert "Sweeps score nothing" in version.house_rules
+    assert "Each hand is a game" in version.house_rules
+    for line in version.house_rules:
+        assert "_" not in line
+
+
+@pytest.mark.django_db
+def test_its_house_rules_change_through_the_service(admin_user):
+    table = RuleProfile.objects.get(name="scarne-casino")
+    changed = house_rules_change(
+        actor=admin_user,
+        profile=table,
+        parameters={"sweeps": True, "match_goal": 21},
+        effective_on=timezone.localdate(),
+        notes="The house scores sweeps and plays to 21.",
+    )
+    assert changed.placard == "11 points a hand · Sweeps score 1 · Match to 21"
+    with pytest.raises(ProductError) as refused:
+        house_rules_change(
+            actor=admin_user,
+            profile=table,
+            parameters={"sweeps": True, "match_goal": 15},
+            effective_on=timezone.localdate(),
+            notes="no",
+        )
+    assert refused.value.field == "match_goal"
+
+
+@pytest.mark.django_db
+def test_its_documents_are_imported_and_refused_at_a_path():
+    (scenario,) = scenario_import(documents=[_document()])
+    assert (scenario.game, scenario.profile_version.profile.name) == ("casino", "scarne-casino")
+    assert scenario.skills == ["single-build"]
+    bad = {**_document(), "table": ["6s", "2x"]}
+    with pytest.raises(ProductError) as refused:
+        scenario_validate(document=bad, line=4)
+    assert refused.value.field == "table[1]"
+    assert refused.value.message.startswith("line 4: field table[1] (bad_card):")
+    with pytest.raises(ProductError) as blackjack_skill:
+        scenario_validate(document={**_document(), "skills": ["natural-3to2"]})
+    assert blackjack_skill.value.field == "skills"
+
+
+def test_a_table_test_covers_every_skill_and_targets_each_kind():
+    minimums = CASINO.table_test_skills({}, profile="scarne-casino")
+    assert set(minimums) == set(CASINO.skills)
+    assert all(count >= 1 for count in minimums.values())
+    for kind in ("is_legal", "may_take", "legal_plays", "score_hand", "rule_on"):
+        assert CASINO.target_seconds(kind) > 0
+    assert CASINO.target_seconds("pay_in_chips") is None
+
+
+def test_the_demo_trainee_answers_right_or_slips():
+    rng = random.Random(5)
+    for question in CASINO.answer_key(_document("rulings")) + CASINO.answer_key(_document()):
+        document = _document("rulings") if question["kind"] == "rule_on" else _document()
+        right = CASINO.demo_answer(question, rng=rng, right=True)
+        parsed = CASINO.parse_answer(question["kind"], right, document=document)
+        assert CASINO.compare(question, parsed).right
+        slip = CASINO.demo_answer(question, rng=rng, right=False)
+        parsed = CASINO.parse_answer(question["kind"], slip, document=document)
+        assert not CASINO.compare(question, parsed).right
+
+
+def test_a_skill_it_does_not_teach_is_refused_before_generating():
+    with pytest.raises(DocumentError) as refused:
+        CASINO.generate_rounds(
+            rng=random.Random(1),
+            parameters={},
+            profile="scarne-casino",
+            rounds=[["natural-3to2"]],
+            min_stake=None,
+            max_stake=None,
+            max_boxes=1,
+            round_prefix="t",
+        )
+    assert refused.value.field == "skills"
+
+
+def _generator_landed() -> bool:
+    try:
+        importlib.import_module("trainer.games.casino.generator")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.xfail(
+    not _generator_landed(), reason="generator lands from casino-library", strict=True
+)
+def test_rounds_are_generated_for_its_skills_under_the_tables_rules():
+    rounds = [["capture-sum"], ["scoring"], ["penalties"]]
+    kwargs = {
+        "parameters": {"sweeps": True, "match_goal": None},
+        "profile": "scarne-casino",
+        "rounds": rounds,
+        "min_stake": None,
+        "max_stake": None,
+        "max_boxes": 1,
+        "round_prefix": "drill-7",
+    }
+    documents = CASINO.generate_rounds(rng=random.Random(3), **kwargs)
+    assert documents == CASINO.generate_rounds(rng=random.Random(3), **kwargs)
+    assert [d["id"] for d in documents] == [f"drill-7-round-{n}" for n in (1, 2, 3)]
+    for document, skills in zip(documents, rounds, strict=True):
+        assert document["format"] == "casino-scenario/1"
+        assert document["rules"] == {"profile": "scarne-casino", "overrides": {"sweeps": True}}
+        key = CASINO.answer_key(document)
+        assert key
+        kinds = {question["kind"] for question in key}
+        assert kinds & CASINO.skill_kinds(skills[0])
