@@ -182,7 +182,7 @@ def round_preview(document: dict[str, Any], *, game: str | None = None) -> Round
     questions = game_named(game).answer_key(document)
     first = questions[0] if questions else {"view": {}, "box": None, "hand": None}
     return RoundPreview(
-        view=first["view"], box=first["box"], hand=first["hand"], questions=questions
+        view=first["view"], box=first.get("box"), hand=first.get("hand"), questions=questions
     )
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trainer.games.casino import display, grammar, page, words
-from trainer.games.casino.keying import item_names, prompt_of
+from trainer.games.casino.keying import prompt_of
 
 # How each kind is answered, said once under the question (``note``).
 NOTES = {
@@ -20,7 +20,11 @@ NOTES = {
 
 
 def question_text(question: Mapping[str, Any], *, note: bool = False) -> str:
+    """The question as the trainee reads it; "" for a view without a question (an author's
+    preview of the table)."""
     kind = str(question.get("kind"))
+    if kind not in words.KIND_WORDS:
+        return ""
     text = prompt_of(kind, question.get("view") or {})
     return f"{text} {NOTES[kind]}" if note and kind in NOTES else text
 
@@ -113,8 +117,7 @@ class CasinoPresenting:
         answer_key: Sequence[Mapping[str, Any]],
         document: Mapping[str, Any],
     ) -> dict[str, Any]:
-        view = self.question_view(question, answer_key)
-        return {"view": view, "items": sorted(item_names(view))}
+        return {"view": self.question_view(question, answer_key)}
 
     def table(
         self, question: Mapping[str, Any], document: Mapping[str, Any] | None
