@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from django.http import QueryDict
@@ -129,7 +130,7 @@ def _staged(seed: int, pick: random.Random, sweeps: bool) -> list[dict]:
         plays = all_legal_plays(state)
         loose = [item for item in state.table if isinstance(item, str)] or [card]
         illegal = Play(card, "take", (pick.choice(loose),))
-        questions = [
+        questions: list[dict[str, Any]] = [
             {"kind": "legal_plays", "card": card},
             {"kind": "may_take", "card": card},
             {"kind": "is_legal", "play": pick.choice(plays).to_dict()},
