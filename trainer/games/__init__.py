@@ -6,8 +6,8 @@ A game turns a staged round (a document in its own format) into the questions a 
 asked with their expected answers (the answer key, stored on each dealt round), replays a
 round under a recorded rule profile (a regrade), reads a trainee's answer into its
 canonical shape, and compares an answer with the key. Blackjack (`trainer.games.blackjack`)
-is the one game shipped; the shell reaches a game only through ``game_named``, never by
-importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
+and Scarne's Casino (`trainer.games.casino`) are the games shipped; the shell reaches a game
+only through ``game_named``, never by importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
 module paths), loaded once when the trainer app starts (``games_load``). Drills and
 scenarios name their game (``game``, "blackjack" by default). Plain Python: no Django.
 

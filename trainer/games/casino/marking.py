@@ -22,9 +22,9 @@ RIGHT = Mark(True, Decimal(0), None)
 class CasinoCategory(Words):
     """Why a Casino answer is wrong, with its words."""
 
-    WRONG_VERDICT = "wrong_verdict", "Called a play legal or illegal wrongly"
+    WRONG_VERDICT = "wrong_verdict", "Wrong call on a play's legality"
     WRONG_REASON = "wrong_reason", "Right call, wrong reason"
-    MISSED_ITEMS = "missed_items", "Left items the card takes"
+    MISSED_ITEMS = "missed_items", "Missed items the card takes"
     EXTRA_ITEMS = "extra_items", "Took items the card may not take"
     MISSED_PLAYS = "missed_plays", "Missed a legal play"
     ILLEGAL_PLAY_LISTED = "illegal_play_listed", "Listed an illegal play"
