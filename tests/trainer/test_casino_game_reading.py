@@ -297,3 +297,24 @@ def test_the_api_schema_takes_the_casino_fields():
     }
     assert set(REASONS) <= set(next(f for f in CASINO.answer_fields if f.name == "reason").choices)
     assert set(RULINGS) == set(next(f for f in CASINO.answer_fields if f.name == "ruling").choices)
+
+
+def test_the_openapi_schema_validates_with_casinos_answer_fields(tmp_path):
+    import yaml
+    from django.core.management import call_command
+
+    path = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(path))
+    schemas = yaml.safe_load(path.read_text())["components"]["schemas"]
+    body = schemas["AnswerBodySchema"]
+    fields = body["properties"]
+    assert fields["takes"]["type"] == "array"
+    assert fields["takes"]["items"]["type"] == "string"
+    assert fields["takes"]["maxItems"] == 16
+    assert fields["plays"]["type"] == "array"
+    assert fields["legal"]["type"] == "boolean"
+    assert fields["dealer_big_casino"]["type"] == "integer"
+    ruling = fields["ruling"]
+    ref = ruling.get("$ref") or ruling["allOf"][0]["$ref"]
+    assert set(schemas[ref.rsplit("/", 1)[1]]["enum"]) == set(RULINGS)
+    assert body["additionalProperties"] is False
