@@ -23,7 +23,9 @@ from trainer.games.casino.engine.table import build_key, sort_keys
 
 MAX_ITEMS = 16
 MAX_PLAYS = 64
-MAX_BUILD = 10
+# The most a written build may announce (the format's limit: over 10 is refused as a play,
+# build_over_ten, not as a sentence).
+MAX_VALUE = 99
 
 
 def item_key(text: object, *, field: str) -> str:
@@ -88,9 +90,12 @@ def parse_play(text: object, *, field: str) -> str:
 def _build(words: list[str], *, field: str) -> str:
     if not words or not words[0].isascii() or not words[0].isdigit():
         raise ProductError("build says its value first: build 9 with 3h", field=field)
-    value = int(words[0])
-    if not 1 <= value <= MAX_BUILD * 10:
-        raise ProductError(f"a build's value {echo(words[0])} is out of reach", field=field)
+    value = int(words[0]) if len(words[0]) <= len(str(MAX_VALUE)) else MAX_VALUE + 1
+    if not 1 <= value <= MAX_VALUE:
+        raise ProductError(
+            f"a build's value is a whole number from 1 to {MAX_VALUE}, not {echo(words[0])}",
+            field=field,
+        )
     rest = [word.lower() if word.lower() in ("on", "with") else word for word in words[1:]]
     on = None
     if rest[:1] == ["on"]:
