@@ -217,5 +217,20 @@ def test_a_question_counts_for_the_rounds_skills_its_kind_fits(kind, skills):
     assert CASINO.question_skills(round_skills, {"kind": kind}) == skills
     for skill in skills:
         assert kind in CASINO.skill_kinds(skill)
-        assert not CASINO.skill_by_hand(skill)
+        assert CASINO.skill_by_hand(skill) == (kind == "rule_on")
     assert CASINO.skill_kinds("natural-3to2") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("situation", "skills"),
+    [
+        ("faulty_build", ("penalties",)),
+        ("last_not_announced", ("penalties",)),
+        ("card_exposed", ("misdeals",)),
+        ("face_up_in_pack", ("misdeals",)),
+        ("wrong_number", ("penalties", "misdeals")),
+    ],
+)
+def test_a_ruling_counts_for_penalties_or_misdeals_by_its_situation(situation, skills):
+    question = {"kind": "rule_on", "view": {"situation": {"kind": situation}}}
+    assert CASINO.question_skills(["penalties", "misdeals", "scoring"], question) == skills

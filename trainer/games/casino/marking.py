@@ -71,6 +71,18 @@ SKILL_KINDS: Mapping[str, frozenset[str]] = {
     Skill.MISDEALS: frozenset({"rule_on"}),
 }
 assert set(SKILL_KINDS) == set(SKILLS)
+# A ruling is about a penalty or a misdeal by its situation (a wrong number of cards is
+# either: a misdeal before the first trick, loss of the game after).
+SITUATION_SKILLS: Mapping[str, frozenset[str]] = {
+    "faulty_build": frozenset({Skill.PENALTIES}),
+    "trail_owning_build": frozenset({Skill.PENALTIES}),
+    "last_not_announced": frozenset({Skill.PENALTIES}),
+    "looked_at_taken": frozenset({Skill.PENALTIES}),
+    "card_exposed": frozenset({Skill.MISDEALS}),
+    "face_up_in_pack": frozenset({Skill.MISDEALS}),
+    "wrong_number": frozenset({Skill.PENALTIES, Skill.MISDEALS}),
+}
+BY_SITUATION = frozenset({Skill.PENALTIES, Skill.MISDEALS})
 
 
 def _wrong(category: CasinoCategory, cost: Decimal = POINT) -> Mark:
@@ -153,14 +165,23 @@ class CasinoMarking:
         self, round_skills: Iterable[str], question: Mapping[str, Any]
     ) -> tuple[str, ...]:
         kind = question.get("kind")
+        view = question.get("view")
+        situation = view.get("situation") if isinstance(view, Mapping) else None
+        about = (
+            SITUATION_SKILLS.get(str(situation.get("kind")), BY_SITUATION)
+            if isinstance(situation, Mapping)
+            else BY_SITUATION
+        )
         return tuple(
             skill
             for skill in dict.fromkeys(round_skills)
             if kind in SKILL_KINDS.get(skill, frozenset())
+            and (skill not in BY_SITUATION or skill in about)
         )
 
     def skill_kinds(self, skill: str) -> frozenset[str]:
         return SKILL_KINDS.get(skill, frozenset())
 
     def skill_by_hand(self, skill: str) -> bool:
-        return False
+        # A ruling exercises penalties or misdeals by its situation (``question_skills``).
+        return skill in BY_SITUATION
