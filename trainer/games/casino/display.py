@@ -45,7 +45,7 @@ def piles(view: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "taken": taken.get(who, 0),
                 "taken_cards": [words.card_words(card) for card in taken_cards.get(who) or []],
                 "sweeps": sweeps.get(who) if view.get("sweeps_scored") else None,
-                "to_play": view.get("turn") == who,
+                "to_play": view.get("turn") == who and "taken_cards" not in view,
             }
         )
     return out
@@ -55,10 +55,12 @@ def table_model(view: Mapping[str, Any], *, prompt: str = "") -> dict[str, Any]:
     """The view model the table's template draws."""
     deal = view.get("deal")
     last_capturer = view.get("last_capturer")
+    over = "taken_cards" in view  # a hand to score: played out
     return {
         "deal": deal,
         "deal_words": "Deal 6 of 6: Last" if view.get("last") else f"Deal {deal} of 6",
-        "turn": words.player_words(view.get("turn")),
+        "over": over,
+        "turn": "" if over else words.player_words(view.get("turn")),
         "items": felt_items(view),
         "players": piles(view),
         "last_capturer": words.player_words(last_capturer) if last_capturer else "",
