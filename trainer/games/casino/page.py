@@ -1,7 +1,19 @@
 """Scarne's Casino at the trainee's table page: the page's context (``table_page``) and the
 answer form's model (``answer_form``: what each kind of question is answered with, in
 words, refilled from a refused post), drawn by templates/games/casino/_answer.html inside
-the shell's answer form. The form posts what `reading.form_answer` reads."""
+the shell's answer form (the shell includes ``answer_template`` there, and shows
+``keys_legend`` as the page's keys).
+
+The form posts what `reading.form_answer` reads, whatever draws it (a script may build the
+same fields): ``casino`` names the shape, then
+
+- ``verdict``: ``legal`` = legal | illegal, and ``reason`` (a code of legality.REASONS);
+- ``takes``: one ``takes`` field per item taken (its key: "7h", "2c+3h"); none = nothing;
+- ``plays``: ``plays``, one play a line (or one field a play), in `grammar`'s words;
+- ``score``: a field per player per line (``reading.line_field``: "dealer_aces"), empty
+  fields left out, and ``winner`` = non_dealer | dealer | tie;
+- ``ruling``: ``ruling`` (a code of rulings.RULINGS).
+"""
 
 from __future__ import annotations
 
