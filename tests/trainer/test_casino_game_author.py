@@ -199,3 +199,71 @@ def test_rounds_are_generated_for_its_skills_under_the_tables_rules():
         assert key
         kinds = {question["kind"] for question in key}
         assert kinds & CASINO.skill_kinds(skills[0])
+
+
+@pytest.fixture
+def stand_in_generator(monkeypatch):
+    """A stand-in for the library's generator (same signature), until it lands: each round
+    a conformance document, its id the generator's own."""
+    import sys
+    import types
+
+    calls = []
+
+    def generate(skills, *, count, seed, profile="scarne-casino"):
+        calls.append((list(skills), count, seed, profile))
+        name = "rulings" if set(skills) & {"penalties", "misdeals"} else "seed-building-nine"
+        return [{**_document(name), "id": f"gen-{seed}-{n}"} for n in range(count)]
+
+    module = types.ModuleType("trainer.games.casino.generator")
+    module.generate = generate  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "trainer.games.casino.generator", module)
+    return calls
+
+
+def test_the_generator_is_asked_for_each_round_under_the_tables_rules(stand_in_generator):
+    kwargs = {
+        "parameters": {"sweeps": True, "match_goal": 11},
+        "profile": "scarne-casino",
+        "rounds": [["single-build"], ["penalties", "misdeals"]],
+        "min_stake": Decimal(0),
+        "max_stake": Decimal(0),
+        "max_boxes": 1,
+        "round_prefix": "drill-3",
+    }
+    documents = CASINO.generate_rounds(rng=random.Random(9), **kwargs)
+    assert documents == CASINO.generate_rounds(rng=random.Random(9), **kwargs)
+    assert [d["id"] for d in documents] == ["drill-3-round-1", "drill-3-round-2"]
+    assert [call[0] for call in stand_in_generator[:2]] == [
+        ["single-build"],
+        ["penalties", "misdeals"],
+    ]
+    assert all(call[1:2] == (1,) and call[3] == "scarne-casino" for call in stand_in_generator)
+    for document in documents:
+        assert document["rules"] == {
+            "profile": "scarne-casino",
+            "overrides": {"sweeps": True, "match_goal": 11},
+        }
+        assert CASINO.answer_key(document)
+
+
+@pytest.mark.django_db
+def test_a_generated_casino_drill_is_made_and_dealt(stand_in_generator, pit_boss, trainee):
+    from trainer.models import Mode
+    from trainer.services.attempts import attempt_start
+    from trainer.services.drills import drill_create
+
+    version = RuleProfile.objects.get(name="scarne-casino").current_version
+    drill = drill_create(
+        title="Casino rulings, generated",
+        kind="generated",
+        user=pit_boss,
+        profile_version=version,
+        skills=["penalties"],
+        count=2,
+        max_boxes=1,
+    )
+    assert (drill.game, drill.min_stake, drill.max_stake) == ("casino", Decimal(0), Decimal(0))
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    kinds = {q["kind"] for item in attempt.items.all() for q in item.answer_key}
+    assert kinds == {"rule_on"}
