@@ -216,7 +216,7 @@ def stand_in_generator(monkeypatch):
         return [{**_document(name), "id": f"gen-{seed}-{n}"} for n in range(count)]
 
     module = types.ModuleType("trainer.games.casino.generator")
-    module.generate = generate  # type: ignore[attr-defined]
+    module.generate = generate
     monkeypatch.setitem(sys.modules, "trainer.games.casino.generator", module)
     return calls
 
