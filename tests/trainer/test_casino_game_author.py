@@ -267,3 +267,16 @@ def test_a_generated_casino_drill_is_made_and_dealt(stand_in_generator, pit_boss
     attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
     kinds = {q["kind"] for item in attempt.items.all() for q in item.answer_key}
     assert kinds == {"rule_on"}
+
+
+@pytest.mark.django_db
+def test_casinos_table_test_covers_every_skill(stand_in_generator, pit_boss):
+    from trainer.selectors.blueprints import blueprint_shortfalls
+    from trainer.services.drills import table_test_create
+
+    version = RuleProfile.objects.get(name="scarne-casino").current_version
+    drill = table_test_create(profile_version=version, user=pit_boss)
+    assert (drill.game, drill.certifies.name, drill.max_boxes) == ("casino", "scarne-casino", 1)
+    assert drill.title == "Table test: Scarne's Casino"
+    assert set(drill.skills) == set(CASINO.skills)
+    assert not blueprint_shortfalls(drill=drill)
