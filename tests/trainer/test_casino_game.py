@@ -201,3 +201,16 @@ def test_play_scenario_prints_casino_answer_keys(tmp_path, capsys):
     assert [q["expected"] for q in out["answer_key"]] == [
         q["expected"] for q in engine.answer_key(document)
     ]
+
+
+def test_play_scenario_answer_keys_name_a_bad_documents_path(tmp_path, capsys):
+    rounds = tmp_path / "bad.jsonl"
+    bad = {**_documents()[0], "table": ["Th", "Zz"]}
+    rounds.write_text(json.dumps(bad) + "\n[1]\nnot json\n")
+    with pytest.raises(CommandError, match="3 of 3 scenarios were rejected"):
+        call_command("play_scenario", str(rounds), "--game", "casino", "--answer-key")
+    first, second, third = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert (first["path"], first["reason"]) == ("table[1]", "bad_card")
+    assert first["error"].startswith("table[1]: ")
+    assert second["reason"] == "not_object"
+    assert third["reason"] == "bad_json"

@@ -206,11 +206,7 @@ class CasinoKeying:
         except (ValueError, RecursionError) as err:
             return _line(_bad_json(err))
         try:
-            key = (
-                answer_key(document) if isinstance(document, dict) else engine.answer_key(document)
-            )
+            engine.read(document)  # the engine's error object, path and all
         except CasinoScenarioError as err:
             return _line(err.to_dict())
-        except DocumentError as err:
-            return _line({"error": err.message, "path": err.field or "", "reason": err.reason})
-        return _line({"id": document.get("id"), "answer_key": key})
+        return _line({"id": document.get("id"), "answer_key": answer_key(document)})
