@@ -7,8 +7,9 @@ asked with their expected answers (the answer key, stored on each dealt round), 
 round under a recorded rule profile (a regrade), reads a trainee's answer into its
 canonical shape, and compares an answer with the key. Blackjack (`trainer.games.blackjack`)
 and Scarne's Casino (`trainer.games.casino`) are the games shipped; the shell reaches a game
-only through ``game_named``, never by importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
-module paths), loaded once when the trainer app starts (``games_load``). Drills and
+only through ``game_named``, never by importing it. Which games a house runs is
+configuration (``SHOESCHOOL_GAMES``, the games' module paths), loaded once when the trainer
+app starts (``games_load``). Drills and
 scenarios name their game (``game``, "blackjack" by default). Plain Python: no Django.
 
 The protocol is one facet a module, each saying what the shell asks of a game for one
