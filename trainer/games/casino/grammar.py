@@ -23,6 +23,7 @@ from trainer.games.casino.engine.table import build_key, sort_keys
 
 MAX_ITEMS = 16
 MAX_PLAYS = 64
+MAX_PLAY_CHARS = 200  # a play names at most 16 items: far less than this
 # The most a written build may announce (the format's limit: over 10 is refused as a play,
 # build_over_ten, not as a sentence).
 MAX_VALUE = 99
@@ -65,6 +66,8 @@ def parse_play(text: object, *, field: str) -> str:
     """A written play in its canonical text; ProductError naming ``field`` otherwise."""
     if not isinstance(text, str):
         raise ProductError("a play is written as text, such as take 7h or trail", field=field)
+    if len(text) > MAX_PLAY_CHARS:
+        raise ProductError(f"a play is at most {MAX_PLAY_CHARS} characters", field=field)
     words = text.split()
     if not words:
         raise ProductError("a play is empty: write take, build or trail", field=field)
