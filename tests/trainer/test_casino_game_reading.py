@@ -321,3 +321,37 @@ def test_the_openapi_schema_validates_with_casinos_answer_fields(tmp_path):
     ref = ruling.get("$ref") or ruling["allOf"][0]["$ref"]
     assert set(schemas[ref.rsplit("/", 1)[1]]["enum"]) == set(RULINGS)
     assert body["additionalProperties"] is False
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), pick=st.randoms(use_true_random=False))
+def test_any_take_or_list_of_plays_is_right_only_when_it_is_the_keys(seed, pick):
+    moments, _ = _moments(seed)
+    state = pick.choice(moments)
+    card = pick.choice(state.hands[state.turn])
+    questions = [{"kind": "may_take", "card": card}, {"kind": "legal_plays", "card": card}]
+    document = document_of(state, questions)
+    take, plays = CASINO.answer_key(document)
+    keys = [item["key"] for item in take["view"]["table"]]
+    given = pick.sample(keys, pick.randint(0, len(keys)))
+    mark = CASINO.compare(
+        take, CASINO.parse_answer("may_take", {"takes": given}, document=document)
+    )
+    options = [set(option) for option in take["expected"]["takes"]] or [set()]
+    assert mark.right == (set(given) in options)
+    if not mark.right:
+        assert mark.category in ("missed_items", "extra_items")
+        if not any(set(given) <= option for option in options):
+            assert mark.category == "extra_items"
+    legal = [play_text(play) for play in plays["expected"]["plays"]]
+    candidates = [*legal, "trail", *(f"take {key}" for key in keys)]
+    listed = pick.sample(candidates, pick.randint(0, len(candidates)))
+    listed = list(dict.fromkeys(listed))
+    mark = CASINO.compare(
+        plays, CASINO.parse_answer("legal_plays", {"plays": listed}, document=document)
+    )
+    assert mark.right == (set(listed) == set(legal))
+    if set(listed) - set(legal):
+        assert mark.category == "illegal_play_listed"
+    elif not mark.right:
+        assert mark.category == "missed_plays"
