@@ -280,3 +280,36 @@ def test_casinos_table_test_covers_every_skill(stand_in_generator, pit_boss):
     assert drill.title == "Table test: Scarne's Casino"
     assert set(drill.skills) == set(CASINO.skills)
     assert not blueprint_shortfalls(drill=drill)
+
+
+@pytest.mark.django_db
+def test_casinos_table_test_is_sat_as_an_exam(stand_in_generator, pit_boss, trainee, api):
+    from teaching.services.assignments import assignment_create
+    from tests.audit.factories import TrainingClassFactory
+    from trainer.models import Grade, Mode
+    from trainer.services.attempts import attempt_start, attempt_submit
+    from trainer.services.drills import table_test_create
+    from trainer.services.grading.execute import grading_run_execute
+
+    TrainingClassFactory(name="Casino exams", trainees=[trainee], instructors=[pit_boss])
+    version = RuleProfile.objects.get(name="scarne-casino").current_version
+    drill = table_test_create(profile_version=version, user=pit_boss)
+    assignment = assignment_create(
+        drill=drill, mode=Mode.EXAM, assigned_by=pit_boss, trainee=trainee
+    )
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.EXAM, assignment=assignment)
+    url = f"/api/attempts/{attempt.pk}"
+    question = api.get(f"{url}/question").json()["question"]
+    answer = CASINO.demo_answer(
+        attempt.items.get(position=question["position"]).answer_key[question["n"] - 1],
+        rng=random.Random(0),
+        right=True,
+    )
+    body = {"position": question["position"], "question": question["n"], "answer": answer}
+    response = api.post(f"{url}/answers", body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["feedback"] is None
+    attempt_submit(attempt=attempt, user=trainee)
+    run = grading_run_execute(run_id=attempt.grading_runs.get().pk)
+    assert (run.status, run.correct) == ("graded", 1)
+    assert Grade.objects.filter(run=run, category="unanswered").count() == run.questions - 1

@@ -183,3 +183,28 @@ def test_the_authors_preview_and_the_api_question_show_casinos_table(pit_boss, t
     assert [item["key"] for item in question["view"]["table"]] == ["Ks", "Kd", "5c"]
     assert question["view"]["play"]["take"] == ["Ks", "Kd"]
     assert "expected" not in json.dumps(question)
+
+
+def test_casino_is_sat_in_speed_mode_without_feedback(pit_boss, trainee, drill, api):
+    from teaching.services.assignments import assignment_create
+    from tests.audit.factories import TrainingClassFactory
+    from trainer.models import Grade
+    from trainer.services.attempts import attempt_submit
+    from trainer.services.grading.execute import grading_run_execute
+
+    mode = Mode.SPEED
+    TrainingClassFactory(name="Casino speed", trainees=[trainee], instructors=[pit_boss])
+    assignment = assignment_create(drill=drill, mode=mode, assigned_by=pit_boss, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
+    url = f"/api/attempts/{attempt.pk}"
+    question = api.get(f"{url}/question").json()["question"]
+    answer = {"legal": False, "reason": "court_takes_one"}
+    body = {"position": question["position"], "question": question["n"], "answer": answer}
+    response = api.post(f"{url}/answers", body, format="json")
+    assert response.status_code == 201, response.content
+    assert response.json()["feedback"] is None
+    attempt_submit(attempt=attempt, user=trainee)
+    run = grading_run_execute(run_id=attempt.grading_runs.get().pk)
+    assert run.status == "graded"
+    grades = Grade.objects.filter(run=run).order_by("item__position", "question")
+    assert (grades[0].correct, grades[1].category) == (True, "unanswered")
