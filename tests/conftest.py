@@ -43,7 +43,9 @@ def restore_migrated_reference_data() -> None:
                     notes="As published in rule-profiles.md.",
                 )
         # The other games' shipped tables, as their migrations froze them (Scarne's Casino).
-        casino = importlib.import_module("trainer.migrations.0025_scarne_casino_profile")
+        from tests.factories import casino_migration
+
+        casino = importlib.import_module(casino_migration())
         for row in casino.SHIPPED:
             profile, _ = RuleProfile.objects.get_or_create(
                 name=row["name"], defaults={"title": row["title"], "game": row["game"]}
