@@ -98,7 +98,25 @@ def prompt_of(kind: str, view: Mapping[str, Any]) -> str:
     return f"{situation} Rule on this."
 
 
-def rule_of(kind: str, expected: Mapping[str, Any], scenario: Scenario) -> str:
+def take_rule(card: str | None) -> str:
+    """What a card takes, in words, for the card the question names."""
+    if card is None:
+        return "A card takes its pairs, groups adding up to its value and builds of its value."
+    said = words.card_words(card)
+    rank = said[:-1]
+    if card[0] in "JQK":
+        return (
+            f"{said} takes one loose {rank} at a time; only the fourth {rank} takes the "
+            "other three together. A court card never takes a build or a sum."
+        )
+    value = engine.value_of(card)
+    return (
+        f"{said} takes, in one play, every loose {rank}, as many groups of loose cards adding "
+        f"up to {value} as share no card, and every build worth {value}; nothing else."
+    )
+
+
+def rule_of(kind: str, expected: Mapping[str, Any], scenario: Scenario, question: Question) -> str:
     """The rule a question's answer rests on, in words."""
     if kind == "is_legal":
         reason = expected.get("reason")
@@ -106,10 +124,7 @@ def rule_of(kind: str, expected: Mapping[str, Any], scenario: Scenario) -> str:
             return "The play breaks no rule of Scarne's Casino."
         return words.REASON_WORDS[str(reason)] + "."
     if kind == "may_take":
-        return (
-            "A card takes loose cards of its rank, groups of cards adding up to its value, "
-            "and builds of its value, all in one play; a court card takes one of its rank."
-        )
+        return take_rule(question.card)
     if kind == "legal_plays":
         return (
             "A card may take, build (new, raised or added to) or trail; a player owning a build "
@@ -143,7 +158,7 @@ def answer_key(document: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "kind": entry["kind"],
                 "prompt": prompt_of(entry["kind"], view),
                 "expected": entry["expected"],
-                "rule": rule_of(entry["kind"], entry["expected"], scenario),
+                "rule": rule_of(entry["kind"], entry["expected"], scenario, question),
                 "view": view,
             }
         )
