@@ -214,3 +214,17 @@ def test_play_scenario_answer_keys_name_a_bad_documents_path(tmp_path, capsys):
     assert first["error"].startswith("table[1]: ")
     assert second["reason"] == "not_object"
     assert third["reason"] == "bad_json"
+
+
+def test_a_takes_rule_names_the_card_and_what_it_takes(casino):
+    rules = {
+        q["view"]["card"]: q["rule"]
+        for document in _documents()
+        for q in casino.answer_key(document)
+        if q["kind"] == "may_take"
+    }
+    assert rules["Ts"].startswith("10♠ takes, in one play, every loose 10, as many groups")
+    assert rules["Kh"] == (
+        "K♥ takes one loose K at a time; only the fourth K takes the other three together. "
+        "A court card never takes a build or a sum."
+    )
