@@ -314,3 +314,19 @@ def test_casinos_table_test_is_sat_as_an_exam(stand_in_generator, pit_boss, trai
     run = grading_run_execute(run_id=attempt.grading_runs.get().pk)
     assert (run.status, run.correct) == ("graded", 1)
     assert Grade.objects.filter(run=run, category="unanswered").count() == run.questions - 1
+
+
+@pytest.mark.django_db
+def test_a_casino_round_is_authored_through_the_service(pit_boss):
+    from trainer.services.scenario_authoring import scenario_create
+
+    document = {**_document("seed-court-two-kings"), "id": "kings-authored"}
+    authored = scenario_create(document=document, user=pit_boss)
+    assert (authored.game, authored.skills) == ("casino", ["court-cards"])
+    assert authored.profile_version.profile.name == "scarne-casino"
+    with pytest.raises(ProductError) as refused:
+        scenario_create(
+            document={**document, "id": "kings-bad", "hands": {"non_dealer": ["Kh"]}},
+            user=pit_boss,
+        )
+    assert refused.value.field == "hands.dealer"
