@@ -330,3 +330,45 @@ def test_a_casino_round_is_authored_through_the_service(pit_boss):
             user=pit_boss,
         )
     assert refused.value.field == "hands.dealer"
+
+
+@pytest.mark.django_db
+def test_a_regrade_plays_the_round_under_the_corrected_rules(pit_boss, trainee, admin_user):
+    from trainer.models import Grade, Mode
+    from trainer.services.attempts import (
+        attempt_question_show,
+        attempt_start,
+        attempt_submit,
+        decision_record,
+    )
+    from trainer.services.drills import drill_create
+    from trainer.services.grading.execute import grading_run_execute
+    from trainer.services.grading.request import regrade_request
+    from trainer.services.profiles import profile_version_create
+
+    swept = {**_document("score-card-tie-with-sweeps"), "rules": "scarne-casino"}
+    scenarios = scenario_import(documents=[swept])
+    drill = drill_create(title="Score it", kind="fixed", user=pit_boss, scenarios=scenarios)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    (question,) = attempt.items.get().answer_key
+    assert question["expected"]["non_dealer"]["total"] == 4  # Scarne: sweeps score nothing
+    attempt_question_show(attempt=attempt, user=trainee)
+    answer = CASINO.demo_answer(question, rng=random.Random(1), right=True)
+    decision_record(attempt=attempt, user=trainee, position=1, question=1, answer=answer)
+    attempt_submit(attempt=attempt, user=trainee)
+    first = grading_run_execute(run_id=attempt.grading_runs.get().pk)
+    assert Grade.objects.get(run=first).correct
+
+    # A correction of the rules the round was dealt under (not a later change of them).
+    profile_version_create(
+        profile=RuleProfile.objects.get(name="scarne-casino"),
+        parameters={"sweeps": True},
+        notes="This house always scored sweeps.",
+    )
+    (run,) = regrade_request(
+        attempts=[attempt], reason="the house scores sweeps", requested_by=admin_user
+    )
+    grading_run_execute(run_id=run.pk)
+    grade = Grade.objects.get(run=run)
+    # The non-dealer's two sweeps now score: the answer misses 2 points.
+    assert (grade.correct, grade.category, grade.points_diff) == (False, "misscored_line", 2)
