@@ -372,3 +372,33 @@ def test_a_regrade_plays_the_round_under_the_corrected_rules(pit_boss, trainee, 
     grade = Grade.objects.get(run=run)
     # The non-dealer's two sweeps now score: the answer misses 2 points.
     assert (grade.correct, grade.category, grade.points_diff) == (False, "misscored_line", 2)
+
+
+def test_a_generator_that_deals_nothing_is_refused_at_the_skills(monkeypatch):
+    import sys
+    import types
+
+    def refuses(skills, *, count, seed, profile="scarne-casino"):
+        raise ValueError("no such skill here")
+
+    module = types.ModuleType("trainer.games.casino.generator")
+    module.generate = refuses
+    monkeypatch.setitem(sys.modules, "trainer.games.casino.generator", module)
+    kwargs = {
+        "parameters": {},
+        "profile": "scarne-casino",
+        "rounds": [["scoring"]],
+        "min_stake": None,
+        "max_stake": None,
+        "max_boxes": 1,
+        "round_prefix": "t",
+    }
+    with pytest.raises(DocumentError) as refused:
+        CASINO.generate_rounds(rng=random.Random(1), **kwargs)
+    assert (refused.value.field, refused.value.message) == (
+        "skills",
+        "the generator cannot deal scoring: no such skill here",
+    )
+    module.generate = lambda skills, *, count, seed, profile="scarne-casino": []
+    with pytest.raises(DocumentError, match="dealt no round for scoring"):
+        CASINO.generate_rounds(rng=random.Random(1), **kwargs)

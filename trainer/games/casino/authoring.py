@@ -217,10 +217,22 @@ class CasinoAuthoring:
         for n, skills in enumerate(rounds, start=1):
             seed = rng.randrange(2**31)
             try:
-                (document,) = generator.generate(list(skills), count=1, seed=seed, profile=profile)
+                dealt = generator.generate(list(skills), count=1, seed=seed, profile=profile)
             except CasinoScenarioError as err:
                 raise document_error(err) from err
-            document = under_profile(document, profile=profile, parameters=played)
+            except ValueError as err:
+                raise DocumentError(
+                    f"the generator cannot deal {', '.join(skills)}: {str(err)[:200]}",
+                    field="skills",
+                    reason="bad_skill",
+                ) from err
+            if len(dealt) != 1 or not isinstance(dealt[0], dict):
+                raise DocumentError(
+                    f"the generator dealt no round for {', '.join(skills)}",
+                    field="skills",
+                    reason="bad_skill",
+                )
+            document = under_profile(dealt[0], profile=profile, parameters=played)
             document["id"] = f"{round_prefix}-round-{n}"
             out.append(document)
         return out
