@@ -42,6 +42,23 @@ def restore_migrated_reference_data() -> None:
                     assumed=list(engine.assumed),
                     notes="As published in rule-profiles.md.",
                 )
+        # The other games' shipped tables, as their migrations froze them (Scarne's Casino).
+        from tests.factories import casino_migration
+
+        casino = importlib.import_module(casino_migration())
+        for row in casino.SHIPPED:
+            profile, _ = RuleProfile.objects.get_or_create(
+                name=row["name"], defaults={"title": row["title"], "game": row["game"]}
+            )
+            if not profile.versions.exists():
+                RuleProfileVersion.objects.create(
+                    profile=profile,
+                    version=1,
+                    parameters=dict(row["parameters"]),
+                    source=row["source"],
+                    assumed=list(row["assumed"]),
+                    notes="Scarne's rules for two-handed Casino, as published.",
+                )
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -35,3 +35,14 @@ def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
     transactional test's flush, so every database test finds them.
     """
     return RuleProfileVersion.objects.filter(profile__name=name).latest("version")
+
+
+def casino_migration() -> str:
+    """The module of the migration that ships Scarne's Casino's table (by name, whatever
+    number it was given)."""
+    from pathlib import Path
+
+    import trainer.migrations
+
+    (path,) = Path(trainer.migrations.__file__).parent.glob("*_scarne_casino_profile.py")
+    return f"trainer.migrations.{path.stem}"

@@ -269,7 +269,7 @@ USE_TZ = True
 
 # The house's currency, shown beside every amount.
 # The games this house deals, by module: each registers itself with trainer.games.
-SHOESCHOOL_GAMES = ["trainer.games.blackjack"]
+SHOESCHOOL_GAMES = ["trainer.games.blackjack", "trainer.games.casino"]
 
 CURRENCY = env.str("SHOESCHOOL_CURRENCY", default="USD")
 CURRENCY_SYMBOL = env.str("SHOESCHOOL_CURRENCY_SYMBOL", default=r"\$")

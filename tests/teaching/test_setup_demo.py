@@ -80,7 +80,7 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
         assert exam.pass_mark == Decimal("95")
         assert blueprint_shortfalls(drill=exam) == []
     # Every table has its table test, assigned or not.
-    assert Drill.objects.filter(purpose="exam").exclude(certifies=None).count() == 6
+    assert Drill.objects.filter(purpose="exam").exclude(certifies=None).count() == 7
     [speed] = by_mode["speed"]
     assert speed.time_box_seconds == 300
     assert speed.purpose == "exam"

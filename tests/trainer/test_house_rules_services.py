@@ -268,7 +268,7 @@ def test_a_copy_needs_a_free_short_name_and_title(shoe, admin_user, name, title,
     with pytest.raises(ProductError) as caught:
         table_copy_create(actor=admin_user, source=shoe, name=name, title=title)
     assert caught.value.field == field
-    assert RuleProfile.objects.count() == 6
+    assert RuleProfile.objects.count() == 7  # six blackjack tables and Casino's
 
 
 def test_the_slug_of_a_table_is_fixed_once_it_has_rules(shoe):

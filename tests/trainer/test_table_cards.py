@@ -66,8 +66,10 @@ def test_a_table_card_states_the_whole_house_rule(profile, present, absent):
 
 def test_every_table_has_a_printable_card_for_anyone_signed_in(trainee, pit_boss, client):
     html = client_for(trainee).get(reverse("tables")).content.decode()
-    assert html.count('class="card table-card"') == 6
+    # Six blackjack tables and Scarne's Casino's.
+    assert html.count('class="card table-card"') == 7
     assert "Six-deck shoe" in html
+    assert "Scarne&#x27;s Casino" in html
     card = client_for(pit_boss).get(reverse("table_card", args=["casino-shoe"]))
     assert card.status_code == 200
     assert card.content.decode().count('class="card table-card"') == 1

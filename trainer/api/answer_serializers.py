@@ -32,6 +32,14 @@ def _schema_field(field: GameAnswerField) -> serializers.Field[Any, Any, Any, An
             max_length=field.most,
             help_text=field.help,
         )
+    if field.kind == "word_list":
+        return serializers.ListField(
+            child=serializers.CharField(allow_blank=True, trim_whitespace=False),
+            required=False,
+            allow_empty=True,
+            max_length=field.most,
+            help_text=field.help,
+        )
     if field.kind == "boolean":
         return serializers.BooleanField(required=False, help_text=field.help)
     if field.kind == "integer":

@@ -6,11 +6,12 @@ A game turns a staged round (a document in its own format) into the questions a 
 asked with their expected answers (the answer key, stored on each dealt round), replays a
 round under a recorded rule profile (a regrade), reads a trainee's answer into its
 canonical shape, and compares an answer with the key. Blackjack (`trainer.games.blackjack`)
-is the one game shipped; the shell reaches a game only through ``game_named``, never by
-importing it. Which games a house runs is configuration (``SHOESCHOOL_GAMES``, the games'
-module paths), loaded once when the trainer app starts (``games_load``). Drills, scenarios
-and rule profiles name their game (``game``); the shell reads it from the record and never
-assumes one (``game_named`` refuses none). Plain Python: no Django.
+and Scarne's Casino (`trainer.games.casino`) are the games shipped; the shell reaches a game
+only through ``game_named``, never by importing it. Which games a house runs is
+configuration (``SHOESCHOOL_GAMES``, the games' module paths), loaded once when the trainer
+app starts (``games_load``). Drills, scenarios and rule profiles name their game (``game``);
+the shell reads it from the record and never assumes one (``game_named`` refuses none).
+Plain Python: no Django.
 
 The protocol is one facet a module, each saying what the shell asks of a game for one
 purpose: ``keying`` (the answer key, a regrade's replay), ``presenting`` (what the table and

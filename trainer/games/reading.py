@@ -9,8 +9,9 @@ from typing import Any, Literal, Protocol
 
 # How the API reads an answer's field, before the game's parse_answer judges it: a word of
 # ``choices`` (or any word), money (a string of digits with at most cents, never a JSON
-# number), a list of money amounts, true or false, or a whole number.
-FieldKind = Literal["word", "money", "money_list", "boolean", "integer"]
+# number), a list of money amounts, true or false, a whole number, or a list of words (at
+# most ``most``: Casino's items taken and plays).
+FieldKind = Literal["word", "money", "money_list", "boolean", "integer", "word_list"]
 
 
 @dataclass(frozen=True)

@@ -460,7 +460,8 @@ def table_test_create(
         skills=list(minimums),
         skill_minimums=minimums,
         count=count,
-        max_boxes=3,
+        # Up to three boxes a round, as the table has them (one at a one-layout game).
+        max_boxes=min(3, profile_version.engine_profile.boxes),
         time_limit_seconds=time_limit_seconds,
         time_box_seconds=min(MAX_TIME_BOX, count * questions_per_round * time_limit_seconds),
         pass_mark=pass_mark,
