@@ -12,8 +12,8 @@ from trainer.games.casino.keying import item_names, prompt_of
 # How each kind is answered, said once under the question (``note``).
 NOTES = {
     "is_legal": "Answer legal, or illegal with the reason.",
-    "may_take": "Tick every item the card takes; none when it takes nothing.",
-    "legal_plays": page.PLAY_HELP,
+    "may_take": "Pick every item the card takes, or say it takes nothing.",
+    "legal_plays": "List every legal play of the card, each play once.",
     "score_hand": "Write each player's points on every line, and who wins.",
     "rule_on": "Choose the ruling.",
 }
