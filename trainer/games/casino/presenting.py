@@ -13,7 +13,7 @@ from trainer.games.casino.keying import item_names, prompt_of
 NOTES = {
     "is_legal": "Answer legal, or illegal with the reason.",
     "may_take": "Pick every item the card takes, or say it takes nothing.",
-    "legal_plays": "List every legal play of the card, each play once.",
+    "legal_plays": "Make each play, add it to your list, then answer.",
     "score_hand": "Write each player's points on every line, and who wins.",
     "rule_on": "Choose the ruling.",
 }
