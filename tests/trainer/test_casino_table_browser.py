@@ -296,3 +296,47 @@ def test_on_a_phone_the_felt_and_the_question_fit(
             _round(page, shots, width, check=True)
             if n < len(ROUNDS) - 1:
                 page.get_by_role("link", name="Next round →").click()
+
+
+NO_SCRIPT = {
+    "is-legal": lambda page: (
+        page.get_by_role("radio", name="Illegal").check(),
+        page.get_by_role("radio", name="No build is worth more than 10").check(),
+    ),
+    "may-take": lambda page: (
+        page.get_by_role("checkbox", name="5♣").check(),
+        page.get_by_role("checkbox", name="4♦").check(),
+    ),
+    "legal-plays": lambda page: page.get_by_label("Every legal play, one a line").fill(
+        "build 6 on 3h+2c\nbuild 6 on 2c+3h with 6c\ntrail"
+    ),
+    "score-hand": lambda page: (
+        [
+            page.get_by_label(f"{player}: {line}", exact=True).fill(str(points))
+            for player, lines in SCORE.items()
+            for line, points in lines.items()
+        ],
+        page.get_by_role("radio", name="The dealer").check(),
+    ),
+    "rule-on": lambda page: page.get_by_role("radio", name=re.compile("^Loss of game")).check(),
+    "keyboard": lambda page: [
+        page.get_by_role("checkbox", name=name).check() for name in ("2♥", "2♦", "2♣")
+    ],
+}
+
+
+def test_without_the_script_the_ticks_and_typed_plays_still_answer(
+    live_server, trainee, casino_attempt
+):
+    with chromium_page(viewport={"width": 1280, "height": 900}, java_script_enabled=False) as page:
+        log_in(page, live_server.url, trainee.username)
+        page.goto(live_server.url + reverse("train:table", args=[casino_attempt.pk]))
+        for n in range(len(ROUNDS)):
+            name = _round_name(page)
+            expect(page.locator("[data-casino-composer]")).to_be_hidden()
+            expect(page.locator(".casino-felt button:enabled")).to_have_count(0)
+            NO_SCRIPT[name](page)
+            page.get_by_role("button", name="Answer").click()
+            expect(page.locator(".verdict")).to_have_text("✔ right")
+            if n < len(ROUNDS) - 1:
+                page.get_by_role("link", name="Next round →").click()
