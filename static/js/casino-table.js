@@ -13,6 +13,13 @@
   var items = list ? Array.prototype.slice.call(list.querySelectorAll("[data-item]")) : [];
   var picked = answer.querySelector("[data-casino-picked]");
 
+  // No letter key answers a Casino question (Tab, Space and Enter do): the shell's switch
+  // for them would switch nothing, and its "off" would hide this page's true keys legend.
+  var keysSwitch = document.querySelector("[data-shortcut-switch]");
+  if (keysSwitch) keysSwitch.hidden = true;
+  var tablePage = document.querySelector(".table-page");
+  if (tablePage) tablePage.classList.remove("keys-off");
+
   function andList(parts) {
     if (parts.length <= 1) return parts.join("");
     return parts.slice(0, -1).join(", ") + " and " + parts[parts.length - 1];

@@ -175,8 +175,12 @@ def _answer_score_hand(page: Page) -> None:
 
 
 def _answer_rule_on(page: Page) -> None:
-    page.get_by_role("radio", name=re.compile("^Loss of game")).check()
-    page.get_by_role("button", name="Answer").click()
+    """Chosen by pointer; Enter on the chosen ruling answers."""
+    expect(page.locator("[data-shortcut-switch]")).to_be_hidden()  # no letter keys here
+    ruling = page.get_by_role("radio", name=re.compile("^Loss of game"))
+    ruling.check()
+    ruling.focus()
+    page.keyboard.press("Enter")
 
 
 def _focused(page: Page) -> dict:
