@@ -185,3 +185,12 @@ def test_the_rulings_each_say_what_they_mean():
     assert said["Misdeal"] == "The same dealer deals again"
     assert said["Loss of game"] == "The offender loses, the opponent is credited 11 points"
     assert said["No penalty"] == ""
+
+
+def test_an_authors_preview_draws_the_felt_from_the_view_alone():
+    view = _key("raise-with-a-loose-six")[0]["view"]
+    model = CasinoPresenting().table({"box": None, "hand": None, "view": view}, None)
+    assert model["asked"] == ""
+    drawn = render_to_string("games/casino/_table.html", {"table": model})
+    assert "Building 5 — the dealer&#x27;s" in drawn
+    assert "Card in question" in drawn

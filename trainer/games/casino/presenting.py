@@ -119,7 +119,9 @@ class CasinoPresenting:
     def table(
         self, question: Mapping[str, Any], document: Mapping[str, Any] | None
     ) -> dict[str, Any]:
-        return display.table_model(question.get("view") or {}, prompt=question_text(question))
+        # An author's preview passes the view alone (no kind): the felt needs no prompt.
+        prompt = question_text(question) if question.get("kind") in NOTES else ""
+        return display.table_model(question.get("view") or {}, prompt=prompt)
 
     def review_table(
         self,
