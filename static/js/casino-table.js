@@ -270,6 +270,7 @@
         press(item, false);
       });
       sayPicked(PREFIX[kind()]);
+      if (kind() === "trail") picked.textContent = "";
     });
     plays.addEventListener("click", function (event) {
       var remove = event.target.closest("[data-casino-remove]");

@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,7 @@ def _no_internal_names(page: Page, where: str) -> None:
         assert found is None, (where, found.group(0) if found else "")
 
 
-def _answer_is_legal(page: Page) -> None:
+def _answer_is_legal(page: Page, shot: Callable[[str], None]) -> None:
     reasons = page.locator("[data-casino-reasons]").get_by_role("radio").first
     expect(reasons).to_be_disabled()  # no reason asked before the play is called illegal
     page.get_by_role("radio", name="Legal", exact=True).check()
@@ -111,7 +112,7 @@ def _answer_is_legal(page: Page) -> None:
     page.get_by_role("button", name="Answer").click()
 
 
-def _answer_may_take(page: Page) -> None:
+def _answer_may_take(page: Page, shot: Callable[[str], None]) -> None:
     five, four = (
         page.get_by_role("button", name="5♣", exact=True),
         page.get_by_role("button", name="4♦", exact=True),
@@ -126,10 +127,11 @@ def _answer_may_take(page: Page) -> None:
         "aria-pressed", "false"
     )
     expect(page.locator("[data-casino-picked]")).to_have_text("It takes 5♣ and 4♦.")
+    shot("picked")
     page.get_by_role("button", name="Answer").click()
 
 
-def _answer_legal_plays(page: Page) -> None:
+def _answer_legal_plays(page: Page, shot: Callable[[str], None]) -> None:
     build = page.locator('[data-item="2c+3h"]')
     six = page.get_by_role("button", name="6♣", exact=True)
     add = page.get_by_role("button", name="Add this play")
@@ -157,6 +159,7 @@ def _answer_legal_plays(page: Page) -> None:
     expect(plays.nth(0)).to_contain_text("Build 6 on building 5 (3♥ 2♣), the dealer's")
     expect(plays.nth(1)).to_contain_text("the dealer's, with 6♣")
     expect(plays.nth(2)).to_have_text(re.compile(r"^Trail"))
+    shot("listed")
     page.get_by_role("button", name="Answer").click()
 
 
@@ -166,7 +169,7 @@ SCORE = {
 }
 
 
-def _answer_score_hand(page: Page) -> None:
+def _answer_score_hand(page: Page, shot: Callable[[str], None]) -> None:
     for player, lines in SCORE.items():
         for line, points in lines.items():
             page.get_by_label(f"{player}: {line}", exact=True).fill(str(points))
@@ -174,7 +177,7 @@ def _answer_score_hand(page: Page) -> None:
     page.get_by_role("button", name="Answer").click()
 
 
-def _answer_rule_on(page: Page) -> None:
+def _answer_rule_on(page: Page, shot: Callable[[str], None]) -> None:
     """Chosen by pointer; Enter on the chosen ruling answers."""
     expect(page.locator("[data-shortcut-switch]")).to_be_hidden()  # no letter keys here
     ruling = page.get_by_role("radio", name=re.compile("^Loss of game"))
@@ -191,7 +194,7 @@ def _focused(page: Page) -> dict:
     )
 
 
-def _answer_by_keyboard(page: Page) -> None:
+def _answer_by_keyboard(page: Page, shot: Callable[[str], None]) -> None:
     """Tab to each deuce on the felt, Space picks it, Tab on to Answer, Enter answers."""
     page.locator("body").click(position={"x": 1, "y": 1})
     picked = set()
@@ -245,8 +248,13 @@ def _round(page: Page, shots: Path, width: int, *, check: bool) -> str:
         assert page.evaluate("document.documentElement.scrollWidth") <= width, name
         _no_internal_names(page, name)
         assert_accessible(page)
-    ANSWER[name](page)
+
+    def shot(tag: str) -> None:
+        page.screenshot(path=shots / f"casino-{name}-{tag}-{width}.png", full_page=width > 640)
+
+    ANSWER[name](page, shot)
     expect(page.locator("h1#feedback-title")).to_be_visible()
+    shot("feedback")
     expect(page.locator(".verdict")).to_have_text("✔ right")
     _no_internal_names(page, f"{name} feedback")
     if check:
