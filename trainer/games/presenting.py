@@ -106,7 +106,9 @@ class Presenting(Protocol):
     ) -> dict[str, Any]:
         """The game's part of the trainee's table page at a public question: at least
         ``table`` (drawn by ``table_template``), ``question_text``, ``buttons`` (the answer
-        form's buttons) and ``work_rule`` (words the placard adds, "" for none); the
+        form's buttons) and ``work_rule`` (words the placard adds, "" for none); optionally
+        ``answer_template``/``answer_form``/``keys_legend`` (the game's own answer form)
+        and ``game_scripts``/``game_styles`` (static paths the page loads); the
         ``posted`` form refills the fields after a refused answer. ``parameters`` are the
         round's rule profile's."""
         ...

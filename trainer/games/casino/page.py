@@ -20,17 +20,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from trainer.games.casino import display, words
+from core.errors import ProductError
+from trainer.games.casino import display, grammar, words
 from trainer.games.casino.engine.legality import REASONS
 from trainer.games.casino.engine.rulings import RULINGS
 from trainer.games.casino.engine.scoring import LINES
+from trainer.games.casino.keying import item_names
 from trainer.games.casino.reading import FORM_SHAPES, line_field
 
 SHAPE_OF_KIND = {kind: shape for shape, kind in FORM_SHAPES.items()}
 ANSWER_TEMPLATE = "games/casino/_answer.html"
+# The typed plays' help, shown only where the play composer (js/casino-table.js) cannot run.
 PLAY_HELP = (
-    "One play a line: take 7h 3h+6s · build 9 with 3h · build 6 on 2c+3h · trail "
-    "(a card as 7h or 10d; a build as its cards joined by +)."
+    "One play a line, written as: take 7h 3h+6s · build 9 with 3h · build 6 on 2c+3h · trail "
+    "(a card as its rank and suit letter, 7h or 10d; a build as its cards joined by +)."
 )
 
 
@@ -63,21 +66,73 @@ def score_lines(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> li
     ]
 
 
+def play_words(text: str, names: Mapping[str, str]) -> str:
+    """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Build 9
+    on building 9 (3♥ 6♠), the non-dealer's, with 5♦"), each item named as the table shows
+    it; a line that is not a play stays as typed."""
+    try:
+        canonical = grammar.parse_play(text, field="plays")
+    except ProductError:
+        return text.strip()
+    head, *rest = canonical.split()
+    if head == "trail":
+        return "Trail"
+    said = lambda key: names.get(key) or words.key_words(key)  # noqa: E731
+    if head == "take":
+        return "Take " + words.and_list([said(key) for key in rest])
+    value, rest = rest[0], rest[1:]
+    out = f"Build {value}"
+    if rest[:1] == ["on"]:
+        out += f" on {said(rest[1])}"
+        rest = rest[2:]
+    if rest[:1] == ["with"]:
+        out += f"{',' if ' on ' in out else ''} with {words.and_list([said(k) for k in rest[1:]])}"
+    return out
+
+
+def listed_plays(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> list[dict[str, str]]:
+    """The plays posted before (a refused answer), each with its words, for the list."""
+    names = item_names(view)
+    lines = [line.strip() for text in _posted_list(posted, "plays") for line in text.splitlines()]
+    return [{"text": line, "words": play_words(line, names)} for line in lines if line]
+
+
+def rulings() -> list[dict[str, str]]:
+    """Each ruling: its name and a line saying what it means."""
+    out = []
+    for code in RULINGS:
+        name = words.RULING_NAMES[code]
+        said = words.RULING_WORDS[code]
+        if said.startswith(name + ":"):
+            said = said[len(name) + 1 :].strip()
+        out.append({"code": code, "name": name, "help": "" if said == name else _cap(said)})
+    return out
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def answer_form(question: Mapping[str, Any], posted: Mapping[str, Any] | None) -> dict[str, Any]:
     """What the answer form asks for a public question, in words."""
     view = question.get("view") or {}
     kind = str(question.get("kind"))
     posted = posted or {}
     chosen = set(_posted_list(posted, "takes"))
+    asked = str(view.get("card") or "")
     return {
         "shape": SHAPE_OF_KIND.get(kind, ""),
         "kind_words": words.KIND_WORDS.get(kind, ""),
+        "card_words": words.card_words(asked) if asked else "the card",
         "verdicts": [("legal", "Legal"), ("illegal", "Illegal")],
         "legal": posted.get("legal", ""),
         "reasons": [(code, words.REASON_WORDS[code]) for code in REASONS],
         "reason": posted.get("reason", ""),
         "items": [{**item, "checked": item["key"] in chosen} for item in display.felt_items(view)],
         "plays_text": "\n".join(_posted_list(posted, "plays")),
+        "plays": listed_plays(view, posted),
+        "actions": [("take", "Take"), ("build", "Build"), ("trail", "Trail")],
+        "build_values": list(range(2, 11)),
         "play_help": PLAY_HELP,
         "lines": score_lines(view, posted) if kind == "score_hand" else [],
         "winners": [
@@ -86,9 +141,24 @@ def answer_form(question: Mapping[str, Any], posted: Mapping[str, Any] | None) -
             ("tie", "Nobody: a tie"),
         ],
         "winner": posted.get("winner", ""),
-        "rulings": [(code, words.RULING_NAMES[code]) for code in RULINGS],
+        "rulings": rulings(),
         "ruling": posted.get("ruling", ""),
     }
+
+
+KEYS = {
+    "verdict": "Tab moves between the choices · arrow keys choose in a group · Enter answers",
+    "takes": (
+        "Tab reaches each item on the table · Space picks or unpicks it · Enter answers "
+        "from the answer form"
+    ),
+    "plays": (
+        "Tab reaches each choice and each item on the table · Space picks · Enter on a "
+        "button presses it · Enter elsewhere in the answer form answers"
+    ),
+    "score": "Tab moves between the fields · digits type the points · Enter answers",
+    "ruling": "Tab reaches the rulings · arrow keys choose one · Enter answers",
+}
 
 
 def table_page(
@@ -99,9 +169,11 @@ def table_page(
 ) -> dict[str, Any]:
     """The game's part of the trainee's table page (Presenting.table_page)."""
     view = question.get("view") or {}
+    form = answer_form(question, posted)
+    pickable = form["shape"] in ("takes", "plays")
     return {
         "question_text": prompt,
-        "table": display.table_model(view, prompt=prompt),
+        "table": display.table_model(view, prompt=prompt, pickable=pickable),
         "work": None,
         "work_rule": "",
         "rack_fields": [],
@@ -110,6 +182,8 @@ def table_page(
         "vocabulary": "{}",
         "chips": [],
         "answer_template": ANSWER_TEMPLATE,
-        "answer_form": answer_form(question, posted),
-        "keys_legend": "Tab moves between the choices · Space ticks one · Enter answers",
+        "answer_form": form,
+        "keys_legend": KEYS.get(form["shape"], KEYS["verdict"]),
+        "game_scripts": ["js/casino-table.js"],
+        "game_styles": ["css/casino.css"],
     }

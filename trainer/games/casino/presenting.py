@@ -12,8 +12,8 @@ from trainer.games.casino.keying import prompt_of
 # How each kind is answered, said once under the question (``note``).
 NOTES = {
     "is_legal": "Answer legal, or illegal with the reason.",
-    "may_take": "Tick every item the card takes; none when it takes nothing.",
-    "legal_plays": page.PLAY_HELP,
+    "may_take": "Pick every item the card takes, or say it takes nothing.",
+    "legal_plays": "Make each play, add it to your list, then answer.",
     "score_hand": "Write each player's points on every line, and who wins.",
     "rule_on": "Choose the ruling.",
 }
@@ -122,7 +122,9 @@ class CasinoPresenting:
     def table(
         self, question: Mapping[str, Any], document: Mapping[str, Any] | None
     ) -> dict[str, Any]:
-        return display.table_model(question.get("view") or {}, prompt=question_text(question))
+        # An author's preview passes the view alone (no kind): the felt needs no prompt.
+        prompt = question_text(question) if question.get("kind") in NOTES else ""
+        return display.table_model(question.get("view") or {}, prompt=prompt)
 
     def review_table(
         self,
