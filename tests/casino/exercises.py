@@ -12,19 +12,6 @@ from trainer.games.casino.engine.cards import is_court, rank_of
 from trainer.games.casino.engine.table import build_key
 
 Doc = dict[str, Any]
-SKILLS = (
-    "capture-pair",
-    "capture-sum",
-    "court-cards",
-    "single-build",
-    "multiple-build",
-    "raise-build",
-    "trailing",
-    "last-take",
-    "scoring",
-    "penalties",
-    "misdeals",
-)
 PENALTY_SITUATIONS = {"faulty_build", "trail_owning_build", "last_not_announced", "looked_at_taken"}
 MISDEAL_SITUATIONS = {"card_exposed", "face_up_in_pack", "wrong_number"}
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import Any
 
-from trainer.games.casino import grammar
+from trainer.games.casino import generator, grammar
 from trainer.games.casino.engine.scoring import LINES
 from trainer.games.casino.words import PLAYERS
 from trainer.games.marking import POINTS, UNANSWERED, Category, Mark, Words
@@ -71,6 +71,8 @@ SKILL_KINDS: Mapping[str, frozenset[str]] = {
     Skill.MISDEALS: frozenset({"rule_on"}),
 }
 assert set(SKILL_KINDS) == set(SKILLS)
+# The generator (plain Python, below the seam) deals the same skills, in the same order.
+assert tuple(SKILLS) == generator.SKILLS
 # A ruling is about a penalty or a misdeal by its situation (a wrong number of cards is
 # either: a misdeal before the first trick, loss of the game after).
 SITUATION_SKILLS: Mapping[str, frozenset[str]] = {
