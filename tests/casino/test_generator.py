@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from trainer.games.casino.engine import REASONS, answer_key, read
 from trainer.games.casino.engine.scenario import QUESTION_KINDS
+from trainer.games.casino.generator import SKILLS, card_words, generate
 from trainer.games.casino.generator import SKILLS as GENERATED
-from trainer.games.casino.generator import card_words, generate
 
-from .exercises import EXERCISES, SKILLS, Doc, check_scores
+from .exercises import EXERCISES, Doc, check_scores
 
 SEEDS = st.integers(min_value=-(2**63), max_value=2**63)
 

@@ -13,9 +13,10 @@ import pytest
 
 from trainer.games.casino.engine import REASONS, answer_key, read
 from trainer.games.casino.engine.scenario import QUESTION_KINDS
+from trainer.games.casino.generator import SKILLS
 from trainer.games.casino.library import LIBRARY_FILES, library_documents
 
-from .exercises import EXERCISES, SKILLS, Doc, check_scores
+from .exercises import EXERCISES, Doc, check_scores
 
 WORKED_EXAMPLES = (
     "A ten takes three tens and an ace-six-three",
