@@ -197,3 +197,10 @@ def test_the_migrations_give_runs_graded_before_their_points(pointed):
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert GradingRunSummary.objects.get(attempt=pointed).points == Decimal("2.00")
+
+
+def test_the_round_feedback_of_a_points_game_says_no_money(pointed, trainee):
+    html = client_for(trainee).get(reverse("train:feedback", args=[pointed.pk, 1]))
+    assert html.status_code == 200
+    assert "Round 1 of 4" in html.content.decode()
+    assert "winnings paid beside the bet" not in html.content.decode()

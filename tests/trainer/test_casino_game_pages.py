@@ -1,0 +1,77 @@
+"""A Casino round read where a person reads it: the round's feedback, the results and the
+pit's drill-down say points in the game's words, never blackjack's money sentence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from tests.audit.factories import TrainingClassFactory
+from tests.graded import client_for
+from trainer.games.casino.marking import POINT_WORDS
+from trainer.models import Grade, Mode
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
+from trainer.services.drills import drill_create
+from trainer.services.grading.execute import grading_run_execute
+from trainer.services.scenarios import scenario_import
+
+pytestmark = pytest.mark.django_db
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "casino" / "conformance" / "valid.jsonl"
+MONEY_WORDS = "winnings paid beside the bet"
+
+
+def _document(name: str) -> dict:
+    rows = [json.loads(line)["scenario"] for line in CONFORMANCE.read_text().splitlines()]
+    return next(row for row in rows if row["id"] == name)
+
+
+@pytest.fixture
+def building(trainee, pit_boss):
+    """A Casino round answered: the play legal (right), every legal play of the ace as a
+    trail only (a play missed), then a wrong reason."""
+    TrainingClassFactory(name="Casino class", trainees=[trainee], instructors=[pit_boss])
+    imported = scenario_import(documents=[_document("seed-building-nine")])
+    drill = drill_create(title="Building nine", kind="fixed", user=pit_boss, scenarios=imported)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    answers = [
+        {"legal": True},
+        {"plays": ["trail"]},
+        {"legal": False, "reason": "wrong_sum"},
+    ]
+    for n, answer in enumerate(answers, start=1):
+        attempt_question_show(attempt=attempt, user=trainee)
+        decision_record(attempt=attempt, user=trainee, position=1, question=n, answer=answer)
+    return attempt
+
+
+def test_the_round_feedback_says_what_a_point_is_never_money(building, trainee):
+    html = client_for(trainee).get(reverse("train:feedback", args=[building.pk, 1]))
+    text = html.content.decode()
+    assert html.status_code == 200
+    assert MONEY_WORDS not in text
+    assert POINT_WORDS in text
+    assert "Missed a legal play" in text
+
+
+def test_the_results_and_the_pits_drill_down_say_points_never_money(building, trainee, pit_boss):
+    page = client_for(trainee)
+    attempt_submit(attempt=building, user=trainee)
+    grading_run_execute(run_id=building.grading_runs.get().pk)
+    results = page.get(reverse("train:results", args=[building.pk])).content.decode()
+    assert "Points lost to mistakes: <strong>2 points</strong>" in results
+    assert MONEY_WORDS not in results
+    assert POINT_WORDS in results
+    mistake = Grade.objects.get(item__attempt=building, correct=False, question=2)
+    drill_down = client_for(pit_boss).get(reverse("pit:grade", args=[mistake.pk]))
+    text = drill_down.content.decode()
+    assert MONEY_WORDS not in text
+    assert POINT_WORDS in text
