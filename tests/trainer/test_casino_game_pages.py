@@ -75,3 +75,31 @@ def test_the_results_and_the_pits_drill_down_say_points_never_money(building, tr
     text = drill_down.content.decode()
     assert MONEY_WORDS not in text
     assert POINT_WORDS in text
+
+
+def test_every_written_play_is_said_in_the_felts_one_voice():
+    from trainer.games.casino import CASINO
+
+    plays = {
+        "plays": [
+            "take 7h 3h+6s",
+            "build 9 with 2d 6s",
+            "build 6 on 2c+3h with Ah",
+            "build 9 on 3h+6s",
+            "trail",
+        ]
+    }
+    assert CASINO.answer_words(plays).split("; ") == [
+        "Build 6 on the build (2♣ 3♥), with A♥",
+        "Build 9 on the build (3♥ 6♠)",
+        "Build 9 with 2♦ and 6♠",
+        "Take 7♥ and the build (3♥ 6♠)",
+        "Trail",
+    ]
+    assert CASINO.answer_words({"takes": ["7h", "3h+6s"]}) == "Takes 7♥ and the build (3♥ 6♠)"
+    assert CASINO.answer_words({"plays": []}) == "No legal play"
+
+
+def test_the_feedback_writes_the_expected_plays_with_and(building, trainee):
+    html = client_for(trainee).get(reverse("train:feedback", args=[building.pk, 1]))
+    assert "Build 9 with 2♦ and 6♠; Trail" in html.content.decode()
