@@ -103,3 +103,26 @@ def test_every_written_play_is_said_in_the_felts_one_voice():
 def test_the_feedback_writes_the_expected_plays_with_and(building, trainee):
     html = client_for(trainee).get(reverse("train:feedback", args=[building.pk, 1]))
     assert "Build 9 with 2♦ and 6♠; Trail" in html.content.decode()
+
+
+def test_the_reports_decisions_carry_casinos_points_in_its_words(building, trainee):
+    import csv
+    import io
+
+    from audit.services.reports.rows import compliance_report_write_flat
+
+    attempt_submit(attempt=building, user=trainee)
+    grading_run_execute(run_id=building.grading_runs.get().pk)
+    building.refresh_from_db()
+    day = building.submitted_at.date()
+    out = io.StringIO()
+    compliance_report_write_flat(start=day, end=day, out=out)
+    header, *rows = list(csv.reader(io.StringIO(out.getvalue())))
+    cell = {name: n for n, name in enumerate(header)}
+    assert header[-1] == "points_lost"
+    assert [(r[cell["money_diff"]], r[cell["points_lost"]]) for r in rows] == [
+        ("0.00", "0"),
+        ("0.00", "1"),
+        ("0.00", "1"),
+    ]
+    assert rows[1][cell["expected_action"]] == "Build 9 with 2♦ and 6♠; Trail"
