@@ -16,6 +16,7 @@ from audit.services.reports.rows import mispay_table, summary_rows, trainee_tabl
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import profile_version
 from tests.graded import client_for
+from tests.pdf import needs_pdftotext, pdf_text
 from tests.trainer.factories import DrillFactory, ScenarioFactory
 from trainer.models import DrillScenario, Grade, GradingRunSummary, Mode
 from trainer.services.attempts import (
@@ -269,3 +270,16 @@ def test_the_database_and_python_write_the_same_points(pointed):
         )
         assert by_sql == by_python
         assert by_sql.count(",1\n") == 2
+
+
+@needs_pdftotext
+def test_the_pdf_charts_the_points_lost_apart_from_the_money(pointed, tmp_path):
+    from audit.services.reports.pdf import compliance_report_write_pdf
+
+    day = pointed.submitted_at.date()
+    path = tmp_path / "report.pdf"
+    compliance_report_write_pdf(start=day, end=day, out=str(path), produced_by="Cora C.")
+    words = " ".join(pdf_text(path).split())
+    assert "Mistakes by category: points lost" in words
+    # The test game moved no money: no chart of money.
+    assert "money moved" not in words
