@@ -98,6 +98,8 @@ def test_every_written_play_is_said_in_the_felts_one_voice():
     ]
     assert CASINO.answer_words({"takes": ["7h", "3h+6s"]}) == "Takes 7♥ and the build (3♥ 6♠)"
     assert CASINO.answer_words({"plays": []}) == "No legal play"
+    either = {"takes": [["Kd"], ["Ks"]]}
+    assert CASINO.answer_words(either) == "Takes K♦, or takes K♠"
 
 
 def test_the_feedback_writes_the_expected_plays_with_and(building, trainee):

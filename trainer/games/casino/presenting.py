@@ -47,7 +47,9 @@ def answer_words(answer: Mapping[str, Any] | None, *, missing: str = "—") -> s
     if "takes" in answer:
         takes = answer["takes"]
         if takes and isinstance(takes[0], list):  # expected: every largest take
-            return " or ".join(takes_words(option) for option in takes)
+            # Each largest take a dealer may make: "Takes K♦, or takes K♠".
+            first, *others = [takes_words(option) for option in takes]
+            return ", or ".join([first, *(other[:1].lower() + other[1:] for other in others)])
         return takes_words(takes)
     if "plays" in answer:
         plays = [
