@@ -18,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterable, Iterator, Mapping
+from decimal import Decimal
 from itertools import islice
 from typing import Any
 
@@ -60,6 +61,32 @@ DECISION_COLUMNS = (
     "question_text",
 )
 
+# A period holding a points game's decisions adds the points each lost, last (only then:
+# a report of money games alone keeps its columns, byte for byte).
+POINTS_COLUMN = "points_lost"
+
+
+def decision_columns(*, points: bool) -> tuple[str, ...]:
+    """The decision rows' columns: DECISION_COLUMNS, and the points lost when ``points``."""
+    return (*DECISION_COLUMNS, POINTS_COLUMN) if points else DECISION_COLUMNS
+
+
+def points_figure(points: Decimal) -> str:
+    """Points as a report's cell: "3", "2.50"."""
+    whole = points == points.to_integral_value()
+    return f"{points.quantize(Decimal(1)) if whole else points}"
+
+
+def points_lost_cell(points: Decimal | None) -> str:
+    """A decision's points lost as its cell: "" for a money game's decision."""
+    return "" if points is None else points_figure(abs(points))
+
+
+def report_decisions_have_points(*, start: dt.date, end: dt.date) -> bool:
+    """Whether the period's decisions hold a points game's (a grade with its points)."""
+    return graded_questions(start=start, end=end).filter(points_diff__isnull=False).exists()
+
+
 # The columns the database reads, in order: DECISION_COLUMNS' sources but the question's
 # words, with the round (item) they are composed from last.
 _VALUES = (
@@ -84,7 +111,9 @@ _VALUES = (
 )
 
 
-def _decisions(*, start: dt.date, end: dt.date) -> QuerySet[Grade, tuple[Any, ...]]:
+def _decisions(
+    *, start: dt.date, end: dt.date, points: bool = False
+) -> QuerySet[Grade, tuple[Any, ...]]:
     profile = "item__profile_version__profile"
     return (
         graded_questions(start=start, end=end)
@@ -106,7 +135,7 @@ def _decisions(*, start: dt.date, end: dt.date) -> QuerySet[Grade, tuple[Any, ..
                 NullIf(f"{profile}__title", Value("")), f"{profile}__name", output_field=CharField()
             ),
         )
-        .values_list(*_VALUES)
+        .values_list(*_VALUES, *(("points_diff",) if points else ()))
     )
 
 
@@ -255,34 +284,42 @@ def _answer_cells(game: ReportGame, text: str | None) -> AnswerCells:
 
 
 def report_decisions(
-    *, start: dt.date, end: dt.date, chunk_size: int = 5000
+    *, start: dt.date, end: dt.date, chunk_size: int = 5000, points: bool = False
 ) -> Iterator[tuple[Any, ...]]:
-    """Every graded question of the period, in DECISION_COLUMNS order, streamed from the DB.
+    """Every graded question of the period, in DECISION_COLUMNS order (with the grade's
+    ``points_diff`` last when ``points``: decision_columns), streamed from the DB.
 
     The kind comes in the round's game's words, and `given` and `expected` each as their
     cells (action in words, amount, stack in words: `AnswerCells`), worked out once per
     distinct stored value; `answered_at` is None for a question never answered.
     """
-    rows = _decisions(start=start, end=end).iterator(chunk_size=chunk_size)
+    rows = _decisions(start=start, end=end, points=points).iterator(chunk_size=chunk_size)
     questions = QuestionWords()
     said = GameWords()
+    item = len(_VALUES) - 1
     while batch := list(islice(rows, chunk_size)):
-        questions.load(row[-1] for row in batch)
+        questions.load(row[item] for row in batch)
         for row in batch:
-            game = questions.game(row[-1])
+            game = questions.game(row[item])
             yield (
                 *row[:6],
                 said.kind(game, row[6]),
                 *row[7:12],
                 said.answer(game, row[12]),
                 said.answer(game, row[13]),
-                *row[14:-1],
-                questions.text(row[-1], row[5]),
+                *row[14:item],
+                questions.text(row[item], row[5]),
+                *row[item + 1 :],
             )
 
 
 def report_decisions_csv(
-    *, start: dt.date, end: dt.date, chunk_size: int = 20_000, sectioned: bool = True
+    *,
+    start: dt.date,
+    end: dt.date,
+    chunk_size: int = 20_000,
+    sectioned: bool = True,
+    points: bool = False,
 ) -> Iterator[str] | None:
     """The decision rows as CSV lines written by PostgreSQL and the games, in blocks of lines.
 
@@ -292,15 +329,17 @@ def report_decisions_csv(
     ended. The database writes the cells but the game's words, in three stretches; Python
     puts in the kind's words, the six answer cells (once per distinct answer) and the
     question's words. Not `sectioned`, the lines of the flat CSV: the same without
-    "decisions,". Formatting a million rows in the database costs a fraction of doing it in
-    Python. None on another database: use `report_decisions`.
+    "decisions,". With ``points``, each line ends with its points lost (points_lost_cell,
+    in Python: only a points game's rows carry any). Formatting a million rows in the
+    database costs a fraction of doing it in Python. None on another database: use
+    `report_decisions`.
     """
     if connection.vendor != "postgresql":
         return None
-    inner, params = _decisions(start=start, end=end).query.sql_with_params()
+    inner, params = _decisions(start=start, end=end, points=points).query.sql_with_params()
     # The query's columns: the kind, given and expected go to Python for their words, with
     # the round's id and the question's number for the question's.
-    c = [f"d.c{n}" for n in range(1, len(_VALUES) + 1)]
+    c = [f"d.c{n}" for n in range(1, len(_VALUES) + 1 + points)]
     before_kind = [
         f"{c[0]}::text",
         sql_csv_text(c[1]),
@@ -326,22 +365,24 @@ def report_decisions_csv(
     first = stretch(["'decisions'", *before_kind] if sectioned else before_kind)
     sql = (
         f"SELECT {first}, {c[6]}, {stretch(before_answers)}, "  # noqa: S608 - built from our own expressions
-        f"{c[12]}, {c[13]}, {stretch(after_answers)}, {c[17]}, {c[5]} FROM ({inner}) "
+        f"{c[12]}, {c[13]}, {stretch(after_answers)}, {c[17]}, {c[5]}"
+        f"{f', {c[18]}' if points else ''} FROM ({inner}) "
         f"AS d({', '.join(n[2:] for n in c)}) ORDER BY d.c1, d.c5, d.c6"
     )
-    return _blocks(sql, params, chunk_size)
+    return _blocks(sql, params, chunk_size, points=points)
 
 
-def _blocks(sql: str, params: Any, chunk_size: int) -> Iterator[str]:
+def _blocks(sql: str, params: Any, chunk_size: int, *, points: bool) -> Iterator[str]:
     questions = QuestionWords()
     said = GameWords()
     with connection.chunked_cursor() as cursor:
         cursor.execute(sql, params)
         while rows := cursor.fetchmany(chunk_size):
-            questions.load(row[-2] for row in rows)
+            questions.load(row[6] for row in rows)
             lines = []
-            for first, kind, middle, given, expected, last, item, n in rows:
+            for first, kind, middle, given, expected, last, item, n, *lost in rows:
                 game = questions.game(item)
+                tail = [questions.text(item, n), *(points_lost_cell(p) for p in lost)]
                 lines.append(
                     first
                     + csv_line([said.kind(game, kind)])[:-1]
@@ -350,6 +391,6 @@ def _blocks(sql: str, params: Any, chunk_size: int) -> Iterator[str]:
                     + said.answers_line(game, given, expected)
                     + ","
                     + last
-                    + csv_line([questions.text(item, n)])
+                    + csv_line(tail)
                 )
             yield "".join(lines)

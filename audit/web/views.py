@@ -42,6 +42,7 @@ from core.errors import ProductError
 from core.roles import roles_of
 from trainer import labels
 from trainer.games import game_named
+from trainer.games.marking import MONEY
 from trainer.models import Grade
 from trainer.selectors import runs, visibility
 
@@ -212,6 +213,8 @@ def _grade_page(
         "expected": game.answer_words(grade.expected, details=True, missing="no answer"),
         "money_diff": grade.money_diff,
         "overpaid": grade.money_diff > Decimal(0),
+        # A points game's words for what its point is (none for a money game).
+        "point_words": "" if game.cost_unit == MONEY else game.point_words,
         "rule": game.rule_words(grade.rule),
         "history": history,
         "can_act": can_act,

@@ -32,6 +32,7 @@ def _total(question: Mapping[str, Any]) -> int | None:
 
 class DealerDrawsMarking:
     cost_unit = POINTS
+    point_words = ""
     categories: Mapping[str, Category] = CATEGORIES
     skills: Mapping[str, str] = SKILLS
     apart_kinds: tuple[str, ...] = ()

@@ -166,7 +166,7 @@ def test_scarnes_casino_runs_the_whole_way(
     results = page.get(reverse("train:results", args=[attempt.pk])).content.decode()
     assert "Missed a legal play" in results
     assert "Right call, wrong reason" in results
-    assert "Build 9 with 2♦ 6♠; Trail" in results
+    assert "Build 9 with 2♦ and 6♠; Trail" in results
     _no_internal_names(results, "results")
     record = page.get(reverse("record:mine")).content.decode()
     assert "Single builds" in record

@@ -16,6 +16,7 @@ from audit.services.reports.rows import mispay_table, summary_rows, trainee_tabl
 from tests.audit.factories import TrainingClassFactory
 from tests.factories import profile_version
 from tests.graded import client_for
+from tests.pdf import needs_pdftotext, pdf_text
 from tests.trainer.factories import DrillFactory, ScenarioFactory
 from trainer.models import DrillScenario, Grade, GradingRunSummary, Mode
 from trainer.services.attempts import (
@@ -197,3 +198,88 @@ def test_the_migrations_give_runs_graded_before_their_points(pointed):
     executor.loader.build_graph()
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert GradingRunSummary.objects.get(attempt=pointed).points == Decimal("2.00")
+
+
+def test_the_round_feedback_of_a_points_game_says_no_money(pointed, trainee):
+    html = client_for(trainee).get(reverse("train:feedback", args=[pointed.pk, 1]))
+    assert html.status_code == 200
+    assert "Round 1 of 4" in html.content.decode()
+    assert "winnings paid beside the bet" not in html.content.decode()
+
+
+def _decision_lines(day, *, flat: bool = False) -> list[list[str]]:
+    import csv
+    import io
+
+    from audit.services.reports.rows import (
+        compliance_report_write_csv,
+        compliance_report_write_flat,
+    )
+
+    out = io.StringIO()
+    (compliance_report_write_flat if flat else compliance_report_write_csv)(
+        start=day, end=day, out=out
+    )
+    rows = list(csv.reader(io.StringIO(out.getvalue())))
+    return rows if flat else [row for row in rows if row[:1] == ["decisions"]]
+
+
+def test_each_decision_carries_the_points_it_lost_beside_the_money(pointed):
+    day = pointed.submitted_at.date()
+    for flat in (False, True):
+        header, *rows = _decision_lines(day, flat=flat)
+        assert header[-1] == "points_lost", flat
+        money = header.index("money_diff")
+        assert [(row[money], row[-1]) for row in rows] == [
+            ("0.00", "1"),
+            ("0.00", "1"),
+            ("0.00", "0"),
+            ("0.00", "0"),
+        ], flat
+
+
+def test_a_money_only_report_has_no_points_column(trainee, pit_boss):
+    from audit.selectors.report_decisions import DECISION_COLUMNS
+    from tests.graded import make_attempt, wrong
+
+    attempt = make_attempt(trainee=trainee, answers=[wrong("5.00")], mode=Mode.PRACTICE)
+    day = attempt.submitted_at.date()
+    for flat in (False, True):
+        header, *rows = _decision_lines(day, flat=flat)
+        assert header[-len(DECISION_COLUMNS) :] == list(DECISION_COLUMNS)
+        assert "points_lost" not in header
+        assert all(len(row) == len(header) for row in rows)
+
+
+def test_the_database_and_python_write_the_same_points(pointed):
+    from django.db import connection
+
+    from audit.selectors.report_decisions import report_decisions, report_decisions_csv
+    from audit.services.reports.rows import decision_row
+    from core.postgres import csv_line
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the decisions are written by SQL on PostgreSQL only")
+    day = pointed.submitted_at.date()
+    for sectioned in (True, False):
+        blocks = report_decisions_csv(start=day, end=day, sectioned=sectioned, points=True)
+        by_sql = "".join(blocks or [])
+        by_python = "".join(
+            csv_line(decision_row(row)[0 if sectioned else 1 :])
+            for row in report_decisions(start=day, end=day, points=True)
+        )
+        assert by_sql == by_python
+        assert by_sql.count(",1\n") == 2
+
+
+@needs_pdftotext
+def test_the_pdf_charts_the_points_lost_apart_from_the_money(pointed, tmp_path):
+    from audit.services.reports.pdf import compliance_report_write_pdf
+
+    day = pointed.submitted_at.date()
+    path = tmp_path / "report.pdf"
+    compliance_report_write_pdf(start=day, end=day, out=str(path), produced_by="Cora C.")
+    words = " ".join(pdf_text(path).split())
+    assert "Mistakes by category: points lost" in words
+    # The test game moved no money: no chart of money.
+    assert "money moved" not in words

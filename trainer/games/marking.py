@@ -73,6 +73,13 @@ class Marking(Protocol):
         ...
 
     @property
+    def point_words(self) -> str:
+        """A points game's note on what a point of its cost is, in its words, shown beside
+        its answers and points; "" when there is nothing to say (and for a money game, whose
+        amounts the shell explains itself)."""
+        ...
+
+    @property
     def categories(self) -> Mapping[str, Category]:
         """Every category the game's verdicts may carry (bar the shell's), by code."""
         ...

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_POST
 from core import pages
 from core.access import role_required
 from core.errors import ConflictError, NotFoundError, ProductError
-from trainer.games import game_named
+from trainer.games import Game, game_named
 from trainer.games.marking import MONEY
 from trainer.labels import category_label
 from trainer.models import AttemptStatus, Mode
@@ -206,6 +206,13 @@ def answer(request: HttpRequest, attempt_id: int) -> HttpResponse:
     return redirect("train:table", attempt_id=attempt.pk)
 
 
+def _cost_words(game: Game) -> dict[str, Any]:
+    """The context of the note on what an answer's cost counts (trainer/_amount_note.html):
+    money's words for a money game, a points game's own words for its point."""
+    counts_money = game.cost_unit == MONEY
+    return {"counts_money": counts_money, "point_words": "" if counts_money else game.point_words}
+
+
 @require_GET
 @trainee_page
 def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpResponse:
@@ -232,6 +239,7 @@ def feedback(request: HttpRequest, attempt_id: int, position: int) -> HttpRespon
         ],
         "right": sum(1 for row in rows if row.right),
         "more": attempt_current_question(attempt=attempt, count_rounds=False) is not None,
+        **_cost_words(game),
     }
     return render(request, "trainer/feedback.html", context)
 
@@ -303,7 +311,6 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
         "grades": grades,
         "engine_rounds": engine_rounds,
         "waiting": attempt.grading_status in ("pending", "grading"),
-        # The note on amounts is a money game's; a points game's results say its points.
-        "counts_money": game.cost_unit == MONEY,
+        **_cost_words(game),
     }
     return render(request, "trainer/results.html", context)

@@ -311,37 +311,52 @@ def _summary(styles: _Styles, totals: Totals) -> list[Any]:
 
 
 def _mispay_chart(mispays: list[MispaySummary]) -> list[Any]:
-    """The money moved by each category of mistake, as bars (nothing without mistakes)."""
-    if not mispays:
-        return []
+    """The money moved by each category of mistake, as bars, and the points lost by each
+    category of a game counting points as bars of their own, never added to the money
+    (nothing without mistakes). A points game's category that moved no money has no bar
+    in the money's chart."""
+    money = [m for m in mispays if m.points is None or m.overpaid or m.underpaid]
+    points = [m for m in mispays if m.points]
+    out: list[Any] = []
+    if money:
+        out += _bars(
+            f"Mistakes by category: money moved ({settings.CURRENCY})",
+            [labels.category_label(m.category) for m in money],
+            [
+                ("overpaid", "#b23a3a", [float(m.overpaid) for m in money]),
+                ("underpaid", "#2f6fa3", [float(m.underpaid) for m in money]),
+            ],
+        )
+    if points:
+        out += _bars(
+            "Mistakes by category: points lost",
+            [labels.category_label(m.category) for m in points],
+            [("points lost", "#6b4fa3", [float(m.points or 0) for m in points])],
+        )
+    return out
+
+
+def _bars(title: str, names: list[str], series: list[tuple[str, str, list[float]]]) -> list[Any]:
+    """A bar chart of one or more series (each its legend's words, colour and values)."""
     chart_width, chart_height = 240 * mm, 60 * mm
     drawing = Drawing(chart_width, chart_height + 12 * mm)
-    drawing.add(
-        String(
-            0,
-            chart_height + 6 * mm,
-            f"Mistakes by category: money moved ({settings.CURRENCY})",
-            fontName="Helvetica-Bold",
-            fontSize=9,
-        )
-    )
+    drawing.add(String(0, chart_height + 6 * mm, title, fontName="Helvetica-Bold", fontSize=9))
     chart = VerticalBarChart()
     chart.x, chart.y = int(15 * mm), int(10 * mm)
     chart.width, chart.height = int(chart_width - 70 * mm), int(chart_height - 12 * mm)
-    chart.data = [[float(m.overpaid) for m in mispays], [float(m.underpaid) for m in mispays]]
-    chart.categoryAxis.categoryNames = [labels.category_label(m.category) for m in mispays]
+    chart.data = [values for _, _, values in series]
+    chart.categoryAxis.categoryNames = names
     chart.categoryAxis.labels.fontSize = 7
     chart.valueAxis.valueMin = 0
     chart.valueAxis.labels.fontSize = 7
-    chart.bars[0].fillColor = colors.HexColor("#b23a3a")
-    chart.bars[1].fillColor = colors.HexColor("#2f6fa3")
+    for n, (_, colour, _) in enumerate(series):
+        chart.bars[n].fillColor = colors.HexColor(colour)
     drawing.add(chart)
     legend = Legend()
     legend.x, legend.y = int(chart_width - 50 * mm), int(chart_height - 5 * mm)
     legend.fontSize = 8
     legend.colorNamePairs = [
-        (chart.bars[0].fillColor, "overpaid"),
-        (chart.bars[1].fillColor, "underpaid"),
+        (chart.bars[n].fillColor, words) for n, (words, _, _) in enumerate(series)
     ]
     drawing.add(legend)
     return [drawing, Spacer(1, 2 * mm)]

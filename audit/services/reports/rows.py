@@ -35,9 +35,12 @@ from audit.selectors.report_attempts import (
     report_trainees,
 )
 from audit.selectors.report_decisions import (
-    DECISION_COLUMNS,
+    decision_columns,
+    points_figure,
+    points_lost_cell,
     report_decisions,
     report_decisions_csv,
+    report_decisions_have_points,
 )
 from audit.selectors.reports import (
     FLAG_COLUMNS,
@@ -123,12 +126,6 @@ def summary_rows(totals: Totals) -> list[tuple[str, str]]:
         # Games counting points: beside the money, never added to it.
         rows.append(("points lost to mistakes", points_figure(totals.points)))
     return rows
-
-
-def points_figure(points: Decimal) -> str:
-    """Points as a report's cell: "3", "2.50"."""
-    whole = points == points.to_integral_value()
-    return f"{points.quantize(Decimal(1)) if whole else points}"
 
 
 CHIP_FIGURES_COLUMNS = (
@@ -278,7 +275,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
     # (audit.selectors.report_attempts.report_decisions_csv): the same bytes.
     (attempt, trainee, mode, run, position, question, kind, answered_at, response_ms,
      correct, category, money_diff, given, expected, trainee_name, drill, table,
-     question_text) = row  # fmt: skip
+     question_text, *points) = row  # fmt: skip
     given_action, given_amount, given_chips = given
     expected_action, expected_amount, expected_chips = expected
     return [
@@ -289,6 +286,7 @@ def decision_row(row: tuple[Any, ...]) -> Row:
         labels.category_words().get(category, category) if category else "",
         f"{money_diff:.2f}", given_action, given_amount, expected_action, expected_amount,
         given_chips, expected_chips, trainee_name, drill, table, question_text,
+        *(points_lost_cell(p) for p in points),
     ]  # fmt: skip
 
 
@@ -333,8 +331,11 @@ def compliance_report_rows(
     """
     check_request(start=start, end=end, fmt="csv")
     yield from map(csv_row, leading_rows(start=start, end=end, generated_at=generated_at))
-    yield ["decisions", *DECISION_COLUMNS]
-    yield from (csv_row(decision_row(row)) for row in report_decisions(start=start, end=end))
+    points = report_decisions_have_points(start=start, end=end)
+    yield ["decisions", *decision_columns(points=points)]
+    yield from (
+        csv_row(decision_row(row)) for row in report_decisions(start=start, end=end, points=points)
+    )
     yield from map(
         csv_row,
         section("ledger", LEDGER_COLUMNS, [ledger_cells(verification or ledger_verify())]),
@@ -388,11 +389,13 @@ def compliance_report_write_csv(
     # the one section that runs to millions of rows, can come already formatted from the
     # database (PostgreSQL) instead of through Python one cell at a time.
     out.writelines(map(csv_line, leading_rows(start=start, end=end, generated_at=None)))
-    out.write(csv_line(["decisions", *DECISION_COLUMNS]))
-    blocks = report_decisions_csv(start=start, end=end)
+    points = report_decisions_have_points(start=start, end=end)
+    out.write(csv_line(["decisions", *decision_columns(points=points)]))
+    blocks = report_decisions_csv(start=start, end=end, points=points)
     if blocks is None:
         out.writelines(
-            csv_line(decision_row(row)) for row in report_decisions(start=start, end=end)
+            csv_line(decision_row(row))
+            for row in report_decisions(start=start, end=end, points=points)
         )
     else:
         out.writelines(blocks)
@@ -408,11 +411,13 @@ def compliance_report_write_flat(
     stored report records (the flat file has no section to state it in)."""
     check_request(start=start, end=end, fmt="flat")
     verification = ledger_verify()
-    out.write(csv_line(list(DECISION_COLUMNS)))
-    blocks = report_decisions_csv(start=start, end=end, sectioned=False)
+    points = report_decisions_have_points(start=start, end=end)
+    out.write(csv_line(list(decision_columns(points=points))))
+    blocks = report_decisions_csv(start=start, end=end, sectioned=False, points=points)
     if blocks is None:
         out.writelines(
-            csv_line(decision_row(row)[1:]) for row in report_decisions(start=start, end=end)
+            csv_line(decision_row(row)[1:])
+            for row in report_decisions(start=start, end=end, points=points)
         )
     else:
         out.writelines(blocks)

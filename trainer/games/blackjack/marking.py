@@ -48,6 +48,7 @@ def _mark(verdict: rules.Verdict) -> Mark:
 
 class BlackjackMarking:
     cost_unit = MONEY
+    point_words = ""
     categories: Mapping[str, Category] = CATEGORIES
     skills: Mapping[str, str] = SKILLS
     apart_kinds = APART_KINDS

@@ -17,6 +17,10 @@ from trainer.games.marking import POINTS, UNANSWERED, Category, Mark, Words
 
 POINT = Decimal(1)
 RIGHT = Mark(True, Decimal(0), None)
+POINT_WORDS = (
+    "Points: a wrong call, take, list of plays or ruling costs 1 point; a wrong score costs "
+    "the points it miscounts, or 1 for the wrong winner."
+)
 
 
 class CasinoCategory(Words):
@@ -153,6 +157,7 @@ def compare(question: Mapping[str, Any], answer: Mapping[str, Any]) -> Mark:
 
 class CasinoMarking:
     cost_unit = POINTS
+    point_words = POINT_WORDS
     categories: Mapping[str, Category] = CATEGORIES
     skills: Mapping[str, str] = SKILLS
     apart_kinds: tuple[str, ...] = ()

@@ -74,20 +74,7 @@ def play_words(text: str, names: Mapping[str, str]) -> str:
         canonical = grammar.parse_play(text, field="plays")
     except ProductError:
         return text.strip()
-    head, *rest = canonical.split()
-    if head == "trail":
-        return "Trail"
-    said = lambda key: names.get(key) or words.key_words(key)  # noqa: E731
-    if head == "take":
-        return "Take " + words.and_list([said(key) for key in rest])
-    value, rest = rest[0], rest[1:]
-    out = f"Build {value}"
-    if rest[:1] == ["on"]:
-        out += f" on {said(rest[1])}"
-        rest = rest[2:]
-    if rest[:1] == ["with"]:
-        out += f"{',' if ' on ' in out else ''} with {words.and_list([said(k) for k in rest[1:]])}"
-    return out
+    return words.written_play_words(canonical, names)
 
 
 def listed_plays(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> list[dict[str, str]]:

@@ -47,7 +47,9 @@ def answer_words(answer: Mapping[str, Any] | None, *, missing: str = "—") -> s
     if "takes" in answer:
         takes = answer["takes"]
         if takes and isinstance(takes[0], list):  # expected: every largest take
-            return " or ".join(takes_words(option) for option in takes)
+            # Each largest take a dealer may make: "Takes K♦, or takes K♠".
+            first, *others = [takes_words(option) for option in takes]
+            return ", or ".join([first, *(other[:1].lower() + other[1:] for other in others)])
         return takes_words(takes)
     if "plays" in answer:
         plays = [
@@ -62,18 +64,9 @@ def answer_words(answer: Mapping[str, Any] | None, *, missing: str = "—") -> s
 
 
 def play_words(text: str) -> str:
-    """A play of the grammar ("build 9 on 3h+6s with 5d") in words ("Build 9 on the build
-    (3♥ 6♠) with 5♦")."""
-    parts = text.split()
-    if not parts:
-        return text
-    said = [parts[0].capitalize()]
-    for word in parts[1:]:
-        if word in ("on", "with") or word.isdigit():
-            said.append(word)
-        else:
-            said.append(words.key_words(word))
-    return " ".join(said)
+    """A stored play ("build 9 on 3h+6s with 5d") in the felt's words ("Build 9 on the build
+    (3♥ 6♠), with 5♦"): words.written_play_words, one voice for every written play."""
+    return words.written_play_words(text)
 
 
 class CasinoPresenting:

@@ -156,6 +156,33 @@ def play_words(play: Mapping[str, Any], items: Mapping[str, str] | None = None) 
     return text
 
 
+def written_play_words(text: str, names: Mapping[str, str] | None = None) -> str:
+    """A play in the canonical grammar ("build 9 on 3h+6s with 5d", trainer.games.casino.
+    grammar) as the felt's composer says it, the one voice of every written play: "Take 7♥
+    and the build (3♥ 6♠)", "Build 9 with 2♦ and 6♠", "Build 9 on building 9 (6♠ 3♥), the
+    dealer's, with 10♦"; each item named as the table shows it when ``names`` has it."""
+    named = names or {}
+    head, *rest = text.split() or [""]
+
+    def said(keys: Sequence[str]) -> str:
+        return and_list([named.get(key) or key_words(key) for key in keys])
+
+    if head == "trail":
+        return "Trail"
+    if head == "take":
+        return f"Take {said(rest)}" if rest else "Take nothing"
+    if head != "build" or not rest:
+        return text
+    value, rest = rest[0], rest[1:]
+    out = f"Build {value}"
+    if rest[:2] and rest[0] == "on":
+        out += f" on {said(rest[1:2])}"
+        rest = rest[2:]
+    if rest[:1] == ["with"]:
+        out += f"{',' if ' on ' in out else ''} with {said(rest[1:])}"
+    return out
+
+
 def and_list(parts: Sequence[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
