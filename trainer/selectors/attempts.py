@@ -24,7 +24,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -108,12 +108,12 @@ def drill_get_active(*, drill_id: int) -> Drill:
 
 def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
     """How far the attempt has come: rounds dealt, rounds fully answered, answers given."""
-    items = attempt.items.all()
-    return {
-        "rounds": items.count(),
-        "rounds_answered": items.filter(completed_at__isnull=False).count(),
-        "decisions": Decision.objects.filter(item__attempt=attempt).count(),
-    }
+    # One query: the rounds joined to their answers, each round counted once.
+    return attempt.items.aggregate(
+        rounds=Count("pk", distinct=True),
+        rounds_answered=Count("pk", filter=Q(completed_at__isnull=False), distinct=True),
+        decisions=Count("decisions"),
+    )
 
 
 @dataclass(frozen=True)
@@ -143,16 +143,26 @@ def attempt_current_question(
 ) -> CurrentQuestion | None:
     """The first unanswered question of the first unfinished round; None when all are in.
 
-    Its `rounds` (how many the attempt deals) costs a query; a caller that does not show
-    it passes count_rounds=False and gets 0.
+    Its `rounds` (how many the attempt deals) is counted in the round's own query; a caller
+    that does not show it passes count_rounds=False and gets 0.
     """
-    item = attempt.items.filter(completed_at__isnull=True).order_by("position").first()
+    unfinished = attempt.items.filter(completed_at__isnull=True).order_by("position")
+    if count_rounds:  # the count in the same query, as a subquery
+        every = (
+            AttemptItem.objects.filter(attempt_id=OuterRef("attempt_id"))
+            .order_by()
+            .values("attempt_id")
+            .annotate(n=Count("pk"))
+            .values("n")
+        )
+        unfinished = unfinished.annotate(rounds_dealt=Subquery(every))
+    item = unfinished.first()
     if item is None:
         return None
     answered = set(item.decisions.values_list("question", flat=True))
     for key in item.answer_key:
         if key["n"] not in answered:
-            rounds = attempt.items.count() if count_rounds else 0
+            rounds = int(getattr(item, "rounds_dealt", 0))
             return CurrentQuestion(item=item, key=dict(key), rounds=rounds)
     return None
 
