@@ -20,7 +20,12 @@ from tests.graded import RIGHT, client_for, make_attempt, wrong
 from tests.queries import assert_database_query_count, counted, per_vendor
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import GradingRun, Mode
-from trainer.services.attempts import attempt_start, attempt_submit, decision_record
+from trainer.services.attempts import (
+    attempt_question_show,
+    attempt_start,
+    attempt_submit,
+    decision_record,
+)
 from trainer.services.grading.execute import grading_runs_execute
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
@@ -167,6 +172,55 @@ def test_recording_a_decision_at_two_sizes(trainee, answered):
     with assert_database_query_count(DECISION_QUERIES):
         response = api.post(url, body, content_type="application/json")
     assert response.status_code == 201, response.content
+
+
+# The question and the submit through the API (issue #29): the session, the user, the
+# attempt with its drill, the round being played with the count of rounds, its answers;
+# a first showing adds its lock and write (BEGIN, the round locked, UPDATE, COMMIT).
+QUESTION_AGAIN_QUERIES = 5
+QUESTION_FIRST_QUERIES = QUESTION_AGAIN_QUERIES + 4
+
+
+@pytest.mark.parametrize("answered", [1, 9])
+def test_showing_a_question_first_and_again(trainee, answered):
+    attempt = _started(trainee, answered + 1)
+    for position in range(1, answered + 1):
+        for n, answer in ((1, {"action": "pay", "amount": "37.50"}), (2, {"answer": "reshuffle"})):
+            attempt_question_show(attempt=attempt, user=trainee)
+            decision_record(
+                attempt=attempt, user=trainee, position=position, question=n, answer=answer
+            )
+    api = client_for(trainee)
+    url = f"/api/attempts/{attempt.pk}/question"
+    api.get(f"/api/attempts/{attempt.pk}/")  # the session's own writes, once
+    with assert_database_query_count(QUESTION_FIRST_QUERIES):
+        first = api.get(url)
+    with assert_database_query_count(QUESTION_AGAIN_QUERIES):
+        again = api.get(url)
+    assert first.json()["question"]["position"] == answered + 1
+    assert again.json()["question"]["shown_at"] == first.json()["question"]["shown_at"]
+
+
+# The session, the user, the attempt; BEGIN, the attempt locked with its drill and trainee,
+# the last run's number, the run, the ledger (head, entry, head), the attempt's one UPDATE,
+# COMMIT; the progress in one query.
+SUBMIT_QUERIES = 13
+
+
+@pytest.mark.parametrize("rounds", [2, 8])
+def test_submitting_at_two_sizes(trainee, rounds):
+    attempt = _started(trainee, rounds)
+    attempt_question_show(attempt=attempt, user=trainee)
+    answer = {"action": "pay", "amount": "37.50"}
+    decision_record(attempt=attempt, user=trainee, position=1, question=1, answer=answer)
+    api = client_for(trainee)
+    api.get(f"/api/attempts/{attempt.pk}/")  # the session's own writes, once
+    with assert_database_query_count(SUBMIT_QUERIES):
+        response = api.post(f"/api/attempts/{attempt.pk}/submit")
+    assert response.status_code == 202, response.content
+    attempt.refresh_from_db()
+    assert (attempt.status, attempt.grading_status) == ("submitted", "pending")
+    assert response.json()["progress"] == {"rounds": rounds, "rounds_answered": 0, "decisions": 1}
 
 
 # Grading.

@@ -61,7 +61,7 @@ from trainer.selectors.pools import (
     pool_size_problem,
 )
 from trainer.selectors.sittings import sitting_state
-from trainer.services.grading.request import grading_request
+from trainer.services.grading.request import grading_request_on_submit
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -281,19 +281,30 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
     current = attempt_current_question(attempt=attempt)
     if current is None:
         return None
+    item = current.item
+    item.attempt = attempt  # the round's attempt and drill, already loaded
+    key = str(current.n)
+    # A showing once recorded is never removed: a question shown before needs no lock.
+    if key not in item.questions_shown:
+        item = _first_showing(item, key)
+        item.attempt = attempt
+    question = public_question(item, current.key, game=game_named(attempt.drill.game))
+    question["rounds"] = current.rounds
+    question["shown_at"] = item.questions_shown[key]
+    return question
+
+
+def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
+    """The question's first showing timed, under the round's lock (two tabs asking at once
+    record one moment)."""
     with transaction.atomic():
-        item = AttemptItem.objects.select_for_update().get(pk=current.item.pk)
-        item.attempt = attempt  # the round's attempt and drill, already loaded
-        key = str(current.n)
+        item = AttemptItem.objects.select_for_update().get(pk=unlocked.pk)
         if key not in item.questions_shown:
             now = timezone.now()
             item.questions_shown = {**item.questions_shown, key: now.isoformat()}
             item.shown_at = item.shown_at or now
             item.save(update_fields=["questions_shown", "shown_at"])
-    question = public_question(item, current.key, game=game_named(attempt.drill.game))
-    question["rounds"] = current.rounds
-    question["shown_at"] = item.questions_shown[key]
-    return question
+    return item
 
 
 NOT_ASKED = "that is not the question being asked: answer the question on the table"
@@ -414,18 +425,27 @@ def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
 
 def _close(attempt_id: int) -> Attempt:
     with transaction.atomic():
-        locked = Attempt.objects.select_for_update().get(pk=attempt_id)
+        # Read with what the ledger entry (the trainee) and the answer (the drill) need.
+        locked = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("drill", "trainee")
+            .get(pk=attempt_id)
+        )
         if locked.status == AttemptStatus.SUBMITTED:
             return locked
         if locked.status != AttemptStatus.IN_PROGRESS:
             raise ConflictError(f"this attempt is {locked.get_status_display().lower()}")
         locked.status = AttemptStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        locked.save(update_fields=["status", "submitted_at"])
-        # The grading service records the submission in the ledger with its run.
-        grading_request(attempt=locked, trigger="submit")
-    locked.refresh_from_db()
+        # The grading service records the submission in the ledger with its run and sets
+        # the grading fields, saved with the status in one UPDATE; the grading itself is
+        # the worker's, queued on commit.
+        grading_request_on_submit(attempt=locked)
+        locked.save(update_fields=[*_SUBMIT_FIELDS])
     return locked
+
+
+_SUBMIT_FIELDS = ("status", "submitted_at", "grading_status", "grading_queued_at", "grading_error")
 
 
 def attempts_close_expired(*, now: datetime | None = None) -> list[int]:

@@ -22,9 +22,13 @@ from trainer.services.grading.execute import grading_runs_execute
 from trainer.services.grading.lease import grading_lease
 from trainer.services.grading.request import RUNS_PER_TASK
 
+_OPEN = (RunStatus.PENDING, RunStatus.GRADING)
 
-def _waiting_runs(*, run_id: int, most: int) -> list[int]:
-    """The run and up to `most - 1` other runs still pending, oldest first.
+
+def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
+    """The run and up to `most - 1` other runs still pending, oldest first; with the run's
+    status instead when it is finished already (no runs then: one query for a task whose
+    run a batch graded).
 
     The others are marked grading in the same transaction, so no other worker's batch takes
     them too, under this worker's lease. When another transaction holds the run itself,
@@ -32,15 +36,20 @@ def _waiting_runs(*, run_id: int, most: int) -> list[int]:
     transaction rolls back and the sweep queues the run again once its lease ran out).
     """
     if not connection.features.has_select_for_update_skip_locked:
-        return [run_id]
+        return [run_id], None
     with transaction.atomic():
         own = list(
             GradingRun.objects.select_for_update(skip_locked=True)
             .filter(pk=run_id)
-            .values_list("pk", flat=True)
+            .order_by()  # one row: no join to the attempt for the default ordering
+            .values_list("status", flat=True)
         )
         if not own:
-            return []
+            return [], None
+        if own[0] not in _OPEN:
+            # Graded (or failed) already, by a batch that took it along: nothing to do, and
+            # nothing to take along either (this task's batch would be the others' own).
+            return [], own[0]
         others = list(
             GradingRun.objects.select_for_update(skip_locked=True)
             .filter(status=RunStatus.PENDING)
@@ -53,7 +62,7 @@ def _waiting_runs(*, run_id: int, most: int) -> list[int]:
             GradingRun.objects.filter(pk__in=others).update(
                 status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
             )
-    return [run_id, *others]
+    return [run_id, *others], None
 
 
 def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> dict[int, str]:
@@ -63,5 +72,7 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
     run at most once), so a task delivered twice, or a run taken by two batches, is graded
     once.
     """
-    run_ids = _waiting_runs(run_id=run_id, most=most)
+    run_ids, finished = _waiting_runs(run_id=run_id, most=most)
+    if finished is not None:
+        return {run_id: finished}
     return grading_runs_execute(run_ids=run_ids) if run_ids else {}

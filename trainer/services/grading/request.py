@@ -8,6 +8,7 @@ queued on commit (by the task's registered name: see core.queue); a Celery task 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -74,56 +75,97 @@ def grading_request_batch(
                 f"attempt {not_submitted[0]} is not submitted; only a submitted attempt is graded",
                 field="attempt",
             )
-        numbers = latest_run_numbers(attempt_ids=ids)
         now = timezone.now()
-        runs = [
-            GradingRun(
-                attempt=locked[pk],
-                number=(numbers.get(pk) or 0) + 1,
-                trigger=trigger,
-                reason=reason,
-                requested_by_id=getattr(requested_by, "pk", None),
-                status=RunStatus.PENDING,
-            )
-            for pk in ids
-        ]
-        # The ids are needed for the ledger and the queue: one INSERT returning them where the
-        # database can, else one at a time.
-        if connection.features.can_return_rows_from_bulk_insert:
-            GradingRun.objects.bulk_create(runs)
-        else:
-            for run in runs:
-                run.save()
         Attempt.objects.filter(pk__in=ids).update(
             grading_status=GradingStatus.PENDING, grading_queued_at=now, grading_error=""
         )
         for attempt in given:
-            attempt.grading_status = GradingStatus.PENDING
-            attempt.grading_queued_at = now
-            attempt.grading_error = ""
-        event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else Event.REGRADE_REQUESTED
-        ledger_append_many(
-            entries=[
-                PendingEntry(
-                    event=event,
-                    subject_type=Subject.ATTEMPT,
-                    subject_id=str(run.attempt_id),
-                    payload={
-                        "run": run.pk,
-                        "number": run.number,
-                        "trigger": trigger,
-                        "reason": reason,
-                        "submitted_at": run.attempt.submitted_at,
-                    },
-                    actor=requested_by
-                    if requested_by is not None or trigger != RunTrigger.SUBMIT
-                    else run.attempt.trainee,
-                )
-                for run in runs
-            ]
+            _mark_pending(attempt, now)
+        return _runs_record(
+            locked=locked, ids=ids, trigger=trigger, reason=reason, requested_by=requested_by
         )
-        run_ids = [run.pk for run in runs]
-        grading_enqueue(run_ids)
+
+
+def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
+    """The run a submit asks for, with no statement the submit makes anyway.
+
+    The caller (trainer.services.attempts) holds the attempt's row lock, read with its
+    trainee, has set it submitted, and saves it after this returns: its grading fields
+    (set here) go in the same UPDATE as its status. The run and its ledger entry are
+    written here; the grading is queued on commit, as for grading_request.
+    """
+    if attempt.status != AttemptStatus.SUBMITTED:
+        raise ConflictError(
+            f"attempt {attempt.pk} is not submitted; only a submitted attempt is graded",
+            field="attempt",
+        )
+    _mark_pending(attempt, timezone.now())
+    return _runs_record(
+        locked={attempt.pk: attempt},
+        ids=[attempt.pk],
+        trigger=RunTrigger.SUBMIT,
+        reason="",
+        requested_by=None,
+    )[0]
+
+
+def _mark_pending(attempt: Attempt, now: datetime) -> None:
+    attempt.grading_status = GradingStatus.PENDING
+    attempt.grading_queued_at = now
+    attempt.grading_error = ""
+
+
+def _runs_record(
+    *,
+    locked: dict[int, Attempt],
+    ids: list[int],
+    trigger: str,
+    reason: str,
+    requested_by: AbstractBaseUser | None,
+) -> list[GradingRun]:
+    """The next run of each locked attempt, its ledger entry, and its queueing on commit."""
+    numbers = latest_run_numbers(attempt_ids=ids)
+    runs = [
+        GradingRun(
+            attempt=locked[pk],
+            number=(numbers.get(pk) or 0) + 1,
+            trigger=trigger,
+            reason=reason,
+            requested_by_id=getattr(requested_by, "pk", None),
+            status=RunStatus.PENDING,
+        )
+        for pk in ids
+    ]
+    # The ids are needed for the ledger and the queue: one INSERT returning them where the
+    # database can, else one at a time.
+    if connection.features.can_return_rows_from_bulk_insert:
+        GradingRun.objects.bulk_create(runs)
+    else:
+        for run in runs:
+            run.save()
+    event = Event.ATTEMPT_SUBMITTED if trigger == RunTrigger.SUBMIT else Event.REGRADE_REQUESTED
+    ledger_append_many(
+        entries=[
+            PendingEntry(
+                event=event,
+                subject_type=Subject.ATTEMPT,
+                subject_id=str(run.attempt_id),
+                payload={
+                    "run": run.pk,
+                    "number": run.number,
+                    "trigger": trigger,
+                    "reason": reason,
+                    "submitted_at": run.attempt.submitted_at,
+                },
+                actor=requested_by
+                if requested_by is not None or trigger != RunTrigger.SUBMIT
+                else run.attempt.trainee,
+            )
+            for run in runs
+        ]
+    )
+    run_ids = [run.pk for run in runs]
+    grading_enqueue(run_ids)
     return runs
 
 
