@@ -3,8 +3,10 @@ table tests to look at.
 
 The history: practice drills and an exam with mistakes in them (and a practice left after
 its first round, its other rounds not reached); a certification at
-the double-deck table signed more than a year ago, so expired; and a passed sitting of
-the six-deck shoe's table test that nobody has signed, ready for the sign-off.
+the double-deck table signed more than a year ago, so expired; a passed sitting of
+the six-deck shoe's table test that nobody has signed, ready for the sign-off; and
+Scarne's Casino's: a practice with mistakes in points and a table-test sitting short of
+its mark.
 
 Development only, and idempotent: each part is made once (a drill the trainee already has
 a graded sitting of is left alone). Every answer goes through the trainee's real services
