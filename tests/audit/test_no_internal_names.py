@@ -25,6 +25,11 @@ from tests.audit.test_setup_demo_history import _run, demo  # noqa: F401 - the f
 from tests.pdf import needs_pdftotext, pdf_text
 from trainer.games.blackjack.marking import BlackjackCategory as ErrorCategory
 from trainer.games.blackjack.skills import Skill
+from trainer.games.casino.engine.legality import REASONS
+from trainer.games.casino.engine.rulings import RULINGS
+from trainer.games.casino.engine.scenario import QUESTION_KINDS
+from trainer.games.casino.marking import CasinoCategory
+from trainer.games.casino.marking import Skill as CasinoSkill
 from trainer.models import Attempt, AttemptItem, Grade, RuleProfile
 from trainer.rules import Kind
 
@@ -54,9 +59,12 @@ def internal_names() -> re.Pattern[str]:
     words |= {c.value for c in ErrorCategory if "_" in c.value}
     words |= set(RuleProfile.objects.values_list("name", flat=True))
     words |= {skill.value for skill in Skill if "-" in skill.value or "_" in skill.value}
-    words |= {name for name in casino_names() if "_" in name or "-" in name}
+    casino = casino_names() | {*QUESTION_KINDS, *CasinoCategory.values, *REASONS, *RULINGS}
+    words |= {name for name in casino | {"non_dealer"} if "_" in name or "-" in name}
+    words |= {skill.value for skill in CasinoSkill if "-" in skill.value}
     for document in AttemptItem.objects.values_list("document", flat=True):
-        words |= {s["player"] for box in document.get("boxes", []) for s in box["stakes"]}
+        for box in document.get("boxes", []):  # a blackjack round's players
+            words |= {s["player"] for s in box["stakes"]}
     alternatives = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
     phrases = "|".join(map(re.escape, PHRASES))
     return re.compile(

@@ -23,6 +23,7 @@ from trainer import rules
 from trainer.games.blackjack import demo as demo_trainee
 from trainer.models import Attempt, Drill, DrillPurpose, Grade, GradingStatus, Mode
 from trainer.selectors import visibility
+from trainer.selectors.runs import current_run_of
 from trainer.services.drills import table_test_create
 
 
@@ -80,8 +81,9 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     trainee, boss = demo
     out = _run()
     attempts = Attempt.objects.filter(trainee=trainee)
-    # The history's drills (two here), two table-test sittings and last month's practice.
-    assert attempts.count() == 5
+    # The history's drills (two here), two table-test sittings, last month's practice, and
+    # Casino's practice and table-test sitting.
+    assert attempts.count() == 7
     assert set(attempts.values_list("grading_status", flat=True)) == {GradingStatus.GRADED}
     visible = visibility.trainees_visible_to(user=boss).values("pk")
     assert grades.grades_list(trainees=visible).filter(correct=False).exists()
@@ -181,3 +183,51 @@ def test_a_practice_left_after_its_first_round_counts_the_rest_apart(demo, monke
     # Only the questions of round 1 that exercise its skill count for any skill.
     assert sum(row.questions for row in results.skills) <= len(results.grades)
     assert "nothing to do" in _run()
+
+
+def test_it_gives_casino_rulings_with_mistakes_in_points_and_a_failed_table_test(demo):
+    trainee, _boss = demo
+    out = _run()
+    practice = Attempt.objects.get(trainee=trainee, drill__title="Demo history: Casino rulings")
+    assert practice.mode == Mode.PRACTICE
+    assert practice.grading_status == GradingStatus.GRADED
+    assert practice.drill.profile_version.profile.name == "scarne-casino"
+    assert practice.drill.made_for == trainee
+    wrong = Grade.objects.filter(run__attempt=practice, correct=False)
+    categories = set(wrong.values_list("category", flat=True))
+    # A score's line miscounted (its cost the points missed), the right call for the wrong reason.
+    assert {"misscored_line", "wrong_reason"} <= categories, categories
+    assert all(grade.points_diff is not None and grade.points_diff > 0 for grade in wrong)
+    assert Grade.objects.filter(run__attempt=practice, correct=True).exists()
+    kinds = set(Grade.objects.filter(run__attempt=practice).values_list("kind", flat=True))
+    assert {"is_legal", "score_hand"} <= kinds
+
+    sitting = Attempt.objects.get(trainee=trainee, drill__certifies__name="scarne-casino")
+    assert sitting.mode == Mode.EXAM
+    assert sitting.drill.purpose == DrillPurpose.EXAM
+    score = current_run_of(attempt=sitting).score
+    assert score is not None
+    assert 50 < score < sitting.drill.pass_mark  # short of the mark: its mistakes to review
+    assert _standings(trainee)["Scarne's Casino"].standing == TableStanding.NOT_PASSED
+    assert "Demo history: Casino rulings: practice #" in out
+    assert "Table test: Scarne's Casino: exam #" in out
+
+    # Every row vouched by the ledger: the audit log verifies.
+    verified = io.StringIO()
+    call_command("verify_audit_log", stdout=verified)
+    assert "problem:" not in verified.getvalue()
+    assert ledger_verify().ok
+
+    before = Attempt.objects.count()
+    assert "nothing to do" in _run()
+    assert Attempt.objects.count() == before
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_casino_slip_on_an_illegal_play_is_the_wrong_call_or_the_wrong_reason(seed):
+    from trainer.games.casino import demo as casino_demo
+
+    question = {"kind": "is_legal", "expected": {"legal": False, "reason": "wrong_sum"}}
+    slip = casino_demo.slip(question, Random(seed))
+    assert slip != {"legal": False, "reason": "wrong_sum"}
+    assert slip == {"legal": True} or (slip["legal"] is False and slip["reason"] != "wrong_sum")

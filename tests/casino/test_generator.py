@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from trainer.games.casino.engine import REASONS, answer_key, read
 from trainer.games.casino.engine.scenario import QUESTION_KINDS
-from trainer.games.casino.generator import SKILLS, card_words, generate
+from trainer.games.casino.generator import MAX_LISTED_PLAYS, SKILLS, card_words, generate
 from trainer.games.casino.generator import SKILLS as GENERATED
+from trainer.games.casino.grammar import MAX_PLAYS
 
 from .exercises import EXERCISES, Doc, check_scores
 
@@ -31,6 +32,9 @@ def _check(doc: Doc, skill: str) -> None:
     # a reachable position: every card in one place, no more than this deal has dealt
     placed = scenario.state.all_cards()
     assert len(placed) == len(set(placed)) <= 4 + 8 * doc["deal"]
+    for entry in key:  # an answer can list every legal play asked for
+        if entry["kind"] == "legal_plays":
+            assert len(entry["expected"]["plays"]) <= MAX_LISTED_PLAYS
     title = doc["title"]
     assert "_" not in title, title
     assert not any(name in title for name in (*REASONS, *QUESTION_KINDS, *SKILLS)), title
@@ -115,3 +119,23 @@ def test_no_documents_for_a_count_of_nought() -> None:
 def test_cards_in_dealer_words() -> None:
     assert card_words("Th") == "the ten of hearts"
     assert card_words("2s") == "the deuce of spades"
+
+
+def test_every_legal_play_is_asked_only_of_a_card_whose_plays_an_answer_can_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A table test once asked for a card's 70-odd legal plays: no answer could list them.
+    assert MAX_LISTED_PLAYS == MAX_PLAYS
+    from trainer.games.casino import generator
+
+    monkeypatch.setattr(generator, "MAX_LISTED_PLAYS", 2)
+    skills = ["capture-sum", "single-build", "multiple-build", "raise-build", "trailing"]
+    docs = generate(skills, count=60, seed=11)
+    asked = [
+        entry["expected"]["plays"]
+        for doc in docs
+        for entry in answer_key(doc)
+        if entry["kind"] == "legal_plays"
+    ]
+    assert asked
+    assert all(len(plays) <= 2 for plays in asked)

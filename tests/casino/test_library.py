@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from trainer.games.casino.engine import REASONS, answer_key, read
+from trainer.games.casino.engine import REASONS, answer_key, read, read_lines
 from trainer.games.casino.engine.scenario import QUESTION_KINDS
 from trainer.games.casino.generator import SKILLS
-from trainer.games.casino.library import LIBRARY_FILES, library_documents
 
 from .exercises import EXERCISES, Doc, check_scores
 
@@ -37,7 +36,10 @@ WORKED_EXAMPLES = (
     "The fourth king takes the three on the table",
 )
 
-LIBRARY = library_documents()
+FOLDER = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+# Among the shell's library files: load_library imports it with blackjack's (tests/trainer).
+LIBRARY_FILE = FOLDER / "scarne-casino.jsonl"
+LIBRARY = read_lines(LIBRARY_FILE.read_text(encoding="utf-8"))
 
 
 def test_the_library_is_at_least_80_documents_with_unique_ids() -> None:
@@ -95,7 +97,7 @@ def test_every_worked_example_of_the_rules_and_the_seed_is_in_the_library() -> N
 
 
 def test_the_file_is_what_the_builder_writes() -> None:
-    folder = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
+    folder = FOLDER
     sys.path.insert(0, str(folder))
     try:
         spec = importlib.util.spec_from_file_location(
@@ -108,12 +110,4 @@ def test_the_file_is_what_the_builder_writes() -> None:
         text = builder.library_text()
     finally:
         sys.path.remove(str(folder))
-    (path,) = LIBRARY_FILES
-    assert path.read_text(encoding="utf-8") == text
-
-
-def test_the_library_is_not_among_the_shells_fixture_files_yet() -> None:
-    # the shell's load_library imports fixtures/scenarios/*.jsonl through the game seam;
-    # Casino's format is read there once the game is wired (issue 26).
-    folder = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
-    assert not (folder / "scarne-casino.jsonl").exists()
+    assert LIBRARY_FILE.read_text(encoding="utf-8") == text

@@ -12,6 +12,7 @@ from django.test import override_settings
 
 from core.roles import Role, roles_of
 from trainer import rules
+from trainer.games import game_named
 from trainer.models import Assignment, Drill, Scenario, TrainingClass
 from trainer.selectors.blueprints import blueprint_shortfalls
 from trainer.selectors.drill_rounds import generate_documents
@@ -73,7 +74,12 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
         assert a.due_at is not None
     assert sorted(by_mode) == ["exam", "practice", "speed"]
     tested = {exam.certifies.name for exam in by_mode["exam"]}
-    assert tested == {"casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5"}
+    assert tested == {
+        "casino-shoe",
+        "european-enhc-6deck",
+        "casino-single-deck-6to5",
+        "scarne-casino",
+    }
     for exam in by_mode["exam"]:
         assert exam.purpose == "exam"
         assert exam.count >= 50
@@ -86,8 +92,11 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     assert speed.purpose == "exam"
     # A pool five times the sitting (trainer.selectors.pools): no round dealt twice to one trainee.
     assert speed.drill_scenarios.count() >= 5 * speed.count
-    chips, generated, fixed = sorted(by_mode["practice"], key=lambda d: d.title)
+    chips, _casino_generated, generated, _casino_fixed, fixed = sorted(
+        by_mode["practice"], key=lambda d: d.title
+    )
     assert chips.title == "Chip work: Six-deck shoe"
+    assert fixed.title == "Practice: the everyday situations"
     assert fixed.kind == "fixed"
     assert 6 <= fixed.drill_scenarios.count() <= 10
     skills = {s for link in fixed.drill_scenarios.all() for s in link.scenario.skills}
@@ -95,6 +104,45 @@ def test_it_assigns_practice_drills_sealed_table_tests_and_a_sealed_speed_round(
     assert generated.kind == "generated"
     for doc in generate_documents(drill=generated, seed=1):
         rules.settle(doc)
+
+
+def test_the_trainee_practises_casino_rulings_and_sits_its_table_test(demo):
+    mine = Assignment.objects.filter(trainee__username="trainee").select_related("drill")
+    given = {(a.drill.title, a.mode) for a in mine}
+    assert ("Practice: Casino rulings, one of each question", "practice") in given
+    assert ("Generated practice: Casino captures, builds and the count", "practice") in given
+    assert ("Table test: Scarne's Casino", "exam") in given
+    fixed = Drill.objects.get(title="Practice: Casino rulings, one of each question")
+    assert fixed.kind == "fixed"
+    assert fixed.game == "casino"
+    scenarios = [link.scenario for link in fixed.drill_scenarios.order_by("position")]
+    assert [s.slug for s in scenarios] == [
+        "casino-001",
+        "casino-026",
+        "casino-047",
+        "casino-073",
+        "casino-074",
+        "casino-082",
+    ]
+    # One of each of the five questions a Casino dealer is asked.
+    casino = game_named("casino")
+    kinds = {item["kind"] for s in scenarios for item in casino.answer_key(s.document)}
+    assert kinds == {"is_legal", "may_take", "legal_plays", "score_hand", "rule_on"}
+    generated = Drill.objects.get(title="Generated practice: Casino captures, builds and the count")
+    assert (generated.kind, generated.purpose, generated.count) == ("generated", "practice", 8)
+    assert generated.profile_version.profile.name == "scarne-casino"
+    assert generated.skills == ["capture-sum", "single-build", "multiple-build", "scoring"]
+    dealt = generate_documents(drill=generated, seed=3)
+    assert len(dealt) == 8
+    assert {doc["rules"] for doc in dealt} == {"scarne-casino"}
+    table_test = Drill.objects.get(certifies__name="scarne-casino", is_active=True)
+    assert (table_test.purpose, table_test.pass_mark) == ("exam", Decimal("95"))
+    assert blueprint_shortfalls(drill=table_test) == []
+
+
+def test_the_speed_round_deals_blackjack_only(demo):
+    speed = Drill.objects.get(title="Speed round: five minutes of easy rounds", is_active=True)
+    assert {link.scenario.game for link in speed.drill_scenarios.all()} == {"blackjack"}
 
 
 def test_every_table_has_its_chip_work_to_practise_paying_colouring_up_and_changing(demo):
@@ -124,6 +172,10 @@ def test_it_prints_a_summary(demo):
     assert "Demo class" in demo
     assert "Table test: " in demo
     assert "(50 rounds, new)" in demo
+    assert "practice  Practice: Casino rulings, one of each question (6 rounds, new)" in demo
+    assert "Generated practice: Casino captures, builds and the count (8 rounds, new)" in demo
+    assert "Table test: Scarne's Casino" in demo
+    assert "No table test" not in demo
 
 
 def test_it_refuses_outside_development(db):

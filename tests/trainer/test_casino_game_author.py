@@ -191,6 +191,24 @@ def test_rounds_are_generated_for_its_skills_under_the_tables_rules():
         assert kinds & CASINO.skill_kinds(skills[0])
 
 
+def test_a_drills_free_rounds_deal_each_of_its_skills_not_the_first_only():
+    skills = ["capture-sum", "single-build", "scoring", "penalties"]
+    documents = CASINO.generate_rounds(
+        rng=random.Random(4),
+        parameters={"sweeps": False, "match_goal": None},
+        profile="scarne-casino",
+        rounds=[skills] * 24,
+        min_stake=None,
+        max_stake=None,
+        max_boxes=1,
+        round_prefix="free",
+    )
+    dealt = {skill for document in documents for skill in document["skills"]}
+    assert set(skills) <= dealt
+    kinds = {question["kind"] for document in documents for question in document["questions"]}
+    assert {"score_hand", "rule_on"} <= kinds
+
+
 @pytest.fixture
 def stand_in_generator(monkeypatch):
     """The library's generator, watched: each call's skills, count, seed and profile."""
@@ -220,9 +238,10 @@ def test_the_generator_is_asked_for_each_round_under_the_tables_rules(stand_in_g
     documents = CASINO.generate_rounds(rng=random.Random(9), **kwargs)
     assert documents == CASINO.generate_rounds(rng=random.Random(9), **kwargs)
     assert [d["id"] for d in documents] == ["drill-3-round-1", "drill-3-round-2"]
-    assert [call[0] for call in stand_in_generator[:2]] == [
+    # a round of several skills asks for them all, starting at one its seed draws
+    assert [sorted(call[0]) for call in stand_in_generator[:2]] == [
         ["single-build"],
-        ["penalties", "misdeals"],
+        ["misdeals", "penalties"],
     ]
     assert all(call[1:2] == (1,) and call[3] == "scarne-casino" for call in stand_in_generator)
     for document in documents:

@@ -1,4 +1,4 @@
-"""The shipped scenario library in fixtures/scenarios/."""
+"""The shipped scenario library in fixtures/scenarios/: blackjack's tables and Casino's."""
 
 from __future__ import annotations
 
@@ -49,20 +49,36 @@ REQUIRED_SKILLS = [
 ]
 MIN_PER_SKILL = 3
 MIN_PER_PROFILE = 10
+CASINO_SITUATIONS = 89
+
+
+def entry(raw: dict[str, Any]) -> dict[str, Any]:
+    """A library line as the importer reads it: a bare document is at difficulty 2."""
+    return raw if "scenario" in raw else {"difficulty": 2, "scenario": raw}
 
 
 def library_lines() -> list[dict[str, Any]]:
     lines = []
     for path in sorted(LIBRARY.glob("*.jsonl")):
-        lines += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        text = path.read_text(encoding="utf-8")
+        lines += [entry(json.loads(line)) for line in text.splitlines()]
     return lines
 
 
-LINES = library_lines()
+ALL_LINES = library_lines()
+LINES = [line for line in ALL_LINES if line["scenario"]["format"] == "blackjack-scenario/1"]
+CASINO = [line for line in ALL_LINES if line["scenario"]["format"] == "casino-scenario/1"]
 
 
 def test_the_library_holds_at_least_120_scenarios():
     assert len(LINES) >= 120
+
+
+def test_the_library_holds_casinos_situations_beside_blackjacks():
+    # Casino's are settled and checked skill by skill in tests/casino/test_library.py.
+    assert len(CASINO) == CASINO_SITUATIONS
+    assert {line["scenario"]["rules"] for line in CASINO} == {"scarne-casino"}
+    assert len(ALL_LINES) == len(LINES) + len(CASINO)
 
 
 @pytest.mark.parametrize("line", LINES, ids=[line["scenario"]["id"] for line in LINES])
@@ -85,7 +101,7 @@ def test_at_least_30_scenarios_ask_for_chip_work_on_every_profile():
 
 
 def test_every_scenario_has_a_unique_slug_a_title_and_known_skills():
-    slugs = [line["scenario"]["id"] for line in LINES]
+    slugs = [line["scenario"]["id"] for line in ALL_LINES]  # unique across the games' files
     assert len(slugs) == len(set(slugs))
     for line in LINES:
         assert line["scenario"]["title"].strip()
@@ -107,7 +123,7 @@ def test_every_profile_has_at_least_ten_scenarios():
 def test_each_file_holds_only_its_own_profile():
     for path in LIBRARY.glob("*.jsonl"):
         for line in path.read_text(encoding="utf-8").splitlines():
-            assert json.loads(line)["scenario"]["rules"] == path.stem
+            assert entry(json.loads(line))["scenario"]["rules"] == path.stem
 
 
 def test_the_authoring_script_reproduces_the_committed_files(monkeypatch):
@@ -119,6 +135,7 @@ def test_the_authoring_script_reproduces_the_committed_files(monkeypatch):
     monkeypatch.setitem(sys.modules, "build_library", module)
     spec.loader.exec_module(module)
     built = module.build()
+    assert set(built.lines) | {"scarne-casino"} == {path.stem for path in LIBRARY.glob("*.jsonl")}
     for profile, lines in built.lines.items():
         text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
         assert (LIBRARY / f"{profile}.jsonl").read_text(encoding="utf-8") == text
@@ -127,12 +144,30 @@ def test_the_authoring_script_reproduces_the_committed_files(monkeypatch):
 def test_load_library_imports_the_shipped_library_idempotently(db):
     out = io.StringIO()
     call_command("load_library", stdout=out)
-    assert Scenario.objects.count() == len(LINES)
-    assert f"{len(LINES)} created" in out.getvalue()
+    assert Scenario.objects.count() == len(ALL_LINES)
+    assert f"{len(ALL_LINES)} created" in out.getvalue()
     again = io.StringIO()
     call_command("load_library", stdout=again)
-    assert Scenario.objects.count() == len(LINES)
-    assert f"{len(LINES)} unchanged" in again.getvalue()
+    assert Scenario.objects.count() == len(ALL_LINES)
+    assert f"{len(ALL_LINES)} unchanged" in again.getvalue()
+
+
+def test_load_library_imports_casinos_situations_and_leaves_blackjacks_as_shipped(db):
+    call_command("load_library", stdout=io.StringIO())
+    casino = Scenario.objects.filter(game="casino")
+    assert casino.count() == CASINO_SITUATIONS
+    assert {row.profile_version.profile.name for row in casino} == {"scarne-casino"}
+    assert {row.slug for row in casino} == {line["scenario"]["id"] for line in CASINO}
+    blackjack = {row.slug: row for row in Scenario.objects.exclude(game="casino")}
+    assert len(blackjack) == len(LINES)
+    for line in LINES:
+        row = blackjack[line["scenario"]["id"]]
+        assert (row.document, row.difficulty, row.revision) == (
+            line["scenario"],
+            line["difficulty"],
+            1,
+        )
+        assert row.game == "blackjack"
 
 
 def test_the_library_loads_the_chip_rounds_now_the_table_has_a_rack(db):
@@ -170,4 +205,4 @@ def test_a_fixed_drill_deals_a_chip_scenario(db, pit_boss):
 
 def test_import_scenarios_library_flag_loads_the_library_too(db):
     call_command("import_scenarios", "--library", stdout=io.StringIO())
-    assert Scenario.objects.filter(is_active=True).count() == len(LINES)
+    assert Scenario.objects.filter(is_active=True).count() == len(ALL_LINES)

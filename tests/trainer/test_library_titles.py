@@ -1,16 +1,20 @@
 """Library titles in words (issue #24, found 6): no shipped title names a table by its
-profile's slug, and the rows already loaded are renamed where they stand (not revised)."""
+profile's slug (blackjack's or Casino's) nor an engine's name, and the rows already loaded
+are renamed where they stand (not revised)."""
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 
 import pytest
 from django.apps import apps
 
 from trainer import rules
+from trainer.games.casino.engine import REASONS
+from trainer.games.casino.engine.scenario import QUESTION_KINDS
 from trainer.management.commands.import_scenarios import load_library
 from trainer.models import Scenario
 
@@ -18,17 +22,32 @@ LIBRARY = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"
 MIGRATION = "trainer.migrations.0017_library_titles_in_words"
 
 
-def test_no_shipped_title_names_a_profile_slug():
-    titles = [
-        json.loads(line)["scenario"]["title"]
+def shipped_titles() -> list[str]:
+    documents = [
+        json.loads(line)
         for path in sorted(LIBRARY.glob("*.jsonl"))
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    assert len(titles) >= 233
-    leaks = [t for t in titles for name in rules.PROFILES if name in t]
+    # blackjack's lines are library entries; Casino's are bare documents
+    return [doc.get("scenario", doc)["title"] for doc in documents]
+
+
+def test_no_shipped_title_names_a_profile_slug():
+    titles = shipped_titles()
+    assert len(titles) >= 233 + 89
+    leaks = [t for t in titles for name in [*rules.PROFILES, "scarne-casino"] if name in t]
     assert leaks == []
     assert "A split ace dealt another ace is split again at the six-deck shoe table" in titles
+    assert "A ten takes three tens and an ace-six-three" in titles
+
+
+def test_no_shipped_title_names_an_engines_word_or_a_card_code():
+    internal = {*REASONS, *QUESTION_KINDS, "non_dealer", "may_take", "is_legal"}
+    titles = shipped_titles()
+    leaks = [t for t in titles if "_" in t or any(name in t for name in internal)]
+    assert leaks == []
+    assert [t for t in titles if re.search(r"\b(10|[2-9TJQKA])[shdc]\b", t)] == []
 
 
 @pytest.mark.django_db

@@ -3,8 +3,10 @@ table tests to look at.
 
 The history: practice drills and an exam with mistakes in them (and a practice left after
 its first round, its other rounds not reached); a certification at
-the double-deck table signed more than a year ago, so expired; and a passed sitting of
-the six-deck shoe's table test that nobody has signed, ready for the sign-off.
+the double-deck table signed more than a year ago, so expired; a passed sitting of
+the six-deck shoe's table test that nobody has signed, ready for the sign-off; and
+Scarne's Casino's: a practice with mistakes in points and a table-test sitting short of
+its mark.
 
 Development only, and idempotent: each part is made once (a drill the trainee already has
 a graded sitting of is left alone). Every answer goes through the trainee's real services
@@ -65,7 +67,7 @@ from trainer.services.attempts import (
     attempt_submit,
     decision_record,
 )
-from trainer.services.drills import table_test_create
+from trainer.services.drills import drill_create, table_test_create
 from trainer.services.grading.execute import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"
@@ -92,6 +94,20 @@ EXPIRED_AGO = timedelta(days=400)
 # A practice drill sat in the middle of last month (the house's calendar), with its own
 # random draw so that the rest of the history stays as it was.
 LAST_MONTH = ("Demo history: last month's naturals", Mode.PRACTICE, 4, 0.6, ["natural-3to2"])
+# Scarne's Casino, the second game: a practice of its rulings sat with mistakes (a score's
+# line miscounted, the right call for the wrong reason...), and a sitting of its table test
+# short of the pass mark, for the review queue, the pit's dashboard, the trainee's results,
+# My record and the compliance report. Each with its own random draw (CASINO_SEEDS): the
+# rest of the history deals as it always has. (title, rounds, chance right, skills)
+CASINO_TABLE = "scarne-casino"
+CASINO_PRACTICE = (
+    "Demo history: Casino rulings",
+    6,
+    0.5,
+    ["capture-sum", "single-build", "raise-build", "trailing", "scoring", "penalties"],
+)
+CASINO_TABLE_TEST_RIGHT = 0.9
+CASINO_SEEDS = (2028, 2029)
 
 
 class Command(BaseCommand):
@@ -143,6 +159,7 @@ class Command(BaseCommand):
         made = self._left_part_way(trainee, version) or made
         made = self._refresher(trainee, boss) or made
         made = self._last_month(trainee, boss, version) or made
+        made = self._casino(trainee, boss) or made
         if not made:
             self.stdout.write("The demo trainee already has a graded history: nothing to do.")
             return
@@ -176,6 +193,44 @@ class Command(BaseCommand):
             attempt = self._sit(trainee, boss, drill, mode, random.Random(2027), right)  # noqa: S311 - a demo
         self.stdout.write(f"  {title}: {self._score(attempt)}, sat last month")
         return True
+
+    def _casino(self, trainee: Any, boss: Any) -> bool:
+        """Casino's practice, sat with mistakes, and a failed sitting of its table test
+        (each once: a second run finds them)."""
+        version = (
+            RuleProfileVersion.objects.filter(profile__name=CASINO_TABLE)
+            .order_by("-version")
+            .first()
+        )
+        if version is None:
+            self.stdout.write(f"  no Casino history: the table {CASINO_TABLE} is missing")
+            return False
+        made = False
+        title, rounds, right, skills = CASINO_PRACTICE
+        practice = Drill.objects.filter(title=title, is_active=True).first() or drill_create(
+            title=title,
+            kind=DrillKind.GENERATED,
+            user=boss,
+            profile_version=version,
+            skills=skills,
+            count=rounds,
+            max_boxes=1,
+            # The demo trainee's history, not a drill for every trainee to practise.
+            made_for=trainee,
+        )
+        practice_seed, test_seed = CASINO_SEEDS
+        if not self._sat(trainee, practice):
+            rng = random.Random(practice_seed)  # noqa: S311 - the same demo every time
+            attempt = self._sit(trainee, boss, practice, Mode.PRACTICE, rng, right)
+            self.stdout.write(f"  {title}: {self._score(attempt)}")
+            made = True
+        table_test = self._table_test(CASINO_TABLE, boss)
+        if not self._sat(trainee, table_test):
+            rng = random.Random(test_seed)  # noqa: S311 - the same demo every time
+            attempt = self._sit(trainee, boss, table_test, Mode.EXAM, rng, CASINO_TABLE_TEST_RIGHT)
+            self.stdout.write(f"  {table_test.title}: {self._score(attempt)}, short of its mark")
+            made = True
+        return made
 
     def _refresher(self, trainee: Any, boss: Any) -> bool:
         """A refresher on the trainee's weakest skills, so a newcomer sees remediation on

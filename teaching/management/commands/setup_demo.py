@@ -70,8 +70,30 @@ CHIP_WORK = "Chip work: {table}"
 CHIP_SKILLS = ["pay-in-chips", "colour-up", "change"]
 CHIP_ROUNDS = 9
 ASSIGNED_CHIP_WORK = "casino-shoe"
-# The table tests the demo trainee is assigned (one per profile is made for every table).
-ASSIGNED_TABLE_TESTS = ("casino-shoe", "european-enhc-6deck", "casino-single-deck-6to5")
+# The table tests the demo trainee is assigned (one per profile is made for every table):
+# three blackjack tables' and Scarne's Casino's.
+ASSIGNED_TABLE_TESTS = (
+    "casino-shoe",
+    "european-enhc-6deck",
+    "casino-single-deck-6to5",
+    "scarne-casino",
+)
+# Scarne's Casino, the second game: a practice of library situations asking each of its
+# five questions (is this play legal, what may this card take, what may this player do,
+# score the hand, rule on this), and a generated practice of a few of its skills.
+CASINO_TABLE = "scarne-casino"
+CASINO_PRACTICE = "Practice: Casino rulings, one of each question"
+CASINO_PRACTICE_SLUGS = [
+    "casino-001",  # a ten takes three tens and an ace-six-three (legal? what may it take?)
+    "casino-026",  # building nine: an ace on a six and a deuce (what may this player do?)
+    "casino-047",  # the opponent's five raised to six
+    "casino-073",  # twenty-seven cards, seven spades and big casino (score the hand)
+    "casino-074",  # a build made without a card to take it (rule on this)
+    "casino-082",  # the dealer turns up one of the non-dealer's cards (a misdeal)
+]
+CASINO_GENERATED = "Generated practice: Casino captures, builds and the count"
+CASINO_GENERATED_SKILLS = ["capture-sum", "single-build", "multiple-build", "scoring"]
+CASINO_GENERATED_ROUNDS = 8
 
 
 # The demo pit boss's own round: a natural paid 6 to 5 at the six-deck shoe (a rule changed
@@ -193,11 +215,15 @@ class Command(BaseCommand):
             )
 
     def drills(self, boss: AbstractBaseUser, admin: AbstractBaseUser) -> list[tuple[Drill, str]]:
-        active = Scenario.objects.filter(is_active=True).order_by("slug")
+        shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
+        newest_shoe = shoe.first()
+        # The speed round deals the shoe's game only (the library holds Casino's too).
+        active = Scenario.objects.filter(
+            is_active=True, game=newest_shoe.profile.game if newest_shoe else ""
+        ).order_by("slug")
         # The speed pool's rounds are dealt nowhere else (the practice drill would show
         # their answers: trainer.selectors.pools, rule 4).
         easy = list(active.filter(difficulty__lte=2).exclude(slug__in=PRACTICE_SLUGS))[:SPEED_POOL]
-        shoe = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")
         recipes: list[tuple[str, str, dict[str, Any]]] = [
             (PRACTICE, Mode.PRACTICE, {"kind": "fixed", "scenarios": PRACTICE_SLUGS}),
             (
@@ -216,13 +242,14 @@ class Command(BaseCommand):
                 Mode.PRACTICE,
                 {
                     "kind": "generated",
-                    "profile_version": shoe.first(),
+                    "profile_version": newest_shoe,
                     "skills": ["split", "double", "insurance", "natural-3to2", "surrender"],
                     "count": 10,
                     "min_stake": "5",
                     "max_stake": "100",
                 },
             ),
+            *self.casino_recipes(),
         ]
         out = []
         for title, mode, recipe in recipes:
@@ -281,6 +308,32 @@ class Command(BaseCommand):
             if version.profile.name in ASSIGNED_TABLE_TESTS:
                 out.append((drill, str(Mode.EXAM)))
         return out
+
+    def casino_recipes(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """Scarne's Casino's practice drills: its library's situations, one of each question,
+        and fresh situations generated for a few skills (none when its table is missing)."""
+        casino = (
+            RuleProfileVersion.objects.filter(profile__name=CASINO_TABLE)
+            .order_by("-version")
+            .first()
+        )
+        if casino is None:
+            self.skipped.append(f"No Casino practice: the table {CASINO_TABLE} is missing")
+            return []
+        return [
+            (CASINO_PRACTICE, Mode.PRACTICE, {"kind": "fixed", "scenarios": CASINO_PRACTICE_SLUGS}),
+            (
+                CASINO_GENERATED,
+                Mode.PRACTICE,
+                {
+                    "kind": "generated",
+                    "profile_version": casino,
+                    "skills": CASINO_GENERATED_SKILLS,
+                    "count": CASINO_GENERATED_ROUNDS,
+                    "max_boxes": 1,  # two players at one table, no boxes
+                },
+            ),
+        ]
 
     def newest_versions(self) -> list[RuleProfileVersion]:
         newest: dict[int, RuleProfileVersion] = {}

@@ -207,8 +207,13 @@ class CasinoAuthoring:
         out = []
         for n, skills in enumerate(rounds, start=1):
             seed = rng.randrange(2**31)
+            # The generator takes skills in turn: a round of several starts at one drawn by
+            # its seed, so a drill's free rounds deal each of its skills, not the first only.
+            turn = seed % len(skills) if skills else 0
             try:
-                dealt = generate(list(skills), count=1, seed=seed, profile=profile)
+                dealt = generate(
+                    [*skills[turn:], *skills[:turn]], count=1, seed=seed, profile=profile
+                )
             except CasinoScenarioError as err:
                 raise document_error(err) from err
             except ValueError as err:

@@ -40,13 +40,16 @@ def given(question: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def slip(question: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A plausible mistake: the wrong call, an item left, a play missed, a line miscounted,
-    another ruling."""
+    """A plausible mistake: the wrong call (or the right call for another reason), an item
+    left, a play missed, a line miscounted, another ruling."""
     kind = question.get("kind")
     answer = given(question)
     if kind == "is_legal":
         if answer.get("legal"):
             return {"legal": False, "reason": rng.choice(REASONS)}
+        others = [reason for reason in REASONS if reason != answer.get("reason")]
+        if rng.random() < 0.5:
+            return {"legal": False, "reason": rng.choice(others)}
         return {"legal": True}
     if kind == "may_take":
         takes = answer["takes"]

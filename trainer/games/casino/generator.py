@@ -48,6 +48,9 @@ MAX_COUNT = 500
 MAX_BUILD = 10
 REFUSED = 3  # of _ask_build's four forms, the one announcing a value one more
 LEGAL_HANDS = 3  # hands dealt looking for a legal raise (say) before asking a refused one
+# The most legal plays a "every legal play" question may have: as many as an answer can
+# list (grammar.MAX_PLAYS, checked by tests/casino); past it the card is asked another way.
+MAX_LISTED_PLAYS = 64
 MAX_HANDS = 200  # hands dealt for one situation before giving up (never reached in practice)
 RANKS = {
     "A": "ace", "2": "deuce", "3": "three", "4": "four", "5": "five", "6": "six",
@@ -160,9 +163,16 @@ def _loose(state: State) -> list[str]:
     return [item for item in state.table if isinstance(item, str)]
 
 
+def _listable(state: State, card: str) -> bool:
+    """Whether every legal play of the card can be listed in an answer."""
+    return len(legal_plays(state, card)) <= MAX_LISTED_PLAYS
+
+
 def _ask_take(state: State, rng: random.Random, card: str, takes: list[Play], what: str) -> Asked:
     """may_take, legal_plays, or is this take legal (one of ``takes``, when there are any)."""
     form = rng.randrange(3 if takes else 2)
+    if form == 1 and not _listable(state, card):
+        form = 0
     if form == 0:
         return [{"kind": "may_take", "card": card}], f"{what}: what may {card_words(card)} take?"
     if form == 1:
@@ -252,7 +262,7 @@ def _ask_build(state: State, rng: random.Random, plays: list[Play], what: str) -
     four) the same announcing one more, which the rules mostly refuse."""
     play = rng.choice(plays)
     form = rng.randrange(4)
-    if form < 2:
+    if form < 2 and _listable(state, play.card):
         title = f"{what}: every legal play of {card_words(play.card)}"
         return [{"kind": "legal_plays", "card": play.card}], title
     if form == REFUSED and _made_total(state, play) != (play.value or 0) + 1:
@@ -314,7 +324,7 @@ def _trail(state: State, rng: random.Random) -> Asked | None:
     if not owns and rng.randrange(3):
         return None
     card = rng.choice(state.hands[state.turn])
-    if owns and rng.randrange(2) == 0:
+    if owns and rng.randrange(2) == 0 and _listable(state, card):
         title = f"Owning a build: every legal play of {card_words(card)}"
         return [{"kind": "legal_plays", "card": card}], title
     title = f"May {_mover(state)} trail {card_words(card)}?"
