@@ -48,7 +48,11 @@ class DrillCreateInput(StrictSerializer):
     )
     min_stake = serializers.CharField(required=False, help_text=_AMOUNT_HELP)
     max_stake = serializers.CharField(required=False, help_text=_AMOUNT_HELP)
-    max_boxes = StrictIntegerField(min_value=1, required=False, default=3)
+    max_boxes = StrictIntegerField(
+        min_value=1,
+        required=False,
+        help_text="Most boxes a round plays; unsaid, as many as the table has, at most 3.",
+    )
     time_limit_seconds = StrictIntegerField(min_value=1, required=False, default=60)
     time_box_seconds = StrictIntegerField(min_value=1, required=False, default=300)
     pass_mark = serializers.CharField(required=False, default="95.00", help_text=_AMOUNT_HELP)

@@ -152,3 +152,14 @@ def test_the_schema_describes_the_drill_and_scenario_endpoints(tmp_path):
     assert {"201", "400", "403"} <= set(create["responses"])
     stake = schema["components"]["schemas"]["DrillCreateInput"]["properties"]["min_stake"]
     assert stake["type"] == "string"
+
+
+def test_a_casino_drill_by_the_api_needs_no_boxes_and_refuses_three(pit_boss):
+    client = client_as(pit_boss)
+    body = {"title": "C", "kind": "generated", "profile": "scarne-casino", "skills": ["trailing"]}
+    made = client.post("/api/drills/", body, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["max_boxes"] == 1
+    refused = client.post("/api/drills/", {**body, "title": "D", "max_boxes": 3}, format="json")
+    assert refused.status_code == 400
+    assert refused.json()["field"] == "max_boxes"

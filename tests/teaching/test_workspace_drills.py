@@ -177,3 +177,27 @@ def test_retiring_goes_through_the_service_and_the_ledger(pit_boss):
     )
     again = client.post(reverse("teach:drill-retire", kwargs={"drill_id": drill.pk}))
     assert again.status_code == 409
+
+
+def test_a_generated_drill_left_to_the_tables_boxes_plays_as_many_as_it_has(pit_boss):
+    """Unsaid, the most boxes is the table's, at most three: a one-layout Casino drill is
+    made from the same form as a blackjack one, and blackjack keeps its three."""
+    for table, skills, boxes in (
+        ("scarne-casino", ["capture-sum", "scoring"], 1),
+        ("casino-shoe", ["split"], 3),
+    ):
+        profile = RuleProfile.objects.get(name=table)
+        response = client_for(pit_boss).post(
+            reverse("teach:drill-new-generated"),
+            {
+                "title": f"Left to {table}",
+                "profile": profile.pk,
+                "skills": skills,
+                "count": 4,
+                "time_limit_seconds": 30,
+                "time_box_seconds": 300,
+                "pass_mark": "90",
+            },
+        )
+        assert response.status_code == 302, response.content.decode()[:2000]
+        assert Drill.objects.get(title=f"Left to {table}").max_boxes == boxes

@@ -44,6 +44,8 @@ from trainer.selectors.pools import drills_dealing, is_pool, pool_size_problem
 MAX_ROUNDS = 500
 MAX_TIME_LIMIT = 3600
 MAX_TIME_BOX = 24 * 3600
+# The most boxes a generated round plays when its drill does not say.
+DEFAULT_BOXES = 3
 
 
 def whole_number(value: object, field: str, low: int, high: int) -> int:
@@ -105,7 +107,7 @@ def drill_create(
     count: int = 10,
     min_stake: object = None,
     max_stake: object = None,
-    max_boxes: int = 3,
+    max_boxes: int | None = None,
     time_limit_seconds: int = 60,
     time_box_seconds: int = 300,
     pass_mark: object = Decimal("95.00"),
@@ -361,7 +363,7 @@ def _recipe(
     count: int,
     min_stake: object,
     max_stake: object,
-    max_boxes: int,
+    max_boxes: int | None,
 ) -> dict[str, object]:
     if profile_version is None:
         raise ProductError("a generated drill needs a rule profile", field="profile_version")
@@ -375,7 +377,11 @@ def _recipe(
             field="skills",
         )
     rounds = whole_number(count, "count", 1, MAX_ROUNDS)
-    boxes = whole_number(max_boxes, "max_boxes", 1, profile.boxes)
+    # Unsaid, as many boxes as the table has, at most DEFAULT_BOXES (one for a one-layout game).
+    if max_boxes is None:
+        boxes = min(DEFAULT_BOXES, profile.boxes)
+    else:
+        boxes = whole_number(max_boxes, "max_boxes", 1, profile.boxes)
     low = profile.min_bet if min_stake is None else _amount(min_stake, "min_stake")
     high = profile.max_bet if max_stake is None else _amount(max_stake, "max_stake")
     if low < profile.min_bet:
@@ -461,7 +467,7 @@ def table_test_create(
         skill_minimums=minimums,
         count=count,
         # Up to three boxes a round, as the table has them (one at a one-layout game).
-        max_boxes=min(3, profile_version.engine_profile.boxes),
+        max_boxes=min(DEFAULT_BOXES, profile_version.engine_profile.boxes),
         time_limit_seconds=time_limit_seconds,
         time_box_seconds=min(MAX_TIME_BOX, count * questions_per_round * time_limit_seconds),
         pass_mark=pass_mark,

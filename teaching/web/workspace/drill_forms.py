@@ -112,7 +112,13 @@ class GeneratedDrillForm(_DrillFields):
         required=False,
         help_text="Empty: the table's box maximum.",
     )
-    max_boxes = forms.IntegerField(label="Most boxes played", min_value=1, max_value=7, initial=3)
+    max_boxes = forms.IntegerField(
+        label="Most boxes played",
+        min_value=1,
+        max_value=7,
+        required=False,
+        help_text="Empty: as many as the table has, at most 3.",
+    )
 
 
 # The service's parameter names that a form calls otherwise.
