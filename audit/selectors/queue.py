@@ -67,6 +67,7 @@ def queue_rows(grades: QuerySet[Grade]) -> QuerySet[Grade]:
             "kind",
             "category",
             "money_diff",
+            "points_diff",
             "run__id",
             "run__attempt__id",
             "run__attempt__submitted_at",

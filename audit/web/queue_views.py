@@ -22,7 +22,7 @@ from audit.web.pit_common import minute, page_number, pit_view, query_with_page
 from core import pages
 from core.roles import roles_of
 from trainer.games import game_named
-from trainer.labels import category_label
+from trainer.labels import category_label, points_text
 from trainer.models import Grade
 from trainer.selectors import visibility
 
@@ -40,7 +40,8 @@ class _QueueRow:
     position: int
     question: str
     category: str
-    money: str
+    money: str  # the money a mistake moved, or the points it lost in a game counting points
+    in_points: bool
 
 
 def _row(grade: Grade, query: str) -> _QueueRow:
@@ -58,7 +59,10 @@ def _row(grade: Grade, query: str) -> _QueueRow:
         position=grade.item.position,
         question=game_named(attempt.drill.game).kind_words(grade.kind),
         category=category_label(grade.category) or "missed",
-        money=str(grade.money_diff),
+        money=str(grade.money_diff)
+        if grade.points_diff is None
+        else points_text(grade.points_diff),
+        in_points=grade.points_diff is not None,
     )
 
 
@@ -82,9 +86,12 @@ def review_queue(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(queue.queue_rows(waiting), queue.QUEUE_PER_PAGE)
     page = paginator.get_page(page_number(request))
     first = page.object_list[0] if page.object_list else None
+    rows = [_row(grade, query) for grade in page.object_list]
     context = {
         "filterset": filterset,
-        "rows": [_row(grade, query) for grade in page.object_list],
+        "rows": rows,
+        # A page with a game counting points heads the column for both, never adding them.
+        "cost_heading": "Money or points" if any(row.in_points for row in rows) else "Money",
         "page": page,
         "count": paginator.count,
         "start_url": _row(first, query).url if first is not None else "",

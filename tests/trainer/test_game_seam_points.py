@@ -139,6 +139,13 @@ def test_the_compliance_summary_has_the_points_beside_the_money(pointed):
     ]
 
 
+def test_the_review_queue_lists_a_points_mistake_in_points(pointed, pit_boss):
+    html = client_for(pit_boss).get(reverse("pit:queue")).content.decode()
+    assert '<th class="num">Money or points</th>' in html
+    assert html.count('<td class="num">1 point</td>') == 2
+    assert '<td class="num">0.00</td>' not in html
+
+
 def test_a_money_only_house_shows_no_points(trainee, pit_boss):
     from tests.graded import make_attempt, wrong
 
@@ -149,6 +156,9 @@ def test_a_money_only_house_shows_no_points(trainee, pit_boss):
     client = client_for(pit_boss)
     for url in (reverse("pit:dashboard"), reverse("pit:trainee", args=[trainee.pk])):
         assert "Points lost" not in client.get(url).content.decode()
+    queue = client.get(reverse("pit:queue")).content.decode()
+    assert '<th class="num">Money</th>' in queue
+    assert '<td class="num">5.00</td>' in queue
     day = attempt.submitted_at.date()
     totals = report_totals(start=day, end=day)
     assert totals.points is None
