@@ -367,7 +367,7 @@ def _trainees(styles: _Styles, *, start: dt.date, end: dt.date) -> Table:
     columns, rows = trainee_table(report_trainees(start=start, end=end))
     figures = len(columns) - 3
     # The username, name and classes need room; the figures are short.
-    widths = [USABLE * 0.12, USABLE * 0.18, USABLE * 0.16] + [USABLE * 0.54 / figures] * figures
+    widths = [USABLE * 0.09, USABLE * 0.14, USABLE * 0.13] + [USABLE * 0.64 / figures] * figures
     return _table(styles, columns, rows, widths)
 
 
