@@ -86,10 +86,12 @@ def main() -> None:
     print("generate_documents:")
     timed("50-round drill (wall)", time.perf_counter() - start, len(documents), "rounds")
 
+    # Blackjack's library lines (they wrap a document); Casino's situations are its own.
     lines = [
-        json.loads(line)
+        entry
         for path in sorted(LIBRARY.glob("*.jsonl"))
         for line in path.read_text(encoding="utf-8").splitlines()
+        if "scenario" in (entry := json.loads(line))
     ]
     start = time.process_time()
     for n, line in enumerate(lines, start=1):

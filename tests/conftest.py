@@ -162,7 +162,10 @@ def pit(db, trainee, other_trainee, pit_boss):
     from tests.audit.factories import TrainingClassFactory
     from tests.factories import UserFactory
 
-    other_boss = UserFactory(username="other-boss", roles=["pit_boss"])
+    # Named, not left to Faker: a page they read must not spell "tina" by chance (Christina).
+    other_boss = UserFactory(
+        username="other-boss", first_name="Olga", last_name="Other", roles=["pit_boss"]
+    )
     mine = TrainingClassFactory(name="Morning", trainees=[trainee], instructors=[pit_boss])
     theirs = TrainingClassFactory(
         name="Evening", trainees=[other_trainee], instructors=[other_boss]

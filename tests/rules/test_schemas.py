@@ -249,7 +249,9 @@ def test_the_settlement_schema_rejects(doc: dict[str, Any]) -> None:
 def _library() -> list[dict[str, Any]]:
     lines = []
     for path in sorted((ROOT / "fixtures" / "scenarios").glob("*.jsonl")):
-        lines += [json.loads(line)["scenario"] for line in path.read_text().splitlines()]
+        entries = [json.loads(line) for line in path.read_text().splitlines()]
+        # Blackjack's lines wrap a document; Casino's situations are another game's.
+        lines += [entry["scenario"] for entry in entries if "scenario" in entry]
     return lines
 
 
