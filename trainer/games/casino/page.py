@@ -66,22 +66,33 @@ def score_lines(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> li
     ]
 
 
-def play_words(text: str, names: Mapping[str, str]) -> str:
-    """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Build 9
-    on building 9 (3♥ 6♠), the non-dealer's, with 5♦"), each item named as the table shows
-    it; a line that is not a play stays as typed."""
+def play_words(
+    text: str, names: Mapping[str, str], values: Mapping[str, int] | None = None
+) -> str:
+    """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Add to
+    the build of 9 (3♥ 6♠), with 5♦"), each item named as the table shows it and each
+    build's value the table's (``values``); a line that is not a play stays as typed."""
     try:
         canonical = grammar.parse_play(text, field="plays")
     except ProductError:
         return text.strip()
-    return words.written_play_words(canonical, names)
+    return words.written_play_words(canonical, names, values)
+
+
+def build_values(view: Mapping[str, Any]) -> dict[str, int]:
+    """Each build on the table's key -> its announced value."""
+    return {
+        str(item["key"]): int(item["value"])
+        for item in view.get("table") or []
+        if item.get("kind") != "card" and isinstance(item.get("value"), int)
+    }
 
 
 def listed_plays(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> list[dict[str, str]]:
     """The plays posted before (a refused answer), each with its words, for the list."""
-    names = item_names(view)
+    names, values = item_names(view), build_values(view)
     lines = [line.strip() for text in _posted_list(posted, "plays") for line in text.splitlines()]
-    return [{"text": line, "words": play_words(line, names)} for line in lines if line]
+    return [{"text": line, "words": play_words(line, names, values)} for line in lines if line]
 
 
 def rulings() -> list[dict[str, str]]:

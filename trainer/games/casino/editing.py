@@ -1,0 +1,471 @@
+"""Staging a Casino situation in a dealer's words (the workspace's "game-fields" editor,
+``StagedForm``): the loose cards, the builds (their cards, announced value, single or
+multiple, whose), each hand, the cards each has taken, whose turn, which deal, and up to
+three questions, each one of the five kinds in plain words with what it needs (the card;
+the play: what the card takes or builds; the penalty's facts). The instructor never types an
+answer: the engine works it out (the workspace's preview shows it in words before saving).
+
+``document`` turns the posted fields into a `casino-scenario/1` document, refusing at the
+field in plain words; ``values`` is its inverse (a stored situation opens filled in, and
+saving it unchanged gives the same document); ``refusal`` puts the engine's error at a path
+on the field it concerns, in words (editing_words)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from trainer.games.authoring import StagedField
+from trainer.games.casino import words
+from trainer.games.casino.editing_words import BUILD_ROWS, FACTS, QUESTION_ROWS, field_at, plain
+from trainer.games.casino.engine.cards import CardError, parse_card
+from trainer.games.casino.engine.profiles import PROFILE_NAME
+from trainer.games.casino.engine.rulings import SITUATIONS
+from trainer.games.casino.engine.scenario import FORMAT
+from trainer.games.casino.engine.table import build_key
+from trainer.games.errors import DocumentError
+
+PLAYERS = words.PLAYERS
+PLAYER_CHOICES = (("non_dealer", "The non-dealer"), ("dealer", "The dealer"))
+KINDS = (
+    ("is_legal", "Is this play legal? (and if not, why not)"),
+    ("may_take", "What may this card take?"),
+    ("legal_plays", "What may the player do with this card?"),
+    ("score_hand", "Score the hand"),
+    ("rule_on", "Rule on this (a penalty or a misdeal)"),
+)
+DEALS = (*((str(n), f"Deal {n} of 6") for n in range(1, 6)), ("6", "Last deal (6 of 6)"))
+CARD_KINDS = ("is_legal", "may_take", "legal_plays")
+DOES = (("take", "Takes"), ("build", "Builds"), ("trail", "Trails"))
+SITUATION_CHOICES = tuple(
+    (kind, "The dealer did not announce “Last”")
+    if kind == "last_not_announced"
+    else (kind, f"A player {said}")
+    for kind, said in words.SITUATION_WORDS.items()
+)
+CARDS_HELP = (
+    "Cards as a dealer writes them: a rank (A, 2-10, J, Q, K) and a suit (♠ ♥ ♦ ♣, or "
+    "s h d c), e.g. 10♦ A♠ or 10d As"
+)
+_SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+_SPLIT = re.compile(r"[\s,]+")
+
+
+def _table_fields() -> list[StagedField]:
+    group = "The table"
+    out = [
+        StagedField(
+            "deal",
+            "Which deal",
+            kind="choice",
+            choices=DEALS,
+            group=group,
+        ),
+        StagedField("turn", "Whose turn", kind="choice", choices=PLAYER_CHOICES, group=group),
+        StagedField("loose", "Loose cards on the table", CARDS_HELP, "cards", group=group),
+        StagedField(
+            "sweeps_rule",
+            "Sweeps score a point in this situation",
+            kind="choice",
+            choices=(("", "As the table's rules say"), ("yes", "Yes: 1 each"), ("no", "No")),
+            group=group,
+        ),
+    ]
+    group = "Builds on the table (leave a row empty when there is no such build)"
+    for n in BUILD_ROWS:
+        out += [
+            StagedField(
+                f"build_{n}_cards", f"Build {n}: its cards", CARDS_HELP, "cards", group=group
+            ),
+            StagedField(
+                f"build_{n}_value", f"Build {n}: the value announced", kind="number", group=group
+            ),
+            StagedField(
+                f"build_{n}_kind",
+                f"Build {n}: single or multiple",
+                kind="choice",
+                choices=(
+                    ("single", "Single: its cards add up to the value"),
+                    ("multiple", "Multiple: two or more groups, each worth the value"),
+                ),
+                group=group,
+            ),
+            StagedField(
+                f"build_{n}_owner",
+                f"Build {n}: whose build",
+                help="Who made it, or last raised or added to it",
+                kind="choice",
+                choices=(("non_dealer", "The non-dealer's"), ("dealer", "The dealer's")),
+                group=group,
+            ),
+        ]
+    return out
+
+
+def _player_fields() -> list[StagedField]:
+    group = "The players"
+    out: list[StagedField] = []
+    for who in PLAYERS:
+        title = words.player_words(who, title=True)
+        out += [
+            StagedField(
+                f"hand_{who}", f"{title}: the hand", "At most four cards", "cards", group=group
+            ),
+            StagedField(
+                f"taken_{who}", f"{title}: the cards taken so far", CARDS_HELP, "cards", group=group
+            ),
+            StagedField(
+                f"sweeps_{who}",
+                f"{title}: sweeps made so far",
+                "Only where sweeps score; empty: none",
+                "number",
+                group=group,
+            ),
+        ]
+    out.append(
+        StagedField(
+            "last_capturer",
+            "Who took last",
+            "Who made the last capture so far: the cards left on the table go to them",
+            "choice",
+            choices=(("", "Nobody yet"), *PLAYER_CHOICES),
+            group=group,
+        )
+    )
+    return out
+
+
+def _question_fields(n: int) -> list[StagedField]:
+    group = f"Question {n}" + ("" if n == 1 else " (optional)")
+    kind, situation = f"q{n}_kind", f"q{n}_situation"
+    play = (kind, ("is_legal",))
+    builds = tuple((str(row), f"Build {row}") for row in BUILD_ROWS)
+    out = [
+        StagedField(
+            kind,
+            "The question asked",
+            kind="choice",
+            choices=KINDS if n == 1 else (("", "(no question)"), *KINDS),
+            group=group,
+        ),
+        StagedField(
+            f"q{n}_card",
+            "The card played, or asked about",
+            "One card, in the hand of the player whose turn it is",
+            "cards",
+            group=group,
+            shown_by=(kind, CARD_KINDS),
+        ),
+        StagedField(
+            f"q{n}_does",
+            "What the card does",
+            kind="choice",
+            choices=DOES,
+            group=group,
+            shown_by=play,
+        ),
+        StagedField(
+            f"q{n}_builds",
+            "The builds it takes",
+            kind="choices",
+            choices=builds,
+            group=group,
+            shown_by=play,
+        ),
+        StagedField(
+            f"q{n}_on",
+            "The build it raises or adds to",
+            kind="choice",
+            choices=(("", "None: a new build"), *builds),
+            group=group,
+            shown_by=play,
+        ),
+        StagedField(
+            f"q{n}_value",
+            "The value it announces (a build)",
+            kind="number",
+            group=group,
+            shown_by=play,
+        ),
+        StagedField(
+            f"q{n}_loose",
+            "The loose cards it takes or builds with",
+            CARDS_HELP,
+            "cards",
+            group=group,
+            shown_by=play,
+        ),
+        StagedField(
+            situation,
+            "What happened",
+            kind="choice",
+            choices=SITUATION_CHOICES,
+            group=group,
+            shown_by=(kind, ("rule_on",)),
+        ),
+    ]
+    for fact, (label, kind_of, choices, situations) in FACTS.items():
+        out.append(
+            StagedField(
+                f"q{n}_{fact}",
+                label,
+                kind=kind_of,
+                choices=choices,
+                group=group,
+                shown_by=(situation, situations),
+            )
+        )
+    return out
+
+
+FIELDS: tuple[StagedField, ...] = (
+    *_table_fields(),
+    *_player_fields(),
+    *(field for n in QUESTION_ROWS for field in _question_fields(n)),
+)
+
+
+def _cards(values: Mapping[str, Any], name: str) -> list[str]:
+    out = []
+    for word in (w for w in _SPLIT.split(str(values.get(name) or "").strip()) if w):
+        plain_word = "".join(_SUITS.get(ch, ch) for ch in word)
+        try:
+            out.append(parse_card(plain_word))
+        except CardError:
+            raise DocumentError(
+                f"“{word[:12]}” is not a card: write a rank (A, 2-10, J, Q, K) and a suit "
+                "(♠ ♥ ♦ ♣, or s h d c), e.g. 10♦ or As",
+                field=name,
+            ) from None
+    return out
+
+
+def _number(values: Mapping[str, Any], name: str, *, what: str) -> int | None:
+    text = str(values.get(name) or "").strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()) or len(text) > 2:
+        raise DocumentError(f"write {what} as a whole number, e.g. 9", field=name)
+    return int(text)
+
+
+def _choice(values: Mapping[str, Any], name: str, allowed: Sequence[str], *, what: str) -> str:
+    said = str(values.get(name) or "")
+    if said not in allowed:
+        raise DocumentError(f"choose {what}", field=name)
+    return said
+
+
+def _builds(values: Mapping[str, Any]) -> tuple[list[dict[str, Any]], dict[int, str]]:
+    """The builds staged, in row order, and each filled row's key."""
+    out, keys = [], {}
+    for n in BUILD_ROWS:
+        cards = _cards(values, f"build_{n}_cards")
+        value = _number(values, f"build_{n}_value", what="the value announced")
+        if not cards:
+            if value is not None:
+                raise DocumentError(f"name the cards of build {n}", field=f"build_{n}_cards")
+            continue
+        if value is None:
+            raise DocumentError("say the value announced for this build", field=f"build_{n}_value")
+        kind = _choice(values, f"build_{n}_kind", ("single", "multiple"), what="single or multiple")
+        owner = _choice(values, f"build_{n}_owner", PLAYERS, what="whose build it is")
+        out.append({"build": cards, "value": value, "kind": kind, "owner": owner})
+        keys[n] = build_key(cards)
+    return out, keys
+
+
+def _play(values: Mapping[str, Any], n: int, card: str, keys: Mapping[int, str]) -> dict[str, Any]:
+    does = _choice(values, f"q{n}_does", ("take", "build", "trail"), what="what the card does")
+    if does == "trail":
+        return {"card": card, "trail": True}
+    loose = _cards(values, f"q{n}_loose")
+    picked = values.get(f"q{n}_builds") or []
+    taken_builds = []
+    for row in [picked] if isinstance(picked, str) else picked:
+        if not str(row).isdigit() or int(row) not in keys:
+            raise DocumentError(f"build {row} has no cards on the table", field=f"q{n}_builds")
+        taken_builds.append(keys[int(row)])
+    if does == "take":
+        return {"card": card, "take": [*taken_builds, *loose]}
+    value = _number(values, f"q{n}_value", what="the value announced")
+    if value is None:
+        raise DocumentError("say the value the build announces", field=f"q{n}_value")
+    play: dict[str, Any] = {"card": card, "build": value, "with": loose}
+    on = str(values.get(f"q{n}_on") or "")
+    if on:
+        if not on.isdigit() or int(on) not in keys:
+            raise DocumentError(f"build {on} has no cards on the table", field=f"q{n}_on")
+        play["on"] = keys[int(on)]
+    return play
+
+
+def _situation(values: Mapping[str, Any], n: int) -> dict[str, Any]:
+    kind = _choice(values, f"q{n}_situation", tuple(SITUATIONS), what="what happened")
+    out: dict[str, Any] = {"kind": kind}
+    for fact in SITUATIONS[kind]:
+        name = f"q{n}_{'who' if fact in ('offender', 'receiver') else fact}"
+        if fact in ("offender", "receiver"):
+            out[fact] = _choice(values, name, PLAYERS, what="who it was")
+        elif fact == "belongs_to":
+            out[fact] = _choice(values, name, ("opponent", "self"), what="whose card it was")
+        elif fact == "count":
+            count = _number(values, name, what="how many cards")
+            if count is None:
+                raise DocumentError("say how many cards were found face up", field=name)
+            out[fact] = count
+        else:
+            out[fact] = _choice(values, name, ("yes", "no"), what="yes or no") == "yes"
+    return out
+
+
+def _question(values: Mapping[str, Any], n: int, keys: Mapping[int, str]) -> dict[str, Any] | None:
+    kind = str(values.get(f"q{n}_kind") or "")
+    if not kind:
+        if n == 1:
+            raise DocumentError("choose the question asked", field="q1_kind")
+        return None
+    _choice(values, f"q{n}_kind", [k for k, _ in KINDS], what="the question asked")
+    if kind in CARD_KINDS:
+        cards = _cards(values, f"q{n}_card")
+        if len(cards) != 1:
+            raise DocumentError("name one card", field=f"q{n}_card")
+        if kind == "is_legal":
+            return {"kind": kind, "play": _play(values, n, cards[0], keys)}
+        return {"kind": kind, "card": cards[0]}
+    if kind == "rule_on":
+        return {"kind": kind, "situation": _situation(values, n)}
+    return {"kind": kind}
+
+
+def staged_document(
+    values: Mapping[str, Any], *, title: str, skills: Sequence[str], profile: str
+) -> dict[str, Any]:
+    deal = _choice(values, "deal", [str(n) for n in range(1, 7)], what="which deal")
+    turn = _choice(values, "turn", PLAYERS, what="whose turn it is")
+    builds, keys = _builds(values)
+    sweeps_rule = _choice(values, "sweeps_rule", ("", "yes", "no"), what="how sweeps score")
+    rules: Any = profile
+    if sweeps_rule:
+        rules = {"profile": profile, "overrides": {"sweeps": sweeps_rule == "yes"}}
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "title": title,
+        "skills": list(skills),
+        "rules": rules,
+        "deal": int(deal),
+        "turn": turn,
+        "table": [*builds, *_cards(values, "loose")],
+        "hands": {who: _cards(values, f"hand_{who}") for who in PLAYERS},
+        "taken": {who: _cards(values, f"taken_{who}") for who in PLAYERS},
+        "last_capturer": _choice(values, "last_capturer", ("", *PLAYERS), what="who took last")
+        or None,
+        "questions": [],
+    }
+    sweeps = {who: _number(values, f"sweeps_{who}", what="the sweeps") for who in PLAYERS}
+    if any(count is not None for count in sweeps.values()):
+        document["sweeps"] = {who: count or 0 for who, count in sweeps.items()}
+    asked = [_question(values, n, keys) for n in QUESTION_ROWS]
+    document["questions"] = [question for question in asked if question is not None]
+    return document
+
+
+def _said(cards: Sequence[str]) -> str:
+    return words.cards_words([parse_card(card) for card in cards])
+
+
+def _yes_no(value: object) -> str:
+    return "yes" if value else "no"
+
+
+def _question_values(
+    question: Mapping[str, Any], n: int, rows: Mapping[str, int]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {f"q{n}_kind": question.get("kind", "")}
+    play = question.get("play")
+    if isinstance(play, Mapping):
+        out[f"q{n}_card"] = _said([play["card"]])
+        items = [*(play.get("take") or []), *(play.get("with") or [])]
+        out[f"q{n}_builds"] = [
+            str(rows[build_key(i.split("+"))])
+            for i in items
+            if "+" in i and build_key(i.split("+")) in rows
+        ]
+        out[f"q{n}_loose"] = _said([i for i in items if "+" not in i])
+        if play.get("trail"):
+            out[f"q{n}_does"] = "trail"
+        elif "take" in play:
+            out[f"q{n}_does"] = "take"
+        else:
+            out[f"q{n}_does"] = "build"
+            out[f"q{n}_value"] = str(play.get("build", ""))
+            on = play.get("on")
+            out[f"q{n}_on"] = str(rows.get(build_key(str(on).split("+")), "")) if on else ""
+    if question.get("card"):
+        out[f"q{n}_card"] = _said([question["card"]])
+    situation = question.get("situation")
+    if isinstance(situation, Mapping):
+        out[f"q{n}_situation"] = situation.get("kind", "")
+        for fact, value in situation.items():
+            if fact in ("offender", "receiver"):
+                out[f"q{n}_who"] = value
+            elif fact in ("belongs_to", "count"):
+                out[f"q{n}_{fact}"] = str(value)
+            elif fact != "kind":
+                out[f"q{n}_{fact}"] = _yes_no(value)
+    return out
+
+
+def staged_values(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of a stored document (``staged_document``'s inverse)."""
+    out: dict[str, Any] = {
+        "deal": str(document.get("deal", "")),
+        "turn": document.get("turn", ""),
+        "last_capturer": document.get("last_capturer") or "",
+    }
+    rules = document.get("rules")
+    overrides = rules.get("overrides") or {} if isinstance(rules, Mapping) else {}
+    out["sweeps_rule"] = _yes_no(overrides["sweeps"]) if "sweeps" in overrides else ""
+    rows: dict[str, int] = {}
+    loose = []
+    for item in document.get("table") or []:
+        if isinstance(item, Mapping):
+            n = len(rows) + 1
+            rows[build_key(parse_card(card) for card in item.get("build") or [])] = n
+            out[f"build_{n}_cards"] = _said(item.get("build") or [])
+            out[f"build_{n}_value"] = str(item.get("value", ""))
+            out[f"build_{n}_kind"] = item.get("kind", "")
+            out[f"build_{n}_owner"] = item.get("owner", "")
+        else:
+            loose.append(str(item))
+    out["loose"] = _said(loose)
+    for who in PLAYERS:
+        out[f"hand_{who}"] = _said((document.get("hands") or {}).get(who) or [])
+        out[f"taken_{who}"] = _said((document.get("taken") or {}).get(who) or [])
+        sweeps = document.get("sweeps")
+        out[f"sweeps_{who}"] = str(sweeps.get(who, 0)) if isinstance(sweeps, Mapping) else ""
+    for n, question in zip(QUESTION_ROWS, document.get("questions") or [], strict=False):
+        out |= _question_values(question, n, rows)
+    return out
+
+
+class CasinoStagedForm:
+    """Casino's ``StagedForm``: the fields above, a document from them and back, and the
+    engine's refusals at the field in words."""
+
+    fields: Sequence[StagedField] = FIELDS
+
+    def values(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        return staged_values(document)
+
+    def document(
+        self, values: Mapping[str, Any], *, title: str, skills: Sequence[str], profile: str
+    ) -> dict[str, Any]:
+        return staged_document(values, title=title, skills=skills, profile=profile or PROFILE_NAME)
+
+    def refusal(self, error: DocumentError, values: Mapping[str, Any]) -> tuple[str | None, str]:
+        return field_at(str(error.field or ""), values), plain(error.message, error.reason)
+
+
+STAGED_FORM = CasinoStagedForm()
