@@ -46,7 +46,7 @@ SITUATION_CHOICES = tuple(
 )
 CARDS_HELP = (
     "Cards as a dealer writes them: a rank (A, 2-10, J, Q, K) and a suit (♠ ♥ ♦ ♣, or "
-    "s h d c), e.g. 10♦ A♠ or 10d As"
+    "the letters s h d c), e.g. 10♦ A♠"
 )
 _SUITS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 _SPLIT = re.compile(r"[\s,]+")
@@ -68,7 +68,7 @@ def _table_fields() -> list[StagedField]:
             "sweeps_rule",
             "Sweeps score a point in this situation",
             kind="choice",
-            choices=(("", "As the table's rules say"), ("yes", "Yes: 1 each"), ("no", "No")),
+            choices=(("", "The table's own rule"), ("yes", "Yes: 1 each"), ("no", "No")),
             group=group,
         ),
     ]
@@ -235,7 +235,7 @@ def _cards(values: Mapping[str, Any], name: str) -> list[str]:
         except CardError:
             raise DocumentError(
                 f"“{word[:12]}” is not a card: write a rank (A, 2-10, J, Q, K) and a suit "
-                "(♠ ♥ ♦ ♣, or s h d c), e.g. 10♦ or As",
+                "(♠ ♥ ♦ ♣, or the letters s h d c), e.g. 10♦ or A♠",
                 field=name,
             ) from None
     return out
@@ -465,7 +465,10 @@ class CasinoStagedForm:
         return staged_document(values, title=title, skills=skills, profile=profile or PROFILE_NAME)
 
     def refusal(self, error: DocumentError, values: Mapping[str, Any]) -> tuple[str | None, str]:
-        return field_at(str(error.field or ""), values), plain(error.message, error.reason)
+        path = str(error.field or "")
+        # A hand scored before it is over: the deal is what is wrong.
+        at = "deal" if error.reason == "hand_not_over" else field_at(path, values)
+        return at, plain(error.message, error.reason)
 
 
 STAGED_FORM = CasinoStagedForm()
