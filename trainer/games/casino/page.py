@@ -66,9 +66,7 @@ def score_lines(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> li
     ]
 
 
-def play_words(
-    text: str, names: Mapping[str, str], values: Mapping[str, int] | None = None
-) -> str:
+def play_words(text: str, names: Mapping[str, str], values: Mapping[str, int] | None = None) -> str:
     """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Add to
     the build of 9 (3♥ 6♠), with 5♦"), each item named as the table shows it and each
     build's value the table's (``values``); a line that is not a play stays as typed."""

@@ -244,9 +244,7 @@ def _splits(pips: list[int], value: int) -> bool:
         if not rest:
             return open_sum == 0
         for i, pip in enumerate(rest):
-            if open_sum + pip <= value and fill(
-                rest[:i] + rest[i + 1 :], (open_sum + pip) % value
-            ):
+            if open_sum + pip <= value and fill(rest[:i] + rest[i + 1 :], (open_sum + pip) % value):
                 return True
             if open_sum == 0:
                 return False  # the first card of a new group: any of them would do
