@@ -96,6 +96,9 @@ class GameFieldsForm(forms.Form):
         self.game = game
         profile: Any = self.fields["profile"]
         profile.queryset = library_profiles().filter(game=game.name)
+        tables = list(profile.queryset[:2])
+        if len(tables) == 1 and not self.is_bound and "profile" not in self.initial:
+            self.initial["profile"] = tables[0].pk  # the game's one table, chosen already
         skills: Any = self.fields["skills"]
         skills.choices = skill_choices(game.name)
         self.staged = _staged(game)
