@@ -59,7 +59,8 @@ class StagedField:
     cards typed or picked, "10♦ A♠" | choice | choices: several ticked | number), the
     choices (value -> words), the group it is drawn in (a fieldset's legend) and, for the
     fields one choice decides, which value of which field shows it (``shown_by``: field,
-    values; the page hides the rest, and the game ignores them)."""
+    values; the page hides the rest, and the game ignores them); fields sharing a ``row`` are
+    drawn side by side where the page is wide enough."""
 
     name: str
     label: str
@@ -68,6 +69,8 @@ class StagedField:
     choices: tuple[tuple[str, str], ...] = ()
     group: str = ""
     shown_by: tuple[str, tuple[str, ...]] | None = None
+    # Fields of one group drawn side by side share a row (a build's cards, value, kind, owner).
+    row: str = ""
 
 
 class StagedForm(Protocol):

@@ -108,13 +108,17 @@ class GameFieldsForm(forms.Form):
     def main_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in MAIN]
 
-    def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
-        """The game's fields by group (a fieldset each), in its order."""
-        out: list[tuple[str, list[forms.BoundField]]] = []
+    def groups(self) -> list[tuple[str, list[tuple[str, list[forms.BoundField]]]]]:
+        """The game's fields by group (a fieldset each) and, in a group, by row (fields
+        drawn side by side), in its order."""
+        out: list[tuple[str, list[tuple[str, list[forms.BoundField]]]]] = []
         for field in self.staged.fields:
             if not out or out[-1][0] != field.group:
                 out.append((field.group, []))
-            out[-1][1].append(self[field.name])
+            rows = out[-1][1]
+            if not rows or not field.row or rows[-1][0] != field.row:
+                rows.append((field.row, []))
+            rows[-1][1].append(self[field.name])
         return out
 
     def values(self) -> dict[str, Any]:

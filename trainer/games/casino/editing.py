@@ -76,28 +76,38 @@ def _table_fields() -> list[StagedField]:
     for n in BUILD_ROWS:
         out += [
             StagedField(
-                f"build_{n}_cards", f"Build {n}: its cards", CARDS_HELP, "cards", group=group
+                f"build_{n}_cards",
+                f"Build {n}: its cards",
+                kind="cards",
+                group=group,
+                row=f"build {n}",
             ),
             StagedField(
-                f"build_{n}_value", f"Build {n}: the value announced", kind="number", group=group
+                f"build_{n}_value",
+                f"Build {n}: the value announced",
+                kind="number",
+                group=group,
+                row=f"build {n}",
             ),
             StagedField(
                 f"build_{n}_kind",
                 f"Build {n}: single or multiple",
                 kind="choice",
                 choices=(
-                    ("single", "Single: its cards add up to the value"),
-                    ("multiple", "Multiple: two or more groups, each worth the value"),
+                    ("single", "Single: the cards add up to it"),
+                    ("multiple", "Multiple: groups each worth it"),
                 ),
                 group=group,
+                row=f"build {n}",
             ),
             StagedField(
                 f"build_{n}_owner",
                 f"Build {n}: whose build",
-                help="Who made it, or last raised or added to it",
+                help="Who made it, or last raised or added to it" if n == 1 else "",
                 kind="choice",
                 choices=(("non_dealer", "The non-dealer's"), ("dealer", "The dealer's")),
                 group=group,
+                row=f"build {n}",
             ),
         ]
     return out
@@ -110,10 +120,19 @@ def _player_fields() -> list[StagedField]:
         title = words.player_words(who, title=True)
         out += [
             StagedField(
-                f"hand_{who}", f"{title}: the hand", "At most four cards", "cards", group=group
+                f"hand_{who}",
+                f"{title}: the hand",
+                "At most four cards",
+                "cards",
+                group=group,
+                row=who,
             ),
             StagedField(
-                f"taken_{who}", f"{title}: the cards taken so far", CARDS_HELP, "cards", group=group
+                f"taken_{who}",
+                f"{title}: the cards taken so far",
+                kind="cards",
+                group=group,
+                row=who,
             ),
             StagedField(
                 f"sweeps_{who}",
@@ -121,6 +140,7 @@ def _player_fields() -> list[StagedField]:
                 "Only where sweeps score; empty: none",
                 "number",
                 group=group,
+                row=who,
             ),
         ]
     out.append(
@@ -148,6 +168,7 @@ def _question_fields(n: int) -> list[StagedField]:
             kind="choice",
             choices=KINDS if n == 1 else (("", "(no question)"), *KINDS),
             group=group,
+            row=f"ask {n}",
         ),
         StagedField(
             f"q{n}_card",
@@ -156,6 +177,7 @@ def _question_fields(n: int) -> list[StagedField]:
             "cards",
             group=group,
             shown_by=(kind, CARD_KINDS),
+            row=f"ask {n}",
         ),
         StagedField(
             f"q{n}_does",
@@ -164,14 +186,7 @@ def _question_fields(n: int) -> list[StagedField]:
             choices=DOES,
             group=group,
             shown_by=play,
-        ),
-        StagedField(
-            f"q{n}_builds",
-            "The builds it takes",
-            kind="choices",
-            choices=builds,
-            group=group,
-            shown_by=play,
+            row=f"play {n}",
         ),
         StagedField(
             f"q{n}_on",
@@ -180,6 +195,7 @@ def _question_fields(n: int) -> list[StagedField]:
             choices=(("", "None: a new build"), *builds),
             group=group,
             shown_by=play,
+            row=f"play {n}",
         ),
         StagedField(
             f"q{n}_value",
@@ -187,14 +203,24 @@ def _question_fields(n: int) -> list[StagedField]:
             kind="number",
             group=group,
             shown_by=play,
+            row=f"play {n}",
+        ),
+        StagedField(
+            f"q{n}_builds",
+            "The builds it takes",
+            kind="choices",
+            choices=builds,
+            group=group,
+            shown_by=play,
+            row=f"items {n}",
         ),
         StagedField(
             f"q{n}_loose",
             "The loose cards it takes or builds with",
-            CARDS_HELP,
-            "cards",
+            kind="cards",
             group=group,
             shown_by=play,
+            row=f"items {n}",
         ),
         StagedField(
             situation,
