@@ -77,3 +77,29 @@ def test_an_answer_stored_in_the_grammar_reads_and_grades_as_before():
     assert CASINO.answer_words(stored) == (
         "Raise the 5 build (2♣ 3♥) to 6; Add to the build of 9 (3♥ 6♠), with 5♦"
     )
+
+
+@pytest.mark.parametrize(
+    ("play", "values", "said"),
+    [
+        (
+            {"card": "Ad", "build": 6, "on": B5, "with": []},
+            {B5: 5},
+            "A♦ raises the build (2♣ 3♥) to 6",
+        ),
+        ({"card": "9h", "build": 9, "on": B9, "with": []}, None, "9♥ adds to the build (3♥ 6♠)"),
+        (
+            {"card": "4c", "build": 9, "on": B9, "with": ["5d"]},
+            {B9: 9},
+            "4♣ adds to the build (3♥ 6♠), with 5♦",
+        ),
+        (
+            {"card": "Ah", "build": 8, "on": SEVENS, "with": []},
+            {SEVENS: 7},
+            "A♥ raises the build (3♦ 4♠ 7♣) to 8",
+        ),
+        ({"card": "Ah", "build": 9, "with": ["8c"]}, None, "A♥ builds 9 with 8♣"),
+    ],
+)
+def test_a_questions_play_on_a_build_is_asked_in_a_dealers_words(play, values, said):
+    assert words.play_words(play, None, values) == said

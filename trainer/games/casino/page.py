@@ -25,7 +25,7 @@ from trainer.games.casino import display, grammar, words
 from trainer.games.casino.engine.legality import REASONS
 from trainer.games.casino.engine.rulings import RULINGS
 from trainer.games.casino.engine.scoring import LINES
-from trainer.games.casino.keying import item_names
+from trainer.games.casino.keying import build_values, item_names
 from trainer.games.casino.reading import FORM_SHAPES, line_field
 
 SHAPE_OF_KIND = {kind: shape for shape, kind in FORM_SHAPES.items()}
@@ -75,15 +75,6 @@ def play_words(text: str, names: Mapping[str, str], values: Mapping[str, int] | 
     except ProductError:
         return text.strip()
     return words.written_play_words(canonical, names, values)
-
-
-def build_values(view: Mapping[str, Any]) -> dict[str, int]:
-    """Each build on the table's key -> its announced value."""
-    return {
-        str(item["key"]): int(item["value"])
-        for item in view.get("table") or []
-        if item.get("kind") != "card" and isinstance(item.get("value"), int)
-    }
 
 
 def listed_plays(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> list[dict[str, str]]:

@@ -131,9 +131,16 @@ def item_words(item: Mapping[str, Any]) -> str:
     return build_words(item)
 
 
-def play_words(play: Mapping[str, Any], items: Mapping[str, str] | None = None) -> str:
+def play_words(
+    play: Mapping[str, Any],
+    items: Mapping[str, str] | None = None,
+    values: Mapping[str, int] | None = None,
+) -> str:
     """A play as the format writes it ({"card", "take"|"build"|"trail", ...}) in words:
-    "10♠ takes 10♥ and the build (A♥ 3♣ 6♠)"; ``items`` names a key as the table shows it."""
+    "10♠ takes 10♥ and the build (A♥ 3♣ 6♠)", "A♦ raises building 5 (3♥ 2♣), the dealer's,
+    to 6", "9♥ adds to building 9 (6♠ 3♥), the non-dealer's"; ``items`` names a key as the
+    table shows it, ``values`` gives a build's announced value (else read from its cards,
+    `build_value`)."""
     card = card_words(str(play.get("card")))
     named = items or {}
 
@@ -150,7 +157,16 @@ def play_words(play: Mapping[str, Any], items: Mapping[str, str] | None = None) 
     on = play.get("on")
     text = f"{card} builds {value}"
     if on:
-        text += f" on {said(str(on))}"
+        key = str(on)
+        announced = value if isinstance(value, int) else None
+        worth = (values or {}).get(key)
+        old = worth if worth is not None else build_value(key, announced)
+        if old is not None and old == announced:
+            text = f"{card} adds to {said(key)}"
+        else:
+            # "building 5 (3♥ 2♣), the dealer's, to 6": the owner's clause closed.
+            pause = "," if "," in said(key) else ""
+            text = f"{card} raises {said(key)}{pause} to {value}"
     if joined:
         text += f"{',' if on else ''} with {and_list(joined)}"
     return text
