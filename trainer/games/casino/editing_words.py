@@ -139,5 +139,5 @@ def _question_part(part: str | None, inner: str | None) -> str:
     if part == "situation":
         if inner in ("offender", "receiver"):
             return "who"
-        return inner if inner in FACTS else "situation"
+        return inner if inner is not None and inner in FACTS else "situation"
     return "kind"
