@@ -48,7 +48,14 @@ def test_a_pit_boss_authors_a_casino_situation_in_a_dealers_words(live_server, p
     page.get_by_label("Build 1: the value announced").fill("5")
     page.get_by_label("Build 1: whose build").select_option(label="The dealer's")
     page.locator("#id_hand_non_dealer").fill("A♦ 6♥ 9♠ Q♣")
-    page.locator("#id_hand_dealer").fill("5♦ 7♣ 8♣ J♥")
+    # The picker follows the cards field entered and writes a dealer's words into it.
+    page.locator("#id_hand_dealer").fill("5♦ 7♣ 8♣")
+    page.locator("#id_hand_dealer").focus()
+    picker = page.locator("[data-fields-picker]")
+    expect(picker).to_contain_text("The picker adds to: Dealer: the hand.")
+    picker.get_by_role("button", name="J", exact=True).click()
+    picker.get_by_role("button", name="hearts").click()
+    expect(page.locator("#id_hand_dealer")).to_have_value("5♦ 7♣ 8♣ J♥")
     question = page.get_by_role("group", name="Question 1")
     question.get_by_label("The question asked").select_option(
         label="Is this play legal? (and if not, why not)"

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 
 from core.errors import CHOICE_ERRORS, ProductError
 from teaching.selectors.drills import library_profiles
+from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS
 from teaching.web.workspace.drill_forms import ProfileChoiceField
 from teaching.web.workspace.drills import round_preview
 from trainer.games import DocumentError, Game, game_named, game_names
@@ -214,5 +215,13 @@ def fields_author(request: HttpRequest, current: Scenario | None, game: Game) ->
         form = GameFieldsForm(initial=initial, game=game)
     else:
         form = GameFieldsForm(game=game)
-    context = {"form": form, "current": current, "preview": preview, "game_title": game.title}
+    context = {
+        "form": form,
+        "current": current,
+        "preview": preview,
+        "game_title": game.title,
+        # The card picker (js/scenario-fields.js) writes into the cards field last focused.
+        "ranks": RANKS,
+        "suits": PICKER_SUITS,
+    }
     return render(request, "trainer/workspace/scenario_fields.html", context, status=status)

@@ -94,9 +94,12 @@ def _table_fields() -> list[StagedField]:
                 f"Build {n}: single or multiple",
                 kind="choice",
                 choices=(
-                    ("single", "Single: the cards add up to it"),
-                    ("multiple", "Multiple: groups each worth it"),
+                    ("single", "Single"),
+                    ("multiple", "Multiple"),
                 ),
+                help="Single: its cards add up to the value; multiple: groups each worth it"
+                if n == 1
+                else "",
                 group=group,
                 row=f"build {n}",
             ),
