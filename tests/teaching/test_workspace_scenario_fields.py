@@ -278,3 +278,28 @@ def test_another_pit_boss_cannot_revise_it_but_an_administrator_can(pit_boss, ad
     assert (made.is_active, Scenario.objects.count()) == (True, 1)
     assert client_for(admin_user).post(url, five_raised_to_six(title="Fixed")).status_code == 302
     assert Scenario.objects.get(is_active=True).title == "Fixed"
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"profile": "scarne-casino", "overrides": {"sweeps": True}},
+        {"profile": "scarne-casino", "overrides": {"match_goal": 21}},
+        {"profile": "scarne-casino", "overrides": {"sweeps": False, "match_goal": None}},
+    ],
+)
+def test_a_situations_own_rules_round_trip_and_are_played(rules):
+    document = {**library()[0], "rules": rules, "sweeps": {"non_dealer": 1, "dealer": 0}}
+    values = staged_values(document)
+    back = staged_document(
+        values, title=document["title"], skills=document["skills"], profile="scarne-casino"
+    )
+    assert back == {key: value for key, value in document.items() if key != "id"}
+    game_named("casino").validate(back)
+
+
+def test_a_situations_sweeps_rule_is_refused_in_words_when_not_offered(pit_boss):
+    response = client_for(pit_boss).post(NEW, five_raised_to_six(sweeps_rule="maybe"))
+    assert response.status_code == 400
+    assert 'id="id_sweeps_rule-error"' in response.content.decode()
+    assert not Scenario.objects.exists()

@@ -36,6 +36,12 @@ KINDS = (
     ("rule_on", "Rule on this (a penalty or a misdeal)"),
 )
 DEALS = (*((str(n), f"Deal {n} of 6") for n in range(1, 6)), ("6", "Last deal (6 of 6)"))
+MATCH_GOALS = (
+    ("", "The table's own rule"),
+    ("none", "No match: each hand is a game"),
+    ("11", "11 points"),
+    ("21", "21 points"),
+)
 CARD_KINDS = ("is_legal", "may_take", "legal_plays")
 DOES = (("take", "Takes"), ("build", "Builds"), ("trail", "Trails"))
 SITUATION_CHOICES = tuple(
@@ -70,6 +76,15 @@ def _table_fields() -> list[StagedField]:
             kind="choice",
             choices=(("", "The table's own rule"), ("yes", "Yes: 1 each"), ("no", "No")),
             group=group,
+            row="rules",
+        ),
+        StagedField(
+            "match_rule",
+            "A match is played to, in this situation",
+            kind="choice",
+            choices=MATCH_GOALS,
+            group=group,
+            row="rules",
         ),
     ]
     group = "Builds on the table (leave a row empty when there is no such build)"
@@ -368,16 +383,30 @@ def _question(values: Mapping[str, Any], n: int, keys: Mapping[int, str]) -> dic
     return {"kind": kind}
 
 
+def _overrides(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules this situation changes from its table's (sweeps, the match's goal)."""
+    out: dict[str, Any] = {}
+    sweeps = _choice(values, "sweeps_rule", ("", "yes", "no"), what="how sweeps score")
+    if sweeps:
+        out["sweeps"] = sweeps == "yes"
+    goal = _choice(
+        values, "match_rule", [v for v, _ in MATCH_GOALS], what="what a match is played to"
+    )
+    if goal:
+        out["match_goal"] = None if goal == "none" else int(goal)
+    return out
+
+
 def staged_document(
     values: Mapping[str, Any], *, title: str, skills: Sequence[str], profile: str
 ) -> dict[str, Any]:
     deal = _choice(values, "deal", [str(n) for n in range(1, 7)], what="which deal")
     turn = _choice(values, "turn", PLAYERS, what="whose turn it is")
     builds, keys = _builds(values)
-    sweeps_rule = _choice(values, "sweeps_rule", ("", "yes", "no"), what="how sweeps score")
     rules: Any = profile
-    if sweeps_rule:
-        rules = {"profile": profile, "overrides": {"sweeps": sweeps_rule == "yes"}}
+    overrides = _overrides(values)
+    if overrides:
+        rules = {"profile": profile, "overrides": overrides}
     document: dict[str, Any] = {
         "format": FORMAT,
         "title": title,
@@ -456,6 +485,8 @@ def staged_values(document: Mapping[str, Any]) -> dict[str, Any]:
     rules = document.get("rules")
     overrides = rules.get("overrides") or {} if isinstance(rules, Mapping) else {}
     out["sweeps_rule"] = _yes_no(overrides["sweeps"]) if "sweeps" in overrides else ""
+    goal = overrides.get("match_goal", "")
+    out["match_rule"] = "none" if goal is None else str(goal)
     rows: dict[str, int] = {}
     loose = []
     for item in document.get("table") or []:

@@ -127,7 +127,9 @@ def field_at(path: str, values: Mapping[str, Any]) -> str | None:
         who = player if player in words.PLAYERS else ("dealer" if head == "hands" else "non_dealer")
         return f"{'hand' if head == 'hands' else head}_{who}"
     simple = {"deal": "deal", "turn": "turn", "table": "loose", "last_capturer": "last_capturer"}
-    simple |= {"rules": "sweeps_rule", "title": "title", "skills": "skills"}
+    simple |= {"title": "title", "skills": "skills"}
+    if head == "rules":
+        return "match_rule" if "match_goal" in path else "sweeps_rule"
     return simple.get(head.split("[", 1)[0])
 
 
