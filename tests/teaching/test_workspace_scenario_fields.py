@@ -303,3 +303,34 @@ def test_a_situations_sweeps_rule_is_refused_in_words_when_not_offered(pit_boss)
     assert response.status_code == 400
     assert 'id="id_sweeps_rule-error"' in response.content.decode()
     assert not Scenario.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"q1_does": "take", "q1_builds": ["x"]},
+        {"q1_on": "x"},
+        {"build_1_value": "0"},
+        {"build_1_cards": "K♠ 3♥"},
+        {"build_1_kind": "multiple"},
+        {"q1_value": "-1"},
+        {
+            "q2_kind": "rule_on",
+            "q2_situation": "face_up_in_pack",
+            "q2_who": "dealer",
+            "q2_count": "99",
+        },
+        {"q2_kind": "rule_on", "q2_situation": "nothing"},
+        {"turn": "dealer"},
+        {"q1_kind": "whatever"},
+        {"taken_dealer": "A♦"},
+    ],
+)
+def test_odd_input_is_refused_in_words_never_a_crash(pit_boss, changes):
+    response = client_for(pit_boss).post(NEW, five_raised_to_six(**changes))
+    page = response.content.decode()
+    assert response.status_code == 400
+    errors = re.findall(r'class="error" role="alert"[^>]*>(.*?)</p>', page)
+    assert errors
+    assert INTERNAL.findall(" ".join(errors)) == [], errors
+    assert not Scenario.objects.exists()
