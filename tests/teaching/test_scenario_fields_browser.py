@@ -29,6 +29,7 @@ def test_a_pit_boss_authors_a_casino_situation_in_a_dealers_words(live_server, p
     refused = csp_violations(page)
     log_in(page, live_server.url, pit_boss.username)
     page.goto(f"{live_server.url}/teach/scenarios/")
+    assert_accessible(page)
     page.get_by_role("link", name="Stage a Scarne's Casino situation").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Stage a Scarne's Casino situation")
     # Nothing about a play or a penalty is asked before the question says so.
