@@ -194,8 +194,13 @@
       var text = "build " + value.value;
       var words = "Build " + value.value;
       if (base) {
+        // A dealer's words (trainer/games/casino/words.py, on_build_words): the build
+        // raised to a new value, or added to at its own.
         text += " on " + base.dataset.item;
-        words += " on " + base.dataset.words;
+        words =
+          base.dataset.value === value.value
+            ? "Add to the build of " + value.value + " (" + base.dataset.cards + ")"
+            : "Raise the " + base.dataset.value + " build (" + base.dataset.cards + ") to " + value.value;
       }
       if (rest.length) {
         text +=

@@ -331,10 +331,12 @@ def test_every_page_csv_and_pdf_each_role_reads_shows_no_internal_name(
         "trainee_id": [trainee.pk],
         "class_id": list(TrainingClass.objects.values_list("pk", flat=True)),
         "assignment_id": list(Assignment.objects.values_list("pk", flat=True)),
-        # Casino's scenarios are edited as their documents (the authoring format's names).
-        "scenario_id": list(
-            Scenario.objects.exclude(game="casino").values_list("pk", flat=True)[:2]
-        ),
+        # Every game's scenarios, each edited in the form its game names: Casino's in a
+        # dealer's words (issue #26), never as its document's names.
+        "scenario_id": [
+            *Scenario.objects.exclude(game="casino").values_list("pk", flat=True)[:2],
+            *Scenario.objects.filter(game="casino", is_active=True).values_list("pk", flat=True),
+        ],
         "report_id": list(ComplianceReport.objects.values_list("pk", flat=True)),
         "name": list(RuleProfile.objects.values_list("name", flat=True)),
     }
@@ -351,7 +353,17 @@ def test_every_page_csv_and_pdf_each_role_reads_shows_no_internal_name(
             read[f"{who.username} {url}"] = len(text)
             if hits := found(pattern, text):
                 leaks[f"{who.username} {url}"] = hits
+    # A new Casino situation's form, offered at the library's page with its game named.
+    for who in (boss, admin_user):
+        response = client_for(who).get(reverse("teach:scenario-new") + "?game=casino")
+        assert response.status_code == 200
+        read[f"{who.username} new casino"] = len(text := _read(response))
+        if hits := found(pattern, text):
+            leaks[f"{who.username} new casino"] = hits
     assert leaks == {}, sorted(leaks.items())
+    for scenario in Scenario.objects.filter(game="casino", is_active=True):
+        edit = reverse("teach:scenario-edit", args=[scenario.pk])
+        assert f"{boss.username} {edit}" in read
     # The walk read the pages that matter: the rule change's feedback and the pit's view
     # of it, the reports in their three formats, the personnel file.
     feedback = reverse("train:feedback", args=[changed.pk, 1])

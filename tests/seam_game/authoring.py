@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.seam_game.marking import PAT, SKILLS, STIFF
 from trainer.games import DocumentError
-from trainer.games.authoring import Parameter
+from trainer.games.authoring import Parameter, StagedForm
 
 FORMAT = "dealer-draws/1"
 TABLE = "dealer-draws-table"
@@ -64,6 +64,7 @@ class DealerDrawsAuthoring:
     scenario_format = FORMAT
     # No form of its own: the workspace stages its rounds as documents.
     staged_editor: str | None = None
+    staged_form: StagedForm | None = None
     parameters: Sequence[Parameter] = PARAMETERS
     shipped_profiles = SHIPPED
 

@@ -133,7 +133,8 @@ def test_the_view_shows_the_player_to_play_and_what_the_question_names(casino):
     assert view["table"][1]["kind"] == "card"
     assert view["play"] == {"card": "Ad", "build": 6, "on": "2c+3h", "with": []}
     assert legal["prompt"] == (
-        "The non-dealer plays: A♦ builds 6 on building 5 (3♥ 2♣), the dealer's. Is this play legal?"
+        "The non-dealer plays: A♦ raises building 5 (3♥ 2♣), the dealer's, to 6. "
+        "Is this play legal?"
     )
     assert take["view"]["card"] == "9s"
     assert take["prompt"] == "The non-dealer plays 9♠. What may this card take?"

@@ -90,8 +90,8 @@ def test_every_written_play_is_said_in_the_felts_one_voice():
         ]
     }
     assert CASINO.answer_words(plays).split("; ") == [
-        "Build 6 on the build (2♣ 3♥), with A♥",
-        "Build 9 on the build (3♥ 6♠)",
+        "Raise the 5 build (2♣ 3♥) to 6, with A♥",
+        "Add to the build of 9 (3♥ 6♠)",
         "Build 9 with 2♦ and 6♠",
         "Take 7♥ and the build (3♥ 6♠)",
         "Trail",

@@ -164,6 +164,8 @@ def test_items_are_buttons_to_pick_only_where_the_question_picks_them():
     felt = render_to_string("games/casino/_table.html", shown["may_take"])
     assert felt.count('aria-pressed="false"') == 3
     assert 'aria-label="Building 9 (6♠ 3♥), the dealer&#x27;s"' in felt
+    # A play on the build says its value and its cards in rank order (js/casino-table.js).
+    assert 'data-value="9" data-cards="3♥ 6♠"' in felt
 
 
 def test_the_composer_offers_every_value_and_refills_a_refused_list_in_words():
@@ -173,7 +175,7 @@ def test_the_composer_offers_every_value_and_refills_a_refused_list_in_words():
     )
     assert form["build_values"] == list(range(2, 11))
     assert [play["words"] for play in form["plays"]] == [
-        "Build 9 on building 9 (6♠ 3♥), the dealer's, with 10♦",
+        "Add to the build of 9 (3♥ 6♠), with 10♦",
         "Trail",
         "Take building 9 (6♠ 3♥), the dealer's",
     ]

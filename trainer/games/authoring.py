@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Protocol
 
+from trainer.games.errors import DocumentError
+
 
 @dataclass(frozen=True)
 class Parameter:
@@ -50,6 +52,54 @@ class Parameter:
     beside: str = ""
 
 
+@dataclass(frozen=True)
+class StagedField:
+    """One field of a game's own staging form (``StagedForm``), as the workspace draws it: its
+    name (what the form posts), its words (``label``, ``help``), its ``kind`` (text | cards:
+    cards typed or picked, "10♦ A♠" | choice | choices: several ticked | number), the
+    choices (value -> words), the group it is drawn in (a fieldset's legend) and, for the
+    fields one choice decides, which value of which field shows it (``shown_by``: field,
+    values; the page hides the rest, and the game ignores them); fields sharing a ``row`` are
+    drawn side by side where the page is wide enough."""
+
+    name: str
+    label: str
+    help: str = ""
+    kind: str = "text"  # text | cards | choice | choices | number
+    choices: tuple[tuple[str, str], ...] = ()
+    group: str = ""
+    shown_by: tuple[str, tuple[str, ...]] | None = None
+    # Fields of one group drawn side by side share a row (a build's cards, value, kind, owner).
+    row: str = ""
+
+
+class StagedForm(Protocol):
+    """A game's own staging form, in its dealers' words: the workspace draws the fields (with
+    the title, table, skills and difficulty every round has), and the game turns what was
+    posted into its document and back. Plain Python: the workspace makes the Django form."""
+
+    @property
+    def fields(self) -> Sequence[StagedField]: ...
+
+    def values(self, document: Mapping[str, Any]) -> dict[str, Any]:
+        """A stored document's fields, as the form shows them (a revision opens filled in):
+        a text or cards field as its text, a choice as its value, choices as a list."""
+        ...
+
+    def document(
+        self, values: Mapping[str, Any], *, title: str, skills: Sequence[str], profile: str
+    ) -> dict[str, Any]:
+        """The document the posted fields stage (no ``id``: the service gives it), under the
+        table ``profile``; DocumentError whose ``field`` is the form field at fault, its
+        message in the dealers' words."""
+        ...
+
+    def refusal(self, error: DocumentError, values: Mapping[str, Any]) -> tuple[str | None, str]:
+        """The game's refusal of the document the fields made (``validate``'s error at a
+        path) as the form field it concerns (None: the whole form) and plain words."""
+        ...
+
+
 class TableProfile(Protocol):
     """What the shell reads of any game's rule profile: its name, the stakes and the boxes."""
 
@@ -76,8 +126,15 @@ class Authoring(Protocol):
     def staged_editor(self) -> str | None:
         """The form the instructor's workspace stages a round of this game in, by the name
         the workspace knows it under (``"seats-and-shoe"``: seats, stakes, the host's actions
-        and a shoe of cards), or None: the round is staged as a document of the game's
+        and a shoe of cards; ``"game-fields"``: the fields of the game's own ``staged_form``),
+        or None: the round is staged as a document of the game's
         format (pasted or uploaded), judged by ``validate``."""
+        ...
+
+    @property
+    def staged_form(self) -> StagedForm | None:
+        """The game's own staging form, for ``staged_editor = "game-fields"`` (the workspace
+        draws the fields it declares); None for a game staged otherwise."""
         ...
 
     @property

@@ -17,6 +17,7 @@ from teaching.selectors import drills as sel
 from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
 from teaching.web.workspace.scenario_documents import document_author
+from teaching.web.workspace.scenario_fields import fields_author, fields_game, fields_games
 from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
 from teaching.web.workspace.scenario_forms import (
     BOXES,
@@ -50,7 +51,14 @@ def scenario_list(request: HttpRequest) -> HttpResponse:
     ]
     kept = request.GET.copy()
     kept.pop("page", None)
-    context = {"rows": rows, "filters": filters, "page": shown, "query": kept.urlencode()}
+    context = {
+        "rows": rows,
+        "filters": filters,
+        "page": shown,
+        "query": kept.urlencode(),
+        # The games staged in their own fields, each offered its form (?game=<name>).
+        "field_games": [(game.name, game.title) for game in fields_games()],
+    }
     return render(
         request, "trainer/workspace/scenarios.html", context, status=200 if valid else 400
     )
@@ -146,7 +154,11 @@ def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
 @workspace
 def scenario_new(request: HttpRequest) -> HttpResponse:
     """A new round in the seats-and-shoe form, for the tables of the games that stage their
-    rounds in it; with no such game, as a document."""
+    rounds in it; with ``?game=`` naming a game staged in its own fields, in those
+    (scenario_fields); with no such game, as a document."""
+    chosen = fields_game(request.GET.get("game"))
+    if chosen is not None:
+        return fields_author(request, None, chosen)
     if not editor_games():
         return redirect("teach:scenario-new-document")
     return _author(request, None)
@@ -167,7 +179,10 @@ def scenario_edit(request: HttpRequest, scenario_id: int) -> HttpResponse:
         newest = Scenario.objects.filter(slug=scenario.slug.split("--r")[0]).first()
         if newest is not None:
             return redirect("teach:scenario-edit", scenario_id=newest.pk)
-    # The game's own form when it names the one the workspace has; else its document.
+    # The form the game names (seats and shoe, or its own fields); else its document.
+    fields = fields_game(scenario.game)
+    if fields is not None:
+        return fields_author(request, scenario, fields)
     if game_named(scenario.game).staged_editor != EDITOR:
         return document_author(request, scenario)
     return _author(request, scenario)

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from trainer import rules
-from trainer.games.authoring import Parameter
+from trainer.games.authoring import Parameter, StagedForm
 from trainer.games.blackjack import blueprints, demo, generator, table_card
 from trainer.games.blackjack.parameters import PARAMETERS as DECLARED
 from trainer.games.errors import DocumentError
@@ -46,6 +46,7 @@ class BlackjackAuthoring:
     scenario_format = rules.SCENARIO_FORMAT
     # The workspace's form of seats, stakes, the host's actions and the shoe.
     staged_editor: str | None = "seats-and-shoe"
+    staged_form: StagedForm | None = None
     parameters: Sequence[Parameter] = DECLARED
 
     def parameters_checked(self, parameters: Mapping[str, Any]) -> None:

@@ -13,8 +13,9 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
-from trainer.games.authoring import Parameter
+from trainer.games.authoring import Parameter, StagedForm
 from trainer.games.casino import demo, engine
+from trainer.games.casino.editing import STAGED_FORM
 from trainer.games.casino.engine.errors import CasinoScenarioError
 from trainer.games.casino.engine.profiles import MATCH_GOALS, PROFILE_NAME
 from trainer.games.casino.engine.scenario import FORMAT
@@ -99,8 +100,9 @@ def _profile_name(name: str) -> None:
 
 class CasinoAuthoring:
     scenario_format = FORMAT
-    # No form of the workspace stages Casino: its rounds are staged as documents.
-    staged_editor: str | None = None
+    # Staged in the workspace's form of the game's own fields, in a dealer's words (editing).
+    staged_editor: str | None = "game-fields"
+    staged_form: StagedForm | None = STAGED_FORM
     parameters: Sequence[Parameter] = PARAMETERS
     shipped_profiles = SHIPPED
 

@@ -102,6 +102,8 @@ def felt_items(view: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "title": title,
                 "groups": [[card(code) for code in group] for group in stacks],
                 "cards": [words.card_words(code) for code in cards],
+                # A build's cards in rank order, as a play on it says them (its key's order).
+                "key_cards": words.cards_words(key.split("+")) if build else "",
                 "value": value,
                 "owner": owner,
                 "named": key in named,

@@ -80,11 +80,20 @@ def item_names(view: Mapping[str, Any]) -> dict[str, str]:
     return {str(item["key"]): words.item_words(item) for item in view.get("table") or []}
 
 
+def build_values(view: Mapping[str, Any]) -> dict[str, int]:
+    """Each build on the table's key -> its announced value."""
+    return {
+        str(item["key"]): int(item["value"])
+        for item in view.get("table") or []
+        if item.get("kind") != "card" and isinstance(item.get("value"), int)
+    }
+
+
 def prompt_of(kind: str, view: Mapping[str, Any]) -> str:
     """The question as a dealer is asked it, from what the table shows."""
     player = words.player_words(view.get("turn"))
     if kind == "is_legal":
-        play = words.play_words(view.get("play") or {}, item_names(view))
+        play = words.play_words(view.get("play") or {}, item_names(view), build_values(view))
         return f"{words._cap(player)} plays: {play}. Is this play legal?"
     if kind == "may_take":
         card = words.card_words(str(view.get("card")))

@@ -25,7 +25,7 @@ from trainer.games.casino import display, grammar, words
 from trainer.games.casino.engine.legality import REASONS
 from trainer.games.casino.engine.rulings import RULINGS
 from trainer.games.casino.engine.scoring import LINES
-from trainer.games.casino.keying import item_names
+from trainer.games.casino.keying import build_values, item_names
 from trainer.games.casino.reading import FORM_SHAPES, line_field
 
 SHAPE_OF_KIND = {kind: shape for shape, kind in FORM_SHAPES.items()}
@@ -66,22 +66,22 @@ def score_lines(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> li
     ]
 
 
-def play_words(text: str, names: Mapping[str, str]) -> str:
-    """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Build 9
-    on building 9 (3♥ 6♠), the non-dealer's, with 5♦"), each item named as the table shows
-    it; a line that is not a play stays as typed."""
+def play_words(text: str, names: Mapping[str, str], values: Mapping[str, int] | None = None) -> str:
+    """A play of the grammar ("build 9 on 3h+6s with 5d") as the composer says it ("Add to
+    the build of 9 (3♥ 6♠), with 5♦"), each item named as the table shows it and each
+    build's value the table's (``values``); a line that is not a play stays as typed."""
     try:
         canonical = grammar.parse_play(text, field="plays")
     except ProductError:
         return text.strip()
-    return words.written_play_words(canonical, names)
+    return words.written_play_words(canonical, names, values)
 
 
 def listed_plays(view: Mapping[str, Any], posted: Mapping[str, Any] | None) -> list[dict[str, str]]:
     """The plays posted before (a refused answer), each with its words, for the list."""
-    names = item_names(view)
+    names, values = item_names(view), build_values(view)
     lines = [line.strip() for text in _posted_list(posted, "plays") for line in text.splitlines()]
-    return [{"text": line, "words": play_words(line, names)} for line in lines if line]
+    return [{"text": line, "words": play_words(line, names, values)} for line in lines if line]
 
 
 def rulings() -> list[dict[str, str]]:

@@ -64,7 +64,7 @@ def answer_words(answer: Mapping[str, Any] | None, *, missing: str = "—") -> s
 
 
 def play_words(text: str) -> str:
-    """A stored play ("build 9 on 3h+6s with 5d") in the felt's words ("Build 9 on the build
+    """A stored play ("build 9 on 3h+6s with 5d") in the felt's words ("Add to the build of 9
     (3♥ 6♠), with 5♦"): words.written_play_words, one voice for every written play."""
     return words.written_play_words(text)
 

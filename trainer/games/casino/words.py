@@ -131,9 +131,16 @@ def item_words(item: Mapping[str, Any]) -> str:
     return build_words(item)
 
 
-def play_words(play: Mapping[str, Any], items: Mapping[str, str] | None = None) -> str:
+def play_words(
+    play: Mapping[str, Any],
+    items: Mapping[str, str] | None = None,
+    values: Mapping[str, int] | None = None,
+) -> str:
     """A play as the format writes it ({"card", "take"|"build"|"trail", ...}) in words:
-    "10♠ takes 10♥ and the build (A♥ 3♣ 6♠)"; ``items`` names a key as the table shows it."""
+    "10♠ takes 10♥ and the build (A♥ 3♣ 6♠)", "A♦ raises building 5 (3♥ 2♣), the dealer's,
+    to 6", "9♥ adds to building 9 (6♠ 3♥), the non-dealer's"; ``items`` names a key as the
+    table shows it, ``values`` gives a build's announced value (else read from its cards,
+    `build_value`)."""
     card = card_words(str(play.get("card")))
     named = items or {}
 
@@ -150,17 +157,38 @@ def play_words(play: Mapping[str, Any], items: Mapping[str, str] | None = None) 
     on = play.get("on")
     text = f"{card} builds {value}"
     if on:
-        text += f" on {said(str(on))}"
+        key = str(on)
+        announced = value if isinstance(value, int) else None
+        worth = (values or {}).get(key)
+        old = worth if worth is not None else build_value(key, announced)
+        if old is not None and old == announced:
+            text = f"{card} adds to {said(key)}"
+        else:
+            # "building 5 (3♥ 2♣), the dealer's, to 6": the owner's clause closed.
+            pause = "," if "," in said(key) else ""
+            text = f"{card} raises {said(key)}{pause} to {value}"
     if joined:
         text += f"{',' if on else ''} with {and_list(joined)}"
     return text
 
 
-def written_play_words(text: str, names: Mapping[str, str] | None = None) -> str:
+def written_play_words(
+    text: str,
+    names: Mapping[str, str] | None = None,
+    values: Mapping[str, int] | None = None,
+) -> str:
     """A play in the canonical grammar ("build 9 on 3h+6s with 5d", trainer.games.casino.
     grammar) as the felt's composer says it, the one voice of every written play: "Take 7♥
-    and the build (3♥ 6♠)", "Build 9 with 2♦ and 6♠", "Build 9 on building 9 (6♠ 3♥), the
-    dealer's, with 10♦"; each item named as the table shows it when ``names`` has it."""
+    and the build (3♥ 6♠)", "Build 9 with 2♦ and 6♠", and a play on a build as a dealer says
+    it: "Raise the 5 build (2♣ 3♥) to 6" (a new value), "Add to the build of 9 (3♥ 6♠), with
+    5♦" (its own value). Each item taken or built with is named as the table shows it when
+    ``names`` has it; the build's own cards are said in rank order.
+
+    ``values`` (key -> announced value) says what each build on the table is worth, where the
+    table is known (the composer, a refused form). A stored answer is read without its table:
+    the build's value is then read from its cards (`build_value`), which is the build's own
+    for every legal play; only a wrong play on an ambiguous build (4♥ 4♠: an 8, or two 4s)
+    may be said with the other value."""
     named = names or {}
     head, *rest = text.split() or [""]
 
@@ -176,11 +204,69 @@ def written_play_words(text: str, names: Mapping[str, str] | None = None) -> str
     value, rest = rest[0], rest[1:]
     out = f"Build {value}"
     if rest[:2] and rest[0] == "on":
-        out += f" on {said(rest[1:2])}"
+        base = rest[1]
+        out = on_build_words(base, value, (values or {}).get(base))
         rest = rest[2:]
     if rest[:1] == ["with"]:
-        out += f"{',' if ' on ' in out else ''} with {said(rest[1:])}"
+        out += f"{',' if out != f'Build {value}' else ''} with {said(rest[1:])}"
     return out
+
+
+def on_build_words(key: str, value: str, worth: int | None = None) -> str:
+    """A play on the build ``key`` announcing ``value``: "Raise the 5 build (2♣ 3♥) to 6", or
+    "Add to the build of 9 (3♥ 6♠)" when the value is the build's own. ``worth``: the build's
+    announced value when the table is known; else read from its cards (`build_value`)."""
+    cards = cards_words(sorted(key.split("+"), key=_rank_order))
+    announced = int(value) if value.isdigit() else None
+    old = worth if worth is not None else build_value(key, announced)
+    if old is not None and old == announced:
+        return f"Add to the build of {value} ({cards})"
+    if old is None:
+        return f"Raise the build ({cards}) to {value}"
+    return f"Raise the {old} build ({cards}) to {value}"
+
+
+_RANKS = "A23456789TJQK"
+_SUIT_ORDER = "shdc"
+
+
+def _rank_order(card: str) -> tuple[int, int]:
+    return (_RANKS.find(card[:1].upper()), _SUIT_ORDER.find(card[1:2].lower()))
+
+
+def _pip(card: str) -> int:
+    rank = _RANKS.find(card[:1].upper()) + 1
+    return rank if 1 <= rank <= 10 else 0
+
+
+def build_value(key: str, announced: int | None) -> int | None:
+    """A build's value from its cards alone, reading it as a legal play on it would: the
+    announced value when the cards split into groups of it (adding to a build of its own
+    value), else their sum when a single build may be worth it (raising it); None when no
+    build of these cards is worth either."""
+    pips = [_pip(card) for card in key.split("+")]
+    total = sum(pips)
+    if announced and 0 < announced <= total and _splits(pips, announced):
+        return announced
+    return total if 0 < total <= 10 else None
+
+
+def _splits(pips: list[int], value: int) -> bool:
+    """Whether the cards split into groups each worth ``value``."""
+    if sum(pips) % value or any(pip <= 0 or pip > value for pip in pips):
+        return False
+
+    def fill(rest: list[int], open_sum: int) -> bool:
+        if not rest:
+            return open_sum == 0
+        for i, pip in enumerate(rest):
+            if open_sum + pip <= value and fill(rest[:i] + rest[i + 1 :], (open_sum + pip) % value):
+                return True
+            if open_sum == 0:
+                return False  # the first card of a new group: any of them would do
+        return False
+
+    return fill(sorted(pips, reverse=True), 0)
 
 
 def and_list(parts: Sequence[str]) -> str:
