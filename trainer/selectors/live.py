@@ -1,0 +1,41 @@
+"""The question a class session's attempt may answer: the one its instructor has open.
+
+A live session's attempt (mode class_session) is not asked its questions in order: the
+instructor opens one at a time for the whole room (teaching.services.live_sessions), so
+the question being asked is the session's open question, if this attempt has not answered
+it yet. The answer path (trainer.services.attempts.decision_record) asks this instead of
+the first unanswered question; everything after (the 409 for any other question, the
+repeated answer returned, the ledger entry) is the same path as any attempt's.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F
+
+from trainer.models import Attempt, LiveQuestion, LiveSessionState
+from trainer.selectors.attempts import CurrentQuestion
+
+
+def live_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
+    """The session's open question for this attempt's round; None when no question is open
+    (waiting, closed, revealed, paused, ended) or this attempt has answered it."""
+    live = (
+        LiveQuestion.objects.filter(
+            session_id=attempt.live_session_id,
+            session__state=LiveSessionState.RUNNING,
+            session__current=F("number"),
+            opened_at__isnull=False,
+            closed_at__isnull=True,
+        )
+        .only("position", "n")
+        .first()
+    )
+    if live is None:
+        return None
+    item = attempt.items.filter(position=live.position).first()
+    if item is None or item.decisions.filter(question=live.n).exists():
+        return None
+    key = next((k for k in item.answer_key if k["n"] == live.n), None)
+    if key is None:
+        return None
+    return CurrentQuestion(item=item, key=dict(key), rounds=0)
