@@ -231,8 +231,8 @@ def live_session_join(
             # A late joiner comes in at the round on the table, at its current question.
             current = locked.questions.get(number=locked.current)
             rounds_add(session=locked, attempts=[attempt], position=current.position)
-            locked.version += 1
-            locked.save(update_fields=["version"])
+            # No new version: the room's pages redraw on the session's changes, not on a
+            # join (the instructor's list of who joined is read by its poll).
             ledger_append(
                 event=Event.LIVE_SESSION_JOINED,
                 subject_type=Subject.LIVE_SESSION,

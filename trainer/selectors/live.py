@@ -10,9 +10,10 @@ repeated answer returned, the ledger entry) is the same path as any attempt's.
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
 
-from trainer.models import Attempt, LiveQuestion, LiveSessionState
+from trainer.models import Attempt, LiveQuestion, LiveSession, LiveSessionState
 from trainer.selectors.attempts import CurrentQuestion
 
 
@@ -39,3 +40,13 @@ def live_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
     if key is None:
         return None
     return CurrentQuestion(item=item, key=dict(key), rounds=0)
+
+
+def live_sessions_joinable(*, user: AbstractBaseUser) -> list[LiveSession]:
+    """The sessions of the trainee's classes not yet ended (My training's "Join")."""
+    return list(
+        LiveSession.objects.filter(training_class__trainees=user)
+        .exclude(state=LiveSessionState.ENDED)
+        .select_related("training_class", "drill")
+        .defer("rounds")
+    )
