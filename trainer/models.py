@@ -745,3 +745,7 @@ class LiveQuestion(models.Model):
         if self.opened_at is not None:
             return LiveQuestionState.OPEN
         return LiveQuestionState.WAITING
+
+    @property
+    def state_words(self) -> str:
+        return str(LiveQuestionState(self.state).label)

@@ -135,7 +135,6 @@ def test_the_statuses_polled_every_second_are_cheap(session, pit, pit_boss, trai
     seat = _queries(client_for(trainee), reverse("live:status", args=[attempt.pk]))
     driver = _queries(client_for(pit_boss), reverse("teach:live-status", args=[session.pk]))
     assert seat <= 4, seat
-    print("queries", seat, driver)
     assert driver <= 7, driver
     live_session_close(session=session, user=pit_boss)
     live_session_reveal(session=session, user=pit_boss)
