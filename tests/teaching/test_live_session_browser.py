@@ -61,6 +61,7 @@ def test_an_instructor_leads_three_trainees_to_the_end(live_server, browser, pit
     boss.get_by_role("button", name="Start the session").click()
     expect(boss.locator(".live-code .code")).to_be_visible()
     session = LiveSession.objects.get()
+    assert boss.locator(".live-code .code").inner_text() == session.code
 
     seats = []
     for person, width in zip(people, (1024, 390, 390), strict=True):
