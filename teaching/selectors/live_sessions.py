@@ -36,7 +36,7 @@ def _drivable(user: AbstractBaseUser) -> Q:
     if has_role(user, Role.ADMIN):
         return Q()
     if has_role(user, Role.PIT_BOSS):
-        return Q(training_class__instructors=user)
+        return Q(training_class__instructors=user.pk)
     return Q(pk__in=[])
 
 

@@ -45,7 +45,7 @@ def live_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
 def live_sessions_joinable(*, user: AbstractBaseUser) -> list[LiveSession]:
     """The sessions of the trainee's classes not yet ended (My training's "Join")."""
     return list(
-        LiveSession.objects.filter(training_class__trainees=user)
+        LiveSession.objects.filter(training_class__trainees=user.pk)
         .exclude(state=LiveSessionState.ENDED)
         .select_related("training_class", "drill")
         .defer("rounds")

@@ -53,9 +53,9 @@ class OpenForm(forms.Form):
         super().__init__(*args, **kwargs)
         classes = TrainingClass.objects.order_by("name")
         if not has_role(user, Role.ADMIN):
-            classes = classes.filter(instructors=user)
-        self.fields["training_class"].queryset = classes
-        self.fields["drill"].queryset = (
+            classes = classes.filter(instructors=user.pk)
+        self.fields["training_class"].queryset = classes  # type: ignore[attr-defined]
+        self.fields["drill"].queryset = (  # type: ignore[attr-defined]
             drills_visible_to(user=user)
             .filter(is_active=True)
             .exclude(purpose=DrillPurpose.EXAM)
