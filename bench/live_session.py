@@ -160,18 +160,17 @@ def trainee_loop(
     """Poll the seat's status as the page does; answer each question once it opens."""
     version = None
     answered: set[int] = set()
+    by_place = {(step["position"], step["n"]): step for step in plan}
     token = browser.cookies.get("csrftoken") or ""
     while not done.is_set() and len(answered) < len(plan):
         status = browser.get(f"{base}/train/live/{seat}/status", timeout=30).json()
         if status["version"] != version:
+            # The page is drawn again: ask, as it does, which question is open.
             version = status["version"]
-            for step in plan:
-                if (
-                    step["number"] in answered
-                    or not step["open"].is_set()
-                    or step["closed"].is_set()
-                ):
-                    continue
+            asked = browser.get(f"{base}/api/attempts/{seat}/question", timeout=30).json()
+            question = asked.get("question")
+            step = by_place.get((question["position"], question["n"])) if question else None
+            if step is not None and step["number"] not in answered:
                 answer = step["expected"] if random.random() >= wrong else step["wrong"]
                 body = {"position": step["position"], "question": step["n"], "answer": answer}
                 start = time.monotonic()
@@ -255,8 +254,6 @@ def run(base: str, args: argparse.Namespace) -> int:
                 "n": question.n,
                 "expected": key["expected"],
                 "wrong": game.demo_answer(key, rng=rng, right=False),
-                "open": threading.Event(),
-                "closed": threading.Event(),
             }
         )
 
@@ -283,7 +280,6 @@ def run(base: str, args: argparse.Namespace) -> int:
     windows = []
     for step in plan:
         post_form(boss, base, f"/teach/live/{session.pk}/open/", {})
-        step["open"].set()
         opened_at = time.monotonic()
         seen = room.seen.setdefault(step["number"], [])
         while time.monotonic() - opened_at < WINDOW:
@@ -294,7 +290,6 @@ def run(base: str, args: argparse.Namespace) -> int:
             if count >= len(seats):
                 break
             time.sleep(POLL)
-        step["closed"].set()
         post_form(boss, base, f"/teach/live/{session.pk}/close/", {})
         windows.append((opened_at, time.monotonic()))
         post_form(boss, base, f"/teach/live/{session.pk}/reveal/", {})
