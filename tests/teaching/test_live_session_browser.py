@@ -108,9 +108,13 @@ def test_an_instructor_leads_three_trainees_to_the_end(live_server, browser, pit
     expect(boss.get_by_role("heading", level=1)).to_contain_text(
         "class session summary", timeout=15_000
     )
+    assert_accessible(boss)  # the summary
+    boss.screenshot(path=str(shots / "summary-390.png"), full_page=True)
     for seat in seats:
         expect(seat.get_by_role("heading", name="The class session has ended")).to_be_visible(
             timeout=10_000
         )
+    seats[0].goto(f"{base}/train/live/")
+    assert_accessible(seats[0])  # joining with a code
     assert Decision.objects.count() == 3
     assert set(Attempt.objects.values_list("status", flat=True)) == {AttemptStatus.SUBMITTED}
