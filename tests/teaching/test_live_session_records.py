@@ -5,11 +5,14 @@ worker, and on My record and the pit's trainee page as "Class session"."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
+from audit.services.reports.lifecycle import compliance_report_request
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
@@ -39,8 +42,9 @@ def _poll(read, until, seconds=90.0):
 
 
 def test_a_class_session_is_answered_sealed_graded_and_recorded(
-    celery_worker, pit, pit_boss, trainee
+    celery_worker, pit, pit_boss, trainee, compliance_officer, settings, tmp_path
 ):
+    media = settings.MEDIA_ROOT = tmp_path / "media"
     drill = DrillFactory(documents=[natural_document()])
     session = live_session_open(user=pit_boss, training_class=pit["mine"], drill=drill)
     attempt = live_session_join(user=trainee, code=session.code)
@@ -107,3 +111,10 @@ def test_a_class_session_is_answered_sealed_graded_and_recorded(
     pit_page = client_for(pit_boss).get(reverse("pit:trainee", args=[trainee.pk]))
     assert pit_page.status_code == 200
     assert "class_session" not in pit_page.content.decode()
+
+    # The compliance report lists the decision under its mode in words.
+    day = timezone.localdate()
+    csv = compliance_report_request(start=day, end=day, fmt="csv", user=compliance_officer)
+    csv_text = (Path(media) / csv.file.name).read_text()
+    assert ",Class session," in csv_text
+    assert "class_session" not in csv_text
