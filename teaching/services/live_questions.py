@@ -40,7 +40,9 @@ def _locked(session: LiveSession, user: AbstractBaseUser) -> tuple[LiveSession, 
     locked = LiveSession.objects.select_for_update().get(pk=session.pk)
     if locked.state == LiveSessionState.ENDED:
         raise ConflictError("this class session has ended", code="session_ended")
-    return locked, locked.questions.get(number=locked.current)
+    # The question's row too: an answer holds it while it is recorded (trainer.selectors
+    # .live), so the close counts every answer recorded before it and none comes after.
+    return locked, locked.questions.select_for_update().get(number=locked.current)
 
 
 def _record(
@@ -112,7 +114,7 @@ def live_session_close(*, session: LiveSession, user: AbstractBaseUser) -> LiveQ
 
 def question_close_now(*, session: LiveSession, question: LiveQuestion | None = None) -> None:
     """Close the current question if it is open, counting the room's answers to it."""
-    question = question or session.questions.get(number=session.current)
+    question = question or session.questions.select_for_update().get(number=session.current)
     if question.state != LiveQuestionState.OPEN:
         return
     question.closed_at = timezone.now()

@@ -17,11 +17,18 @@ from trainer.models import Attempt, LiveQuestion, LiveSession, LiveSessionState
 from trainer.selectors.attempts import CurrentQuestion
 
 
-def live_current_question(*, attempt: Attempt) -> CurrentQuestion | None:
+def live_current_question(*, attempt: Attempt, lock: bool = False) -> CurrentQuestion | None:
     """The session's open question for this attempt's round; None when no question is open
-    (waiting, closed, revealed, paused, ended) or this attempt has answered it."""
+    (waiting, closed, revealed, paused, ended) or this attempt has answered it.
+
+    ``lock`` (inside the answer's transaction) holds the question's row until the answer
+    commits: the close takes the same lock before it counts the room, so an answer is
+    either in the count or refused, never recorded after the count was taken."""
+    questions = (
+        LiveQuestion.objects.select_for_update(of=("self",)) if lock else LiveQuestion.objects
+    )
     live = (
-        LiveQuestion.objects.filter(
+        questions.filter(
             session_id=attempt.live_session_id,
             session__state=LiveSessionState.RUNNING,
             session__current=F("number"),

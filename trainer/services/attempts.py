@@ -311,11 +311,12 @@ def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
     return item
 
 
-def _asked(attempt: Attempt, *, count_rounds: bool) -> CurrentQuestion | None:
+def _asked(attempt: Attempt, *, count_rounds: bool, lock: bool = False) -> CurrentQuestion | None:
     """The question being asked: a class session's is the one its instructor has open
-    (trainer.selectors.live), any other attempt's the first unanswered one."""
+    (trainer.selectors.live; locked for an answer), any other attempt's the first
+    unanswered one."""
     if attempt.live_session_id is not None:
-        return live_current_question(attempt=attempt)
+        return live_current_question(attempt=attempt, lock=lock)
     return attempt_current_question(attempt=attempt, count_rounds=count_rounds)
 
 
@@ -350,7 +351,7 @@ def decision_record(
         # Locking the attempt makes concurrent answers to it take turns.
         locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
         open_ = locked.status == AttemptStatus.IN_PROGRESS
-        current = _asked(locked, count_rounds=False) if open_ else None
+        current = _asked(locked, count_rounds=False, lock=True) if open_ else None
         if current is None or (current.item.position, current.n) != (position, question):
             # Only a question other than the one being asked can have been answered before.
             repeated = _answered_before(locked, position, question)
