@@ -64,7 +64,7 @@ def test_an_instructor_leads_three_trainees_to_the_end(live_server, browser, pit
     assert boss.locator(".live-code .code").inner_text() == session.code
 
     seats = []
-    for person, width in zip(people, (1024, 390, 390), strict=True):
+    for person, width in zip(people, (1280, 390, 390), strict=True):
         seat = signed_in(browser, base, person.username, width, 844)
         seat.goto(f"{base}/train/")
         seat.get_by_role("button", name="Join the class session").click()
@@ -98,7 +98,7 @@ def test_an_instructor_leads_three_trainees_to_the_end(live_server, browser, pit
     assert_accessible(boss)
     expect(seats[0].locator(".live-mine")).to_contain_text("you were right", timeout=10_000)
     expect(seats[2].locator(".live-mine")).to_contain_text("yours was not", timeout=10_000)
-    seats[0].screenshot(path=str(shots / "seat-1024-revealed.png"), full_page=True)
+    seats[0].screenshot(path=str(shots / "seat-1280-revealed.png"), full_page=True)
     seats[2].screenshot(path=str(shots / "seat-390-revealed.png"), full_page=True)
     assert_accessible(seats[2])
 
