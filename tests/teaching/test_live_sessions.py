@@ -253,3 +253,30 @@ def test_the_end_submits_every_attempt_for_grading(session, pit_boss, trainee, p
     assert late.value.code == "session_ended"
     events = set(LedgerEntry.objects.values_list("event", flat=True))
     assert {Event.LIVE_SESSION_ENDED, Event.ATTEMPT_SUBMITTED, Event.DECISION_RECORDED} <= events
+
+
+def test_a_session_from_a_chosen_list_of_scenarios(pit, pit_boss):
+    from tests.trainer.factories import ScenarioFactory
+
+    chosen = [ScenarioFactory(document=natural_document("live-a")), ScenarioFactory()]
+    session = live_session_open(
+        user=pit_boss, training_class=pit["mine"], scenarios=chosen, title="Tuesday's naturals"
+    )
+    assert session.drill.title == "Tuesday's naturals"
+    assert [one["scenario"] for one in session.rounds] == [s.pk for s in chosen]
+    with pytest.raises(ProductError) as both:
+        live_session_open(
+            user=pit_boss, training_class=pit["mine"], drill=session.drill, scenarios=chosen
+        )
+    assert both.value.field == "drill"
+
+
+def test_a_trainee_reads_only_their_own_seat(session, trainee, other_trainee, pit):
+    from teaching.selectors.live_sessions import seat_for_trainee, seat_status
+
+    attempt = live_session_join(user=trainee, session=session)
+    assert seat_status(attempt_id=attempt.pk, user=trainee)["version"] == session.version
+    with pytest.raises(NotFoundError):
+        seat_for_trainee(attempt_id=attempt.pk, user=other_trainee)
+    with pytest.raises(NotFoundError):
+        seat_status(attempt_id=attempt.pk, user=other_trainee)
