@@ -139,3 +139,23 @@ def test_the_statuses_polled_every_second_are_cheap(session, pit, pit_boss, trai
     live_session_close(session=session, user=pit_boss)
     live_session_reveal(session=session, user=pit_boss)
     assert _queries(client_for(pit_boss), reverse("teach:live-status", args=[session.pk])) == driver
+
+
+def test_names_show_only_when_the_instructor_chooses(session, pit_boss, trainee):
+    attempt = live_session_join(user=trainee, session=session)
+    live_session_question_open(session=session, user=pit_boss)
+    key = session.rounds[0]["answer_key"][0]
+    from trainer.services.attempts import decision_record
+
+    decision_record(attempt=attempt, user=trainee, position=1, question=1, answer=key["expected"])
+    live_session_close(session=session, user=pit_boss)
+    boss = client_for(pit_boss)
+    page = reverse("teach:live", args=[session.pk])
+    assert "Who answered what" not in boss.get(page).content.decode()
+    boss.post(reverse("teach:live-act", args=[session.pk, "names"]), {"shown": "yes"})
+    shown = boss.get(page).content.decode()
+    assert "Who answered what" in shown
+    name = f"{trainee.first_name} {trainee.last_name}"
+    assert f"{name}: Pay 37.50" in shown
+    boss.post(reverse("teach:live-act", args=[session.pk, "names"]), {"shown": "no"})
+    assert "Who answered what" not in boss.get(page).content.decode()
