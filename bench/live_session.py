@@ -277,7 +277,6 @@ def run(base: str, args: argparse.Namespace) -> int:
     ]
     for thread in threads:
         thread.start()
-    windows = []
     for step in plan:
         post_form(boss, base, f"/teach/live/{session.pk}/open/", {})
         opened_at = time.monotonic()
@@ -291,7 +290,6 @@ def run(base: str, args: argparse.Namespace) -> int:
                 break
             time.sleep(POLL)
         post_form(boss, base, f"/teach/live/{session.pk}/close/", {})
-        windows.append((opened_at, time.monotonic()))
         post_form(boss, base, f"/teach/live/{session.pk}/reveal/", {})
         if step is not plan[-1]:
             post_form(boss, base, f"/teach/live/{session.pk}/next/", {})
@@ -311,12 +309,17 @@ def run(base: str, args: argparse.Namespace) -> int:
             if counted is not None:
                 lags.append(counted - accepted_at)
     expected_answers = len(seats) * len(plan)
-    in_window = sum(
-        1
-        for number, moment in room.accepted
-        if windows[number - 1][0] <= moment <= windows[number - 1][1]
-    )
+    # Within the window by the server's clock: each decision recorded between its
+    # question's opening and its close, as the database holds them.
     decisions = Decision.objects.filter(item__attempt__live_session=session)
+    window = {(q.position, q.n): (q.opened_at, q.closed_at) for q in session.questions.all()}
+    in_window = 0
+    for position, n, answered_at in decisions.values_list(
+        "item__position", "question", "answered_at"
+    ):
+        began, ended = window[(position, n)]
+        if began is not None and ended is not None and began <= answered_at <= ended:
+            in_window += 1
     decision_ids = [str(pk) for pk in decisions.values_list("pk", flat=True)]
     ledgered = LedgerEntry.objects.filter(
         event=Event.DECISION_RECORDED, subject_id__in=decision_ids
