@@ -11,11 +11,6 @@
   var PERIOD = 1000;
   var busy = false;
 
-  function typing() {
-    var form = document.getElementById("answer-form");
-    return form && form.contains(document.activeElement) && document.activeElement.tagName === "INPUT" && document.activeElement.type !== "radio";
-  }
-
   function put(status) {
     document.querySelectorAll("[data-live-field]").forEach(function (el) {
       var key = el.getAttribute("data-live-field");
@@ -65,6 +60,5 @@
       clock.textContent = Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
     }, 500);
   }
-  void typing;
   setInterval(poll, PERIOD);
 })();

@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 
-from core.errors import NotFoundError, ProductError
+from core.errors import NotFoundError
 from core.roles import Role, has_role
 from trainer.games import Game, game_named
 from trainer.labels import category_label
@@ -26,7 +26,6 @@ from trainer.models import (
     LiveQuestion,
     LiveQuestionState,
     LiveSession,
-    LiveSessionState,
     Mode,
     RuleProfileVersion,
 )
@@ -256,8 +255,3 @@ def live_summary(session: LiveSession) -> tuple[list[SummaryRow], list[tuple[str
         for a in session.attempts.select_related("trainee").order_by("started_at")
     ]
     return rows, people
-
-
-def not_ended(session: LiveSession) -> None:
-    if session.state == LiveSessionState.ENDED:
-        raise ProductError("this class session has ended", status=409, code="session_ended")

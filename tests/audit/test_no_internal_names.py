@@ -264,6 +264,7 @@ def _class_session(trainee, boss) -> None:
 
     group = TrainingClassFactory(name="Live room", trainees=[trainee], instructors=[boss])
     drill = Drill.objects.filter(purpose="practice", kind="fixed", is_active=True).first()
+    assert drill is not None
     live_demo(boss=boss, trainee=trainee, training_class=group, drill=drill)
 
 
