@@ -62,6 +62,7 @@ urlpatterns = [
     ),
     path("api/", include((api_urlpatterns, "api"))),
     path("train/record/", include("audit.web.record_urls")),
+    path("train/live/", include("teaching.web.live.seat")),
     path("train/", include("trainer.web.urls")),
     path("pit/", include("audit.web.urls")),
     path("teach/", include("teaching.web.workspace.urls")),

@@ -57,6 +57,17 @@ class Event(StrEnum):
     PERSON_REACTIVATED = "person.reactivated"  # an admin opened a closed account again
     PERSON_UNLOCKED = "person.unlocked"  # an admin cleared an account's wrong-password lockout
     PERSON_INVITATION_RESENT = "person.invitation_resent"  # an admin sent a new link to choose
+    # Live class sessions (teaching.services.live_sessions): an instructor leading a class.
+    LIVE_SESSION_OPENED = "live_session.opened"  # an instructor opened a session for a class
+    LIVE_SESSION_JOINED = "live_session.joined"  # a trainee joined (their attempt was made)
+    LIVE_QUESTION_OPENED = "live_session.question_opened"  # answers to a question may come in
+    LIVE_QUESTION_CLOSED = "live_session.question_closed"  # no more answers; the room counted
+    LIVE_QUESTION_REVEALED = "live_session.question_revealed"  # the right answer was shown
+    LIVE_SESSION_NEXT = "live_session.next"  # the instructor moved to the next question
+    LIVE_SESSION_PAUSED = "live_session.paused"  # the instructor paused the session
+    LIVE_SESSION_RESUMED = "live_session.resumed"  # the instructor carried on after a pause
+    LIVE_SESSION_NAMES_SHOWN = "live_session.names_shown"  # names shown (or hidden) on screen
+    LIVE_SESSION_ENDED = "live_session.ended"  # the session ended; its attempts were submitted
     # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
     # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
     VOUCHED_BACKFILLED = "vouched.backfilled"
@@ -74,6 +85,7 @@ class Subject(StrEnum):
     DRILL = "drill"  # trainer.Drill
     GRADE = "grade"  # trainer.Grade
     GRADING_RUN = "grading_run"  # trainer.GradingRun
+    LIVE_SESSION = "live_session"  # trainer.LiveSession
     REPORT_FILE = "report_file"  # a compliance report's file
     ROSTER = "roster"  # a roster file applied to a class
     RULE_PROFILE = "rule_profile"  # trainer.RuleProfile

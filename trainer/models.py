@@ -196,6 +196,14 @@ class Mode(models.TextChoices):
     PRACTICE = "practice", "Practice"
     EXAM = "exam", "Exam"
     SPEED = "speed", "Speed"
+    # A trainee's answers in an instructor's live session (LiveSession): never assigned.
+    CLASS_SESSION = "class_session", "Class session"
+
+
+# The modes a drill is assigned (or started) in; a class session's attempt is made by
+# joining the session (teaching.services.live_sessions), never assigned.
+ASSIGNED_MODES = (Mode.PRACTICE, Mode.EXAM, Mode.SPEED)
+ASSIGNED_MODE_CHOICES = [(mode.value, mode.label) for mode in ASSIGNED_MODES]
 
 
 class DrillPurpose(models.TextChoices):
@@ -382,6 +390,11 @@ class Attempt(models.Model):
     score = models.DecimalField(max_digits=5, decimal_places=2, null=True, blank=True)
     passed = models.BooleanField(null=True, blank=True)
     graded_at = models.DateTimeField(null=True, blank=True)
+    # A class session's attempt: the live session whose questions it answers (mode
+    # class_session); its questions are asked when the instructor opens them.
+    live_session = models.ForeignKey(
+        "LiveSession", null=True, blank=True, on_delete=models.PROTECT, related_name="attempts"
+    )
 
     class Meta:
         ordering = ["-started_at"]
@@ -401,6 +414,15 @@ class Attempt(models.Model):
             ),
             models.UniqueConstraint(
                 fields=["assignment", "trainee", "sitting"], name="unique_sitting"
+            ),
+            # A trainee is in one live session at a time, and joins each once.
+            models.UniqueConstraint(
+                fields=["trainee"],
+                condition=Q(mode="class_session", status="in_progress"),
+                name="one_live_session_at_a_time",
+            ),
+            models.UniqueConstraint(
+                fields=["live_session", "trainee"], name="one_attempt_per_live_session"
             ),
         ]
 
@@ -630,3 +652,100 @@ class GradingRunSummary(models.Model):
 
     def __str__(self) -> str:
         return f"summary of {self.run}"
+
+
+class LiveSessionState(models.TextChoices):
+    RUNNING = "running", "Running"
+    PAUSED = "paused", "Paused"
+    ENDED = "ended", "Ended"
+
+
+class LiveSession(models.Model):
+    """An instructor leading a class through a drill's rounds at once (teaching's
+    services); each trainee's answers are an Attempt in the class session mode. It stays in
+    trainer's models because those attempts point at it, as at an assignment."""
+
+    # Shown on the projector: short, unguessable, read without regard to case.
+    code = models.CharField(max_length=12, unique=True)
+    training_class = models.ForeignKey(
+        TrainingClass, on_delete=models.PROTECT, related_name="live_sessions"
+    )
+    drill = models.ForeignKey(Drill, on_delete=models.PROTECT, related_name="live_sessions")
+    instructor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    # The rounds dealt once for the whole room: [{document, profile_version, scenario,
+    # answer_key}]; every trainee's attempt is dealt the same.
+    rounds = models.JSONField(default=list)
+    seed = models.BigIntegerField(null=True, blank=True)
+    state = models.CharField(
+        max_length=16, choices=LiveSessionState.choices, default=LiveSessionState.RUNNING
+    )
+    # The number of the question on the table (LiveQuestion.number).
+    current = models.PositiveIntegerField(default=1)
+    # Raised by every change: the pages poll it and redraw when it moves.
+    version = models.PositiveIntegerField(default=1)
+    show_names = models.BooleanField(default=False)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["training_class"],
+                condition=~Q(state="ended"),
+                name="one_live_session_per_class",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"live session {self.code} of {self.training_class}"
+
+
+class LiveQuestionState(models.TextChoices):
+    WAITING = "waiting", "Waiting to open"
+    OPEN = "open", "Open for answers"
+    CLOSED = "closed", "Closed"
+    REVEALED = "revealed", "Answer shown"
+
+
+class LiveQuestion(models.Model):
+    """One question of a live session, with the moment of each change of its state."""
+
+    session = models.ForeignKey(LiveSession, on_delete=models.PROTECT, related_name="questions")
+    number = models.PositiveIntegerField()
+    # The round (its position, from 1) and the answer key's n.
+    position = models.PositiveIntegerField()
+    n = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    # The room's answers counted at the close: {"answered", "right", "mistakes": {category:
+    # count}, "answers": [[words, count, right]]}; never a trainee's name.
+    tally = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="unique_live_question")
+        ]
+
+    def __str__(self) -> str:
+        return f"question {self.number} of {self.session}"
+
+    @property
+    def state(self) -> str:
+        if self.revealed_at is not None:
+            return LiveQuestionState.REVEALED
+        if self.closed_at is not None:
+            return LiveQuestionState.CLOSED
+        if self.opened_at is not None:
+            return LiveQuestionState.OPEN
+        return LiveQuestionState.WAITING
+
+    @property
+    def state_words(self) -> str:
+        return str(LiveQuestionState(self.state).label)

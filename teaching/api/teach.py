@@ -29,7 +29,7 @@ from teaching.services.assignments import (
 from trainer.api.filters import StrictFilterSet, choice_filter
 from trainer.api.serializers import StrictIntegerField, StrictSerializer, choice_message
 from trainer.api.views import _user, body_errors, errors
-from trainer.models import Assignment, Drill, Mode
+from trainer.models import ASSIGNED_MODE_CHOICES, Assignment, Drill, Mode
 from trainer.selectors import visibility
 
 _MOST_OFFSET = dt.timedelta(hours=14)
@@ -80,7 +80,8 @@ class MomentInput(serializers.Field):
 class AssignInput(StrictSerializer):
     drill = StrictIntegerField(min_value=1)
     mode = serializers.ChoiceField(
-        choices=Mode.choices, error_messages={"invalid_choice": choice_message(Mode.choices)}
+        choices=ASSIGNED_MODE_CHOICES,
+        error_messages={"invalid_choice": choice_message(ASSIGNED_MODE_CHOICES)},
     )
     trainee = StrictIntegerField(min_value=1, required=False, allow_null=True)
     training_class = StrictIntegerField(min_value=1, required=False, allow_null=True)

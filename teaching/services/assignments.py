@@ -19,7 +19,14 @@ from core.roles import Role, has_role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from teaching.selectors.drills import drills_visible_to
-from trainer.models import Assignment, Drill, DrillPurpose, Mode, TrainingClass
+from trainer.models import (
+    ASSIGNED_MODES,
+    Assignment,
+    Drill,
+    DrillPurpose,
+    Mode,
+    TrainingClass,
+)
 from trainer.selectors import visibility
 from trainer.selectors.pools import pool_reopen_check
 from trainer.services.drills import manager_required, whole_number
@@ -102,8 +109,8 @@ def assignment_create(
     ):
         # Another class's drill (security.md, *Class boundaries*): as if it did not exist.
         raise NotFoundError("no such drill among yours", field="drill")
-    if mode not in Mode.values:
-        raise ProductError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+    if mode not in ASSIGNED_MODES:
+        raise ProductError(f"mode must be one of {', '.join(ASSIGNED_MODES)}", field="mode")
     if not drill.is_active:
         raise ProductError(f"drill '{drill.title}' is retired", field="drill")
     if mode == Mode.EXAM and drill.purpose != DrillPurpose.EXAM:

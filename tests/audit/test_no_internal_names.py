@@ -256,6 +256,18 @@ def _casino_round(trainee, boss) -> Attempt:
     return Command()._sit(trainee, boss, drill, Mode.PRACTICE, Random(7), 0.0)
 
 
+def _class_session(trainee, boss) -> None:
+    """A finished class session of the trainee's class, as setup_demo leaves one."""
+    from teaching.management.live_demo import live_demo
+    from tests.audit.factories import TrainingClassFactory
+    from trainer.models import Drill
+
+    group = TrainingClassFactory(name="Live room", trainees=[trainee], instructors=[boss])
+    drill = Drill.objects.filter(purpose="practice", kind="fixed", is_active=True).first()
+    assert drill is not None
+    live_demo(boss=boss, trainee=trainee, training_class=group, drill=drill)
+
+
 def _patterns(resolver=None, prefix=""):
     from django.urls import URLResolver, get_resolver
 
@@ -309,12 +321,13 @@ def test_every_page_csv_and_pdf_each_role_reads_shows_no_internal_name(
 ):
     from audit.models import ComplianceReport
     from audit.services.reports.lifecycle import compliance_report_request
-    from trainer.models import Assignment, AttemptItem, Scenario, TrainingClass
+    from trainer.models import Assignment, AttemptItem, LiveSession, Scenario, TrainingClass
 
     settings.MEDIA_ROOT = tmp_path
     trainee, boss, officer = history
     changed = _rule_change_round(trainee, boss)
     casino = _casino_round(trainee, boss)
+    _class_session(trainee, boss)
     pattern = internal_names()
     end = timezone.now().date() + dt.timedelta(days=1)
     for fmt in ("csv", "flat", "pdf"):
@@ -339,7 +352,10 @@ def test_every_page_csv_and_pdf_each_role_reads_shows_no_internal_name(
         ],
         "report_id": list(ComplianceReport.objects.values_list("pk", flat=True)),
         "name": list(RuleProfile.objects.values_list("name", flat=True)),
+        # The demo's finished class session: its page, status, summary and CSV.
+        "session_id": list(LiveSession.objects.values_list("pk", flat=True)),
     }
+    assert ids["session_id"]
     assert AttemptItem.objects.filter(attempt=changed).exists()
     read: dict[str, int] = {}
     leaks: dict[str, list[str]] = {}

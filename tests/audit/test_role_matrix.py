@@ -21,6 +21,7 @@ from audit.models import ComplianceReport
 from audit.services.reviews import certification_sign, retraining_flag_create
 from teaching.services.assignments import assignment_create
 from teaching.services.classes import class_join_request_create
+from teaching.services.live_sessions import live_session_open
 from tests.audit.factories import table_test
 from tests.factories import PASSWORD
 from tests.graded import RIGHT, make_attempt, signing_request, wrong
@@ -230,6 +231,18 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "api:person-invitation": ("post", _row(403, 403, 403, 403, 403, 403, 409)),
     "api:class-instructors": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
     "api:class-instructor": ("delete", _row(403, 403, 403, 403, 403, 403, 204)),
+    # Live class sessions (issue #27): trainees join and sit (their own class session's
+    # attempt only: tina's exam is no seat, 404); the class's instructor and
+    # administrators lead, another class's instructor is told it does not exist.
+    "live:join": ("get", _row(302, 200, 200, 403, 403, 403, 403)),
+    "live:seat": ("get", _row(302, 404, 404, 403, 403, 403, 403)),
+    "live:status": ("get", _row(302, 404, 404, 403, 403, 403, 403)),
+    "teach:live-index": ("get", _row(302, 403, 403, 200, 200, 403, 200)),
+    "teach:live": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:live-status": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:live-act": ("post", _row(302, 403, 403, 302, 404, 403, 302)),
+    "teach:live-summary": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    "teach:live-summary-csv": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
 }
 
 
@@ -285,6 +298,11 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
     report = ComplianceReport.objects.create(
         period_start=dt.date(2026, 1, 1), period_end=dt.date(2026, 1, 31), format="csv"
     )
+    live = live_session_open(
+        user=pit_boss,
+        training_class=pit["mine"],
+        drill=DrillFactory.create(documents=[simple_document("live")]),
+    )
     return {
         "users": {
             "anonymous": None,
@@ -313,6 +331,8 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "request_id": join.pk,
             "person_id": trainee.pk,
             "instructor_id": pit_boss.pk,
+            "session_id": live.pk,
+            "action": "open",
         },
     }
 

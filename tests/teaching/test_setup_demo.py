@@ -228,3 +228,21 @@ def test_an_invited_pit_boss_waits_on_the_administration_pages(demo, client):
     assert "Send the invitation again" in person
     run()
     assert get_user_model().objects.filter(username="newhire").count() == 1
+
+
+def test_it_leaves_one_finished_class_session_with_its_summary(demo, client):
+    from trainer.models import Attempt, LiveSession, Mode
+
+    [session] = LiveSession.objects.all()
+    assert session.state == "ended"
+    assert session.training_class.name == "Demo class"
+    attempt = Attempt.objects.get(live_session=session)
+    assert attempt.mode == Mode.CLASS_SESSION
+    assert attempt.status == "submitted"
+    tallies = [q.tally for q in session.questions.filter(opened_at__isnull=False)]
+    assert [t["right"] for t in tallies] == [1, 1, 0, 1]
+    run()  # again: still the one session
+    assert LiveSession.objects.count() == 1
+    client.force_login(get_user_model().objects.get(username="pitboss"))
+    summary = client.get(f"/teach/live/{session.pk}/summary/").content.decode()
+    assert "Who attended (1)" in summary

@@ -14,7 +14,7 @@ from rest_framework import serializers
 
 from core.errors import clip
 from trainer.api.table_serializers import TableViewOutput
-from trainer.models import Mode
+from trainer.models import ASSIGNED_MODE_CHOICES
 from trainer.selectors.sittings import sitting_state_of
 
 # What an amount looks like (the schema's pattern): ASCII digits, at most two decimals.
@@ -88,7 +88,8 @@ class ErrorOutput(serializers.Serializer[Any]):
 class AttemptStartInput(StrictSerializer):
     drill = StrictIntegerField(min_value=1, help_text="The drill's id.")
     mode = serializers.ChoiceField(
-        choices=Mode.choices, error_messages={"invalid_choice": choice_message(Mode.choices)}
+        choices=ASSIGNED_MODE_CHOICES,
+        error_messages={"invalid_choice": choice_message(ASSIGNED_MODE_CHOICES)},
     )
     assignment = StrictIntegerField(
         min_value=1,

@@ -47,12 +47,14 @@ from trainer.models import (
     Scenario,
 )
 from trainer.selectors.attempts import (
+    CurrentQuestion,
     assignments_for_trainee,
     attempt_current_question,
     public_question,
     question_view,
 )
 from trainer.selectors.drill_rounds import generate_documents
+from trainer.selectors.live import live_current_question
 from trainer.selectors.pools import (
     is_pool,
     pool_draw,
@@ -141,6 +143,8 @@ def attempt_start(
         raise ForbiddenError("only trainees start attempts")
     if mode not in Mode.values:
         raise ProductError(f"mode must be one of {', '.join(Mode.values)}", field="mode")
+    if mode == Mode.CLASS_SESSION:
+        raise ForbiddenError("a class session is joined from My training, not started")
     if not drill.is_active:
         raise NotFoundError("no such drill", field="drill")
     if assignment is not None:
@@ -278,7 +282,7 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
         return None
     if attempt.status != AttemptStatus.IN_PROGRESS:
         return None
-    current = attempt_current_question(attempt=attempt)
+    current = _asked(attempt, count_rounds=True)
     if current is None:
         return None
     item = current.item
@@ -305,6 +309,15 @@ def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
             item.shown_at = item.shown_at or now
             item.save(update_fields=["questions_shown", "shown_at"])
     return item
+
+
+def _asked(attempt: Attempt, *, count_rounds: bool, lock: bool = False) -> CurrentQuestion | None:
+    """The question being asked: a class session's is the one its instructor has open
+    (trainer.selectors.live; locked for an answer), any other attempt's the first
+    unanswered one."""
+    if attempt.live_session_id is not None:
+        return live_current_question(attempt=attempt, lock=lock)
+    return attempt_current_question(attempt=attempt, count_rounds=count_rounds)
 
 
 NOT_ASKED = "that is not the question being asked: answer the question on the table"
@@ -338,7 +351,7 @@ def decision_record(
         # Locking the attempt makes concurrent answers to it take turns.
         locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
         open_ = locked.status == AttemptStatus.IN_PROGRESS
-        current = attempt_current_question(attempt=locked, count_rounds=False) if open_ else None
+        current = _asked(locked, count_rounds=False, lock=True) if open_ else None
         if current is None or (current.item.position, current.n) != (position, question):
             # Only a question other than the one being asked can have been answered before.
             repeated = _answered_before(locked, position, question)
@@ -363,8 +376,10 @@ def decision_record(
         parsed = game.parse_answer(current.kind, answer, document=item.document or {})
         now = timezone.now()
         response_ms = _elapsed_ms(shown_at, now)
-        # The drill as this request loaded it with the attempt (a drill's limit is fixed).
-        limit_ms = attempt.drill.time_limit_seconds * 1000
+        # The drill as this request loaded it with the attempt (a drill's limit is fixed);
+        # a class session's question is open until its instructor closes it: no limit.
+        live = locked.live_session_id is not None
+        limit_ms = None if live else attempt.drill.time_limit_seconds * 1000
         decision = Decision.objects.create(
             item=item,
             question=question,
@@ -375,7 +390,7 @@ def decision_record(
             answered_at=now,
             response_ms=response_ms,
             time_limit_ms=limit_ms,
-            late=response_ms > limit_ms,
+            late=limit_ms is not None and response_ms > limit_ms,
         )
         if current.is_last_of_round:
             item.completed_at = now

@@ -41,6 +41,7 @@ from trainer.selectors.attempts import (
     seconds_left,
     trainee_home,
 )
+from trainer.selectors.live import live_sessions_joinable
 from trainer.selectors.sittings import needs_briefing
 from trainer.services.attempts import (
     attempt_question_show,
@@ -85,6 +86,7 @@ def home(request: HttpRequest) -> HttpResponse:
     context = {
         "home": trainee_home(user=_me(request)),
         "practice_drills": practice_drills(user=_me(request)),
+        "live_sessions": live_sessions_joinable(user=_me(request)),
     }
     return render(request, "trainer/home.html", context)
 
@@ -138,6 +140,11 @@ def _table(
     posted: Mapping[str, Any] | None = None,
 ) -> HttpResponse:
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
+    if attempt.live_session_id is not None:
+        # A class session's questions are asked on its own page (teaching.web.live.seat).
+        if error is not None:
+            messages.error(request, error.message)
+        return redirect("live:seat", attempt_id=attempt.pk)
     question = attempt_question_show(attempt=attempt, user=_me(request))
     if question is None:
         attempt.refresh_from_db()
@@ -201,6 +208,8 @@ def answer(request: HttpRequest, attempt_id: int) -> HttpResponse:
         answer=game_named(attempt.drill.game).form_answer(request.POST),
     )
     item = decision.item
+    if attempt.live_session_id is not None:
+        return redirect("live:seat", attempt_id=attempt.pk)
     if attempt.mode == Mode.PRACTICE and decision.question == len(item.answer_key):
         return redirect("train:feedback", attempt_id=attempt.pk, position=position)
     return redirect("train:table", attempt_id=attempt.pk)

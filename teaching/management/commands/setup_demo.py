@@ -17,13 +17,21 @@ from django.utils import timezone
 
 from core.errors import ProductError
 from core.roles import Role
+from teaching.management.live_demo import live_demo
 from teaching.models import ClassJoinRequest
 from teaching.services.assignments import assignment_cancel, assignment_create
 from teaching.services.classes.requests import class_join_request_create
 from teaching.services.people import person_create
 from trainer.labels import skill_codes
 from trainer.management.commands.import_scenarios import load_library
-from trainer.models import Assignment, Drill, Mode, RuleProfileVersion, Scenario, TrainingClass
+from trainer.models import (
+    Assignment,
+    Drill,
+    Mode,
+    RuleProfileVersion,
+    Scenario,
+    TrainingClass,
+)
 from trainer.selectors.pools import POOL_FACTOR, is_pool, pool_shared_problem
 from trainer.services.drills import drill_create, drill_retire, table_test_create
 from trainer.services.scenario_authoring import scenario_create
@@ -136,6 +144,7 @@ class Command(BaseCommand):
                 made.append((drill, mode, self.assign(drill, mode, trainee, boss, due)))
             self.second_class(users)
             self.newcomer(users["admin"])
+            live_demo(boss=boss, trainee=trainee, training_class=group, drill=made[0][0])
         self.stdout.write("Demo accounts (development only), all with the password")
         self.stdout.write(f"  {DEMO_PASSWORD}")
         for username, _first, _last, role in DEMO_ACCOUNTS:
@@ -151,6 +160,10 @@ class Command(BaseCommand):
             self.stdout.write(f"  {mode:<9} {drill.title} ({drill.count} rounds, {state})")
         for note in self.skipped:
             self.stdout.write(note)
+        self.stdout.write(
+            f"A finished class session of {DEMO_CLASS}: its summary is under Classes and "
+            "drills, Class sessions."
+        )
         self.stdout.write(
             "House rules: log in as admin and open House rules to change a table's rules "
             "from a date, or open another table from a copy of one."

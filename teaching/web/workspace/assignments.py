@@ -27,7 +27,7 @@ from teaching.services.assignments import (
     assignment_create,
     assignment_reassign,
 )
-from trainer.models import Drill, Mode
+from trainer.models import ASSIGNED_MODE_CHOICES, Drill
 from trainer.selectors import visibility
 
 
@@ -84,7 +84,7 @@ class AssignForm(forms.Form):
     trainee = PersonChoice(
         queryset=None, required=False, label="Trainee", empty_label="(the class instead)"
     )
-    mode = forms.ChoiceField(error_messages=CHOICE_ERRORS, choices=Mode.choices)
+    mode = forms.ChoiceField(error_messages=CHOICE_ERRORS, choices=ASSIGNED_MODE_CHOICES)
     due_day = forms.DateField(
         required=False, label="Due on", widget=forms.DateInput(attrs={"type": "date"})
     )

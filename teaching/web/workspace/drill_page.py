@@ -23,7 +23,15 @@ from teaching.selectors.assignments import assignments_managed_by
 from teaching.services.assignments import MAX_SITTINGS, assignment_create
 from teaching.web.workspace.assignments import due_from
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
-from trainer.models import Drill, DrillKind, DrillPurpose, Mode, Scenario, TrainingClass
+from trainer.models import (
+    ASSIGNED_MODE_CHOICES,
+    Drill,
+    DrillKind,
+    DrillPurpose,
+    Mode,
+    Scenario,
+    TrainingClass,
+)
 from trainer.selectors.drill_rounds import generate_documents
 
 # Rounds previewed on the page: enough to judge a drill, few enough to read.
@@ -46,7 +54,7 @@ class DrillAssignForm(forms.Form):
     )
     mode = forms.ChoiceField(
         error_messages={**CHOICE_ERRORS, "invalid_choice": "choose how the drill is sat"},
-        choices=Mode.choices,
+        choices=ASSIGNED_MODE_CHOICES,
     )
     due_day = forms.DateField(
         required=False, label="Due on", widget=forms.DateInput(attrs={"type": "date"})

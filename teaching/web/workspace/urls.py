@@ -2,6 +2,8 @@
 
 from django.urls import URLPattern, URLResolver, include, path
 
+from teaching.web.live import driver as live_driver
+from teaching.web.live import summary as live_summary
 from teaching.web.workspace import (
     assignments,
     class_requests,
@@ -22,4 +24,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     *assignments.urlpatterns,
     *classes.urlpatterns,
     *class_requests.urlpatterns,
+    # The summary's URLs before the buttons' (live/<id>/<action>/).
+    *live_summary.urlpatterns,
+    *live_driver.urlpatterns,
 ]
