@@ -13,6 +13,7 @@ import io
 from typing import TYPE_CHECKING
 
 import segno
+from django.conf import settings
 from reportlab.lib.colors import HexColor, black, white
 from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
@@ -110,11 +111,17 @@ def _draw(canvas: Canvas, certificate: Certificate, standing: Standing) -> None:
     canvas.drawString(30 * mm, y - 2 * mm, f"Check it at {address}")
     canvas.drawString(30 * mm, y - 7 * mm, "or type the code at " + public_url("verify:form"))
     canvas.drawString(30 * mm, 20 * mm, zone_statement())
+    canvas.setFont("Helvetica", 11)
+    canvas.drawCentredString(
+        width / 2, height - 24 * mm, f"Issued by {settings.SHOESCHOOL_ISSUER_NAME}"
+    )
+    canvas.setFont("Helvetica", 9)
+    canvas.drawCentredString(width - 55 * mm, 25 * mm, "Scan to verify")
     note = STATE_NOTE.get(standing.state)
     if note:
         canvas.setFillColor(HexColor("#991b1b"))
         canvas.setFont("Helvetica-Bold", 14)
-        canvas.drawCentredString(width / 2, height - 30 * mm, note)
+        canvas.drawCentredString(width / 2, height - 100 * mm, note)
         canvas.setFillColor(black)
     _qr(canvas, address, x=width - 85 * mm, y=30 * mm, size=60 * mm)
 
