@@ -197,3 +197,8 @@ class Certificate(AppendOnly):
 
     def __str__(self) -> str:
         return f"certificate of certification {self.certification_id}"
+
+    @property
+    def shown(self) -> str:
+        """The code as a person reads it (audit.services.certificates.code_shown)."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))

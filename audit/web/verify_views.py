@@ -101,10 +101,11 @@ def _page(request: HttpRequest, context: dict[str, Any], status: int = 200) -> H
         **context,
     }
     response = render(request, "audit/verify/page.html", context, status=status)
-    # What a code shows is not kept by a shared browser or proxy, nor sent on as a referrer.
+    # What a code shows is not kept by a shared browser or proxy (the site's referrer
+    # policy, same-origin, already keeps the code's address from other sites; no-referrer
+    # would make the forms' posts fail their origin check).
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
-    response["X-Robots-Tag"] = "noindex"
+    response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
 

@@ -100,3 +100,17 @@ def test_who_may_download_it(
     assert download(pit["other_boss"], certified).status_code == 404
     response = Client().get(reverse("credentials:certificate_pdf", args=[certified.pk]))
     assert response.status_code == 302
+
+
+def test_the_trainee_and_the_pit_find_the_certificate_links(certified, trainee, pit_boss):
+    pdf = reverse("credentials:certificate_pdf", args=[certified.pk])
+    verify = reverse("verify:code", args=[code_shown(certified.certificate.code)])
+    for user, url in (
+        (trainee, reverse("record:mine")),
+        (pit_boss, reverse("pit:trainee_certification", args=[trainee.pk])),
+    ):
+        body = client_for(user).get(url).content.decode()
+        assert f'href="{pdf}"' in body
+        assert "Certificate (PDF)" in body
+        assert f'href="{verify}"' in body
+        assert "Share / verify" in body
