@@ -12,14 +12,20 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
 from audit.certification import profile_label
 from audit.models import Certificate, Certification
+from core.errors import NotFoundError
 from core.roles import Role
 from ledger.services.vouch_check import vouch_problems
 from trainer.games import game_named
+from trainer.selectors import visibility
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 
 class State(StrEnum):
@@ -108,3 +114,21 @@ def _role_words(value: str) -> str:
         return Role(value).label
     except ValueError:
         return ""
+
+
+def certification_get_for_reader(
+    *, certification_id: int, user: AbstractBaseUser | AnonymousUser
+) -> Certification:
+    """The certification, if this user may read it: their own, or a trainee whose work
+    they see (visibility.trainees_visible_to); NotFoundError otherwise."""
+    found = (
+        Certification.objects.select_related("trainee", "profile", "corrects")
+        .filter(pk=certification_id)
+        .first()
+    )
+    if found is None or not (
+        found.trainee_id == user.pk
+        or visibility.trainees_visible_to(user=user).filter(pk=found.trainee_id).exists()
+    ):
+        raise NotFoundError("no such certification among yours", field="certification")
+    return found

@@ -4,13 +4,13 @@ code and a QR code of the public verify page's address (docs/security.md,
 *Certificates anyone can verify*). Drawn with reportlab; the QR code by segno.
 
 Whoever may read the certification may download it: the trainee themselves, a pit boss
-of their class, compliance and administrators (anyone else: NotFoundError).
+of their class, compliance and administrators
+(audit.selectors.certificates.certification_get_for_reader).
 """
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import segno
 from django.conf import settings
@@ -24,11 +24,6 @@ from audit.selectors.certificates import Standing, State, standing_of
 from audit.services.certificates import certificate_of, code_shown
 from audit.services.credentials import public_url
 from core.dates import house_minute, zone_statement
-from core.errors import NotFoundError
-from trainer.selectors import visibility
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 GREEN = HexColor("#14532d")
 STATE_NOTE = {
@@ -37,22 +32,6 @@ STATE_NOTE = {
     State.SUPERSEDED: "This certificate was replaced by a correction.",
     State.UNVERIFIABLE: "This certificate cannot be verified: ask the issuer.",
 }
-
-
-def certification_get_for_reader(*, certification_id: int, user: AbstractBaseUser) -> Certification:
-    """The certification, if this user may read it: their own, or a trainee whose work
-    they see (visibility.trainees_visible_to); NotFoundError otherwise."""
-    found = (
-        Certification.objects.select_related("trainee", "profile", "corrects")
-        .filter(pk=certification_id)
-        .first()
-    )
-    if found is None or not (
-        found.trainee_id == user.pk
-        or visibility.trainees_visible_to(user=user).filter(pk=found.trainee_id).exists()
-    ):
-        raise NotFoundError("no such certification among yours", field="certification")
-    return found
 
 
 def verify_address(certificate: Certificate) -> str:

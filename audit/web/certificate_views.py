@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_GET
 
+from audit.selectors.certificates import certification_get_for_reader
 from audit.services.certificate_pdf import certificate_pdf as make_pdf
-from audit.services.certificate_pdf import certification_get_for_reader
 from audit.services.certificates import certificate_of, code_shown
 from audit.services.credentials import credential_issue
 from core.access import role_required

@@ -19,7 +19,7 @@ def certify(trainee, signer, profile: str = "casino-shoe") -> Certification:
     return certification_sign(
         request=signing_request(),
         trainee=trainee,
-        profile=drill.certifies,
+        profile=RuleProfile.objects.get(name=profile),
         attempt=attempt,
         signer=signer,
         password=PASSWORD,
