@@ -130,3 +130,23 @@ def test_a_credential_is_for_those_who_may_read_the_certification(certified, oth
     url = reverse("credentials:certificate_credential", args=[certified.pk])
     assert client_for(other_trainee).get(url).status_code == 404
     assert client_for(pit["other_boss"]).get(url).status_code == 404
+
+
+def test_after_a_rotation_old_credentials_still_verify_with_the_retired_key(
+    certified, trainee, settings, tmp_path
+):
+    from audit.services.credential_key import key_make, signing_key
+
+    old = credential_of(trainee, certified)
+    retired = tmp_path / "old-public.pem"
+    retired.write_bytes(signing_key().as_pem(private=False))
+    settings.SHOESCHOOL_CREDENTIAL_KEY_FILE = tmp_path / "new.pem"
+    key_make(settings.SHOESCHOOL_CREDENTIAL_KEY_FILE)
+    assert not credential_check(old).signature  # the old key is no longer published
+    settings.SHOESCHOOL_CREDENTIAL_RETIRED_KEYS = [str(retired)]
+    assert credential_check(old).signature
+    new = credential_of(trainee, certified)
+    assert claims_of(new)["id"] == claims_of(old)["id"]
+    assert credential_check(new).state == State.VALID
+    kids = [key["kid"] for key in Client().get(reverse("credentials:jwks")).json()["keys"]]
+    assert len(kids) == 2
