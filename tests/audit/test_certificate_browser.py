@@ -47,6 +47,7 @@ def test_sign_verify_withdraw_verify(live_server, page, artifacts, pit, trainee,
     expect(page.locator(f"[data-certificate-pdf='{certification.pk}']")).to_be_visible()
     verify_link = page.locator(f"[data-verify='{certification.pk}']")
     expect(verify_link).to_have_text("Share / verify")
+    page.locator("#certification ~ ul.pit-history").screenshot(path=artifacts / "0-pit-links.png")
 
     # Anyone, signed in or not: a fresh browser opens the link.
     # A browser of its own: no session, no cookie.
