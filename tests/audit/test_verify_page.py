@@ -117,3 +117,15 @@ def test_a_tampered_row_cannot_be_verified(certified):
 def test_no_sign_in_and_nothing_listed(certified):
     assert Client().get(reverse("verify:form")).status_code == 200
     assert Client().get("/verify/list/").status_code == 404
+
+
+def test_pasted_credentials_and_mistyped_codes_count_against_the_same_limit(db, settings):
+    settings.SHOESCHOOL_VERIFY_LIMIT = 3
+    client = Client(REMOTE_ADDR="203.0.113.20")
+    assert client.post(reverse("verify:credential"), {"credential": "a.b.c"}).status_code == 200
+    assert client.post(reverse("verify:form"), {"code": "nonsense"}).status_code == 404
+    assert page(code_new(), client).status_code == 404
+    assert client.post(reverse("verify:credential"), {"credential": "a.b.c"}).status_code == 429
+    assert client.post(reverse("verify:form"), {"code": "nonsense"}).status_code == 429
+    # The form itself is always there.
+    assert client.get(reverse("verify:form")).status_code == 200
