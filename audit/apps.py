@@ -19,3 +19,6 @@ class AuditConfig(AppConfig):
 
         for spec in SPECS:
             vouched_register(spec)
+
+        # The credential key's start-up check.
+        import audit.checks  # noqa: F401

@@ -175,3 +175,30 @@ class ComplianceReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.format} report {self.period_start} to {self.period_end}"
+
+
+class Certificate(AppendOnly):
+    """A certification's public face (audit.services.certificates): the verification code
+    a person types or scans (printed on the certificate PDF with a QR code, and the key of
+    the public verify page) and the certification's place on the credentials' status list.
+    Issued when the certification is signed; a withdrawal has none (it withdraws the
+    original's certificate)."""
+
+    certification = models.OneToOneField(
+        Certification, on_delete=models.PROTECT, related_name="certificate"
+    )
+    # 16 characters of Crockford's base32 (80 random bits), stored without the dashes a
+    # person reads them with.
+    code = models.CharField(max_length=16, unique=True)
+    # Its bit on the Bitstring Status List (a random place, so the list says nothing of the
+    # order in which certificates were issued).
+    status_index = models.PositiveIntegerField(unique=True)
+    issued_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"certificate of certification {self.certification_id}"
+
+    @property
+    def shown(self) -> str:
+        """The code as a person reads it (audit.services.certificates.code_shown)."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))

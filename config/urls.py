@@ -68,6 +68,10 @@ urlpatterns = [
     path("teach/", include("teaching.web.workspace.urls")),
     path("compliance/", include("audit.web.compliance_urls")),
     path("administration/", include("teaching.web.administration.urls")),
+    # Certificates: the public verify page and the credentials' documents (no sign-in),
+    # and each certification's PDF and credential (signed in).
+    path("verify/", include("audit.web.verify_urls")),
+    path("credentials/", include("audit.web.credential_urls")),
     path("", include("trainer.urls")),
 ]
 # A refusal is logged as one line with who and why, then shown as templates/403.html.

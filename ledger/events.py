@@ -24,6 +24,7 @@ class Event(StrEnum):
     REVIEW_RECORDED = "review.recorded"  # a pit boss reviewed a mistake
     RETRAINING_FLAGGED = "retraining.flagged"  # a pit boss flagged a trainee for retraining
     CERTIFICATION_SIGNED = "certification.signed"  # a pit boss signed off a certification
+    CERTIFICATE_ISSUED = "certificate.issued"  # a signed certification's verification code
     REPORT_EXPORTED = "report.exported"  # someone exported a compliance report
     TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
     PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded

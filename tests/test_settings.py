@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,8 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         "DJANGO_ALLOW_ASYNC_UNSAFE",
         "DJANGO_ENV",
         "SHOESCHOOL_LEDGER_ANCHOR_KEY",
+        "SHOESCHOOL_CREDENTIAL_KEY_FILE",
+        "SHOESCHOOL_PUBLIC_URL",
     }
     base = {k: v for k, v in os.environ.items() if k not in test_only}
     base.pop("DJANGO_SETTINGS_MODULE", None)
@@ -43,8 +46,27 @@ def test_production_refuses_to_start_without_allowed_hosts():
     assert "ALLOWED_HOSTS" in result.stderr
 
 
+def _credential_key() -> str:
+    """A credential key of the test run's own, as an operator makes one."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    path = Path(tempfile.mkdtemp(prefix="shoeschool-key-")) / "credential-key.pem"
+    path.write_bytes(
+        Ed25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    path.chmod(0o600)
+    return str(path)
+
+
 PRODUCTION = {
     "DJANGO_ENV": "production",
+    "SHOESCHOOL_PUBLIC_URL": "https://dealers.example.com",
+    "SHOESCHOOL_CREDENTIAL_KEY_FILE": _credential_key(),
     "SECRET_KEY": "a-long-random-production-secret-" + "k3y" * 20,
     "ALLOWED_HOSTS": "dealers.example.com",
     "SHOESCHOOL_LEDGER_ANCHOR_KEY": "a-long-random-ledger-anchor-key-" + "k3y" * 20,
@@ -225,3 +247,25 @@ def test_the_web_process_sets_its_startup_objects_aside_from_the_garbage_collect
     # (tens of thousands of objects) is out of the collector's way.
     assert views_loaded == "True"
     assert int(frozen) > 50_000
+
+
+def test_production_refuses_to_start_without_its_credential_key_or_address():
+    for name in ("SHOESCHOOL_CREDENTIAL_KEY_FILE", "SHOESCHOOL_PUBLIC_URL"):
+        env = {k: v for k, v in PRODUCTION.items() if k != name}
+        result = run_manage("check", **env)
+        assert result.returncode != 0
+        assert name in result.stderr
+
+
+def test_production_refuses_a_credential_key_that_is_missing_or_not_private(tmp_path):
+    missing = run_manage(
+        "check", **{**PRODUCTION, "SHOESCHOOL_CREDENTIAL_KEY_FILE": str(tmp_path / "none.pem")}
+    )
+    assert missing.returncode != 0
+    assert "audit.E001" in missing.stdout + missing.stderr
+    shared = tmp_path / "shared.pem"
+    shared.write_bytes(Path(PRODUCTION["SHOESCHOOL_CREDENTIAL_KEY_FILE"]).read_bytes())
+    shared.chmod(0o644)
+    result = run_manage("check", **{**PRODUCTION, "SHOESCHOOL_CREDENTIAL_KEY_FILE": str(shared)})
+    assert result.returncode != 0
+    assert "chmod 600" in result.stdout + result.stderr

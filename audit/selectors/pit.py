@@ -86,7 +86,7 @@ def flag_history(*, trainee_id: int) -> list[RetrainingFlag]:
 def certification_history(*, trainee_id: int) -> list[Certification]:
     return list(
         Certification.objects.filter(trainee_id=trainee_id)
-        .select_related("profile", "signed_by", "corrects")
+        .select_related("profile", "signed_by", "corrects", "certificate")
         .prefetch_related("corrections")
         .order_by("-signed_at", "-pk")
     )

@@ -17,6 +17,7 @@ from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.selectors import pit as audit_selectors
 from audit.selectors.evidence import attempt_evidence, evidence_mismatches
+from audit.services.certificates import certificate_issue
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
@@ -286,6 +287,7 @@ def certification_sign(
             payload=_signature_payload(certification),
             actor=signer,
         )
+        certificate_issue(certification=certification)
     return certification
 
 

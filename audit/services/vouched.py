@@ -1,5 +1,5 @@
 """The audit side's rows the ledger vouches for (ledger.services.vouch): certifications
-and their withdrawals, retraining flags and their lifts, refreshers and reviews.
+and their withdrawals, their certificates, retraining flags and their lifts, refreshers and reviews.
 AuditConfig.ready registers them.
 
 Each service that writes one puts its digest in the payload of the ledger entry it appends
@@ -9,7 +9,7 @@ verification checks them whole, the incremental one too.
 
 from __future__ import annotations
 
-from audit.models import Certification, Refresher, RetrainingFlag, Review
+from audit.models import Certificate, Certification, Refresher, RetrainingFlag, Review
 from ledger.events import Subject
 from ledger.services.vouch import Vouched
 
@@ -35,6 +35,17 @@ CERTIFICATIONS = Vouched(
         "corrects_id",
     ),
     subject_type=Subject.CERTIFICATION,
+    small=True,
+)
+# A certificate's code and status place: the public verify page and the credentials rest
+# on them (audit.services.certificates).
+CERTIFICATES = Vouched(
+    model=Certificate,
+    noun="certificate",
+    plural="certificates",
+    fields=("certification_id", "code", "status_index", "issued_at"),
+    subject_type=Subject.CERTIFICATION,
+    subject_field="certification_id",
     small=True,
 )
 FLAGS = Vouched(
@@ -72,4 +83,4 @@ REVIEWS = Vouched(
     subject_field="grade_id",
     small=True,
 )
-SPECS = (CERTIFICATIONS, FLAGS, REFRESHERS, REVIEWS)
+SPECS = (CERTIFICATIONS, CERTIFICATES, FLAGS, REFRESHERS, REVIEWS)

@@ -45,6 +45,10 @@ def my_record(request: HttpRequest) -> HttpResponse:
         "progress": skill_progress(trainee_id=me.pk),
         "target": TARGET,
         "valid_months": rule.valid_months,
+        # Their certifications (not the withdrawals), each with its certificate's links.
+        "certifications": [
+            c for c in audit_selectors.certification_history(trainee_id=me.pk) if not c.withdrawn
+        ],
     }
     return render(request, "audit/record/mine.html", context)
 

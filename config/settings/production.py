@@ -1,5 +1,7 @@
 """Production: DEBUG off, secrets and hosts required, HTTPS-only cookies, whitenoise."""
 
+from pathlib import Path
+
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import DEVELOPMENT_LEDGER_ANCHOR_KEY, DEVELOPMENT_SECRET_KEY
@@ -14,6 +16,10 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # Whoever holds this key can write checkpoint lines the ledger's verification believes: keep
 # it from the people who administer the database.
 SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str("SHOESCHOOL_LEDGER_ANCHOR_KEY")
+# The credentials' signing key and the public address: named, never defaulted (the key is
+# checked at start by audit.checks; docs/operations.md, *The credential key*).
+SHOESCHOOL_CREDENTIAL_KEY_FILE = Path(env.str("SHOESCHOOL_CREDENTIAL_KEY_FILE"))
+SHOESCHOOL_PUBLIC_URL = env.str("SHOESCHOOL_PUBLIC_URL").rstrip("/")
 
 
 def _refuse_published_or_shared_secrets() -> None:

@@ -113,10 +113,13 @@ def test_only_trainees_have_a_record_page(pit, pit_boss, compliance_officer):
         assert client_for(user).get(URL).status_code == 403
 
 
-# 14: the refreshers (their attempts are read only when there are some).
-RECORD_QUERIES = 13
+# 14: the refreshers (their attempts are read only when there are some); the trainee's
+# certificates (one query with their certificates; their withdrawals, one more, only when
+# there are some).
+RECORD_QUERIES = 14
 
 
+@pytest.mark.usefixtures("session_activity_unwritten")
 @pytest.mark.parametrize("size", [1, 5])
 def test_the_record_page_runs_a_fixed_number_of_queries(pit, trainee, pit_boss, size):
     for n in range(size):

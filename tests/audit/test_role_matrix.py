@@ -243,6 +243,18 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "teach:live-act": ("post", _row(302, 403, 403, 302, 404, 403, 302)),
     "teach:live-summary": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
     "teach:live-summary-csv": ("get", _row(302, 403, 403, 200, 404, 403, 200)),
+    # Certificates (issue #28): the verify page and the credentials' public documents are
+    # for anyone, signed in or not; a certificate's PDF and credential are for whoever may
+    # read the certification (tina's own, her class's pit boss, compliance, admins).
+    "verify:form": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "verify:code": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "verify:credential": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "credentials:issuer": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "credentials:jwks": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "credentials:status": ("get", _row(200, 200, 200, 200, 200, 200, 200)),
+    "credentials:achievement": ("get", _row(302, 302, 302, 302, 302, 302, 302)),
+    "credentials:certificate_pdf": ("get", _row(302, 200, 404, 200, 404, 200, 200)),
+    "credentials:certificate_credential": ("get", _row(302, 200, 404, 200, 404, 200, 200)),
 }
 
 
@@ -320,6 +332,7 @@ def world(pit, trainee, other_trainee, pit_boss, compliance_officer, admin_user)
             "grade_id": mistake.pk,
             "flag_id": flag.pk,
             "certification_id": certification.pk,
+            "code": certification.certificate.shown,
             "position": 1,
             "report_id": report.pk,
             "uidb64": "MQ",
