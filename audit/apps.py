@@ -13,9 +13,10 @@ class AuditConfig(AppConfig):
 
         anchor_source_register(report_anchors)
 
-        # Certifications, flags, refreshers and reviews are vouched for by the ledger.
-        from audit.services.vouched import SPECS
+        # Certifications, flags, refreshers, reviews, signers' authority and practical sheets
+        # are vouched for by the ledger.
+        from audit.services.vouched import LATER_SPECS, SPECS
         from ledger.services.vouch import vouched_register
 
-        for spec in SPECS:
+        for spec in (*SPECS, *LATER_SPECS):
             vouched_register(spec)

@@ -57,6 +57,9 @@ class Event(StrEnum):
     PERSON_REACTIVATED = "person.reactivated"  # an admin opened a closed account again
     PERSON_UNLOCKED = "person.unlocked"  # an admin cleared an account's wrong-password lockout
     PERSON_INVITATION_RESENT = "person.invitation_resent"  # an admin sent a new link to choose
+    # Signature authority and the practical test (audit.services.authority, .practical).
+    SIGNER_AUTHORITY_SET = "signer.authority_set"  # an admin recorded a rank and licence number
+    PRACTICAL_SHEET_SIGNED = "practical_sheet.signed"  # an evaluator signed a practical sheet
     # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
     # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
     VOUCHED_BACKFILLED = "vouched.backfilled"
@@ -74,6 +77,7 @@ class Subject(StrEnum):
     DRILL = "drill"  # trainer.Drill
     GRADE = "grade"  # trainer.Grade
     GRADING_RUN = "grading_run"  # trainer.GradingRun
+    PRACTICAL_SHEET = "practical_sheet"  # audit.PracticalSheet
     REPORT_FILE = "report_file"  # a compliance report's file
     ROSTER = "roster"  # a roster file applied to a class
     RULE_PROFILE = "rule_profile"  # trainer.RuleProfile

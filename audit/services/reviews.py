@@ -13,10 +13,12 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
+from audit.authority import SignedForm
 from audit.certification import CertificationRule, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.selectors import pit as audit_selectors
 from audit.selectors.evidence import attempt_evidence, evidence_mismatches
+from audit.services.authority import signature_authorised
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
@@ -226,6 +228,7 @@ def certification_sign(
     answers faster than plausible need ``fast_acknowledged``. Both are recorded.
     """
     role = _require_signer(signer=signer, trainee=trainee)
+    authority = signature_authorised(signer=signer, form=SignedForm.CERTIFICATION)
     full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     override_reason = (override_reason or "").strip()
@@ -271,6 +274,8 @@ def certification_sign(
             signed_by=signer,
             signer_full_name=full_name,
             signer_role=role.value,
+            signer_rank=authority.rank.value,
+            signer_licence=authority.licence_number,
             signed_at=signed_at,
             expires_at=rule.expiry(signed_at),
             statement=statement,
@@ -328,6 +333,7 @@ def certification_withdraw(
     """Withdraw a certification: a new signed row pointing back at it."""
     trainee = certification.trainee
     role = _require_signer(signer=signer, trainee=trainee)
+    authority = signature_authorised(signer=signer, form=SignedForm.WITHDRAWAL)
     full_name = _check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if certification.withdrawn:
@@ -344,6 +350,8 @@ def certification_withdraw(
             signed_by=signer,
             signer_full_name=full_name,
             signer_role=role.value,
+            signer_rank=authority.rank.value,
+            signer_licence=authority.licence_number,
             signed_at=timezone.now(),
             statement=statement,
             evidence=certification.evidence,
@@ -369,6 +377,8 @@ def _signature_payload(certification: Certification) -> dict[str, object]:
         "signer_id": certification.signed_by_id,
         "signer_full_name": certification.signer_full_name,
         "signer_role": certification.signer_role,
+        "signer_rank": certification.signer_rank,
+        "signer_licence": certification.signer_licence,
         "signed_at": certification.signed_at,
         "expires_at": certification.expires_at,
         "statement": certification.statement,

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from audit.authority import signature_text
 from audit.certification import CertificationRule
 from audit.selectors import pit as audit_selectors
 from audit.services.reports.pdf import table_style
@@ -106,7 +107,8 @@ def _signer_role(cert: Certification) -> str:
 
 def _signed_by(cert: Certification) -> str:
     role = _signer_role(cert)
-    return f"{cert.signer_full_name}, {role}" if role else cert.signer_full_name
+    signature = signature_text(cert.signer_full_name, cert.signer_rank, cert.signer_licence)
+    return f"{signature} (as {role.lower()})" if role else signature
 
 
 def _standing_text(state: audit_selectors.TableState) -> str:

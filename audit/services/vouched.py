@@ -1,5 +1,6 @@
 """The audit side's rows the ledger vouches for (ledger.services.vouch): certifications
-and their withdrawals, retraining flags and their lifts, refreshers and reviews.
+and their withdrawals, retraining flags and their lifts, refreshers, reviews and the
+signers' authority (rank and licence number).
 AuditConfig.ready registers them.
 
 Each service that writes one puts its digest in the payload of the ledger entry it appends
@@ -9,7 +10,7 @@ verification checks them whole, the incremental one too.
 
 from __future__ import annotations
 
-from audit.models import Certification, Refresher, RetrainingFlag, Review
+from audit.models import Certification, Refresher, RetrainingFlag, Review, SignerProfile
 from ledger.events import Subject
 from ledger.services.vouch import Vouched
 
@@ -35,6 +36,17 @@ CERTIFICATIONS = Vouched(
         "corrects_id",
     ),
     subject_type=Subject.CERTIFICATION,
+    small=True,
+    # What a signature states since signature authority (audit.authority).
+    later=("signer_rank", "signer_licence"),
+)
+SIGNER_PROFILES = Vouched(
+    model=SignerProfile,
+    noun="signature authority",
+    plural="signature authorities",
+    fields=("person_id", "rank", "licence_number", "set_by_id", "set_at"),
+    subject_type=Subject.USER,
+    subject_field="person_id",
     small=True,
 )
 FLAGS = Vouched(
@@ -72,4 +84,7 @@ REVIEWS = Vouched(
     subject_field="grade_id",
     small=True,
 )
+# The tables migration 0008 vouched for the rows of (it reads SPECS); the tables made after
+# it are vouched for from their first row, by the services that write them.
 SPECS = (CERTIFICATIONS, FLAGS, REFRESHERS, REVIEWS)
+LATER_SPECS = (SIGNER_PROFILES,)

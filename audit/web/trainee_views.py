@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from audit.authority import SignedForm, signature_text
 from audit.certification import CertificationRule, profile_label
 from audit.forms import (
     DashboardFilter,
@@ -32,6 +33,7 @@ from audit.selectors import pit as audit_selectors
 from audit.selectors import queue as queue
 from audit.selectors.chip_figures import chip_figures
 from audit.web import charts
+from audit.web.authority_words import signature_words
 from audit.web.pit_common import (
     NO_FIGURE,
     day,
@@ -264,6 +266,7 @@ class _SignatureRow:
     certification: Certification
     table: str
     role: str
+    signature: str
     signed: str
     expires: str
     expired: bool
@@ -276,6 +279,7 @@ def _signature_row(cert: Certification) -> _SignatureRow:
         certification=cert,
         table=profile_label(cert.profile),
         role=role_label(cert.signer_role),
+        signature=signature_text(cert.signer_full_name, cert.signer_rank, cert.signer_licence),
         signed=f"{minute(cert.signed_at)} {timezone.get_current_timezone_name()}",
         expires=day(cert.expires_at) if cert.expires_at else "",
         expired=cert.expires_at is not None and cert.expires_at <= timezone.now(),
@@ -361,6 +365,7 @@ def _sign_off(
     )
     context.update(
         rule=_rule(),
+        signature=signature_words(request.user, SignedForm.CERTIFICATION),
         form=form,
         offered=offered,
         ready=ready,

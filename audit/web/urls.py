@@ -1,6 +1,13 @@
 from django.urls import path
 
-from audit.web import queue_views, remediation_views, trainee_actions, trainee_views, views
+from audit.web import (
+    queue_views,
+    remediation_views,
+    signer_views,
+    trainee_actions,
+    trainee_views,
+    views,
+)
 
 app_name = "pit"
 
@@ -47,6 +54,13 @@ urlpatterns = [
         "certifications/<int:certification_id>/withdraw/",
         trainee_actions.certification_withdraw,
         name="certification_withdraw",
+    ),
+    path("signers/", signer_views.signers, name="signers"),
+    path("signers/<int:person_id>/", signer_views.signer_card, name="signer_card"),
+    path(
+        "signers/<int:person_id>/authority/",
+        signer_views.signer_authority_set,
+        name="signer_authority_set",
     ),
     path("grades/<int:grade_id>/", views.grade_detail, name="grade"),
     path("grades/<int:grade_id>/review/", views.grade_review, name="grade_review"),

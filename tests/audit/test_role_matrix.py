@@ -165,6 +165,11 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     # The review queue: a pit boss's own trainees', an administrator's every class, and
     # compliance reads everyone's (read-only); the next mistake is a redirect (to it, or to
     # the queue when nothing else waits).
+    # Signature authority: the signers and their cards, read as the pit is; a trainee has
+    # no card but for an administrator (who records a rank); only an administrator records.
+    "pit:signers": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
+    "pit:signer_card": ("get", _row(302, 403, 403, 404, 404, 404, 200)),
+    "pit:signer_authority_set": ("post", _row(302, 403, 403, 403, 403, 403, 400)),
     "pit:queue": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:queue_next": ("get", _row(302, 403, 403, 302, 302, 302, 302)),
     "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),

@@ -38,8 +38,11 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from audit.authority import Rank
 from audit.models import Refresher
+from audit.selectors.authority import signer_profile_of
 from audit.selectors.queue import waiting_reviews
+from audit.services.authority import signer_profile_set
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import ProductError
@@ -71,6 +74,15 @@ from trainer.services.drills import drill_create, table_test_create
 from trainer.services.grading.execute import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"
+ADMINISTRATOR = "admin"
+# The demo's signers, as the administrator records them (audit.services.authority): the
+# demo class's pit boss is a pit manager, so their signature meets the table test's rank;
+# the other pit bosses are pit bosses (below it). (username, rank, licence number)
+DEMO_SIGNERS = (
+    (PIT_BOSS, Rank.PIT_MANAGER, "PM-10417"),
+    ("pitboss2", Rank.PIT_BOSS, "PB-20388"),
+    ("newhire", Rank.PIT_BOSS, ""),
+)
 CLASS_NAME = "Demo class"
 # (title, mode, rounds, chance of a right answer, skills)
 HISTORY = [
@@ -131,6 +143,7 @@ class Command(BaseCommand):
             )
             training_class.instructors.add(boss)
             training_class.trainees.add(trainee)
+        self._signers()
         rng = random.Random(2026)  # noqa: S311 - the same demo every time, not a secret
         made = False
         for title, mode, rounds, right, skills in HISTORY:
@@ -171,6 +184,20 @@ class Command(BaseCommand):
             f"  {waiting} mistakes wait in the review queue (Pit → Open the review queue); "
             "the six-deck shoe's sitting waits on the trainee's Sign off page."
         )
+
+    def _signers(self) -> None:
+        """The demo's ranks and licence numbers, recorded by the demo administrator (once:
+        a signer with an authority on file keeps it)."""
+        users = get_user_model().objects
+        admin = users.filter(username=ADMINISTRATOR).first()
+        if admin is None:
+            return
+        for username, rank, licence in DEMO_SIGNERS:
+            person = users.filter(username=username).first()
+            if person is None or signer_profile_of(person_id=person.pk) is not None:
+                continue
+            signer_profile_set(actor=admin, person=person, rank=rank, licence_number=licence)
+            self.stdout.write(f"  {username}: {rank.label.lower()} {licence or '(no licence)'}")
 
     def _last_month(self, trainee: Any, boss: Any, version: RuleProfileVersion) -> bool:
         title, mode, rounds, right, skills = LAST_MONTH
