@@ -153,6 +153,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "compliance:report_request": ("post", _row(302, 403, 403, 403, 403, 400, 400)),
     "compliance:report_download": ("get", _row(302, 403, 403, 403, 403, 409, 409)),
     "compliance:verify": ("post", _row(302, 403, 403, 403, 403, 200, 200)),
+    "compliance:self_check": ("get", _row(302, 403, 403, 403, 403, 200, 200)),
     # The pit: pit bosses and compliance read, pit bosses of the class and admins act.
     "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
