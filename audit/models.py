@@ -157,6 +157,43 @@ class SignerProfile(AppendOnly):
         return f"{self.person}: {self.rank} {self.licence_number}"
 
 
+class PracticalSheet(AppendOnly):
+    """An observed practical test: the evaluation sheet an evaluator filled while watching
+    the trainee deal a table live, signed like a certification (password re-entered; full
+    name, rank and licence number recorded). Locked once signed: a correction is a new
+    signed row pointing back at the one it corrects."""
+
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="practical_sheets"
+    )
+    profile = models.ForeignKey(
+        "trainer.RuleProfile", on_delete=models.PROTECT, related_name="practical_sheets"
+    )
+    evaluator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="practical_sheets_signed"
+    )
+    evaluator_full_name = models.CharField(max_length=300)
+    evaluator_rank = models.CharField(max_length=32)
+    evaluator_licence = models.CharField(max_length=40)
+    signed_at = models.DateTimeField()
+    # The sheet as evaluated (trainer.games.observing.SheetTemplate.as_dict) and the marks.
+    template = models.JSONField()
+    marks = models.JSONField()
+    comments = models.TextField(blank=True)
+    score = models.DecimalField(max_digits=5, decimal_places=2)
+    passed = models.BooleanField()
+    shortfalls = models.JSONField(default=list, blank=True)
+    corrects = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+
+    class Meta:
+        ordering = ["-signed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"practical sheet of {self.trainee} by {self.evaluator_full_name}"
+
+
 class ReportStatus(models.TextChoices):
     PENDING = "pending", "Pending"
     RUNNING = "running", "Running"

@@ -9,18 +9,18 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
 from audit.authority import SignedForm
-from audit.certification import CertificationRule, profile_label, sign_off_check
+from audit.certification import CertificationRule, Refusal, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.selectors import pit as audit_selectors
 from audit.selectors.evidence import attempt_evidence, evidence_mismatches
 from audit.services.authority import signature_authorised
+from audit.services.practical import practical_refusal
+from audit.services.signing import check_signature
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
-from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -155,39 +155,6 @@ def retraining_flag_create(
     return flag
 
 
-def _check_signature(*, signer: User, password: str, request: HttpRequest) -> str:
-    """The signer's full name, once their password is confirmed.
-
-    The password is checked as a login checks it, through ``authenticate`` with the
-    request, so wrong passwords count towards the signer's lockout (django-axes) and a
-    locked-out signer is refused even with the right one: otherwise anyone at a pit
-    boss's unlocked screen could guess at the password here without limit.
-    """
-    if not password:
-        raise ProductError("enter your password to sign: nothing was signed", field="password")
-    confirmed = authenticate(request, username=signer.get_username(), password=password)
-    if confirmed is None or confirmed.pk != signer.pk:
-        # Not a change, so not a ledger entry (nothing is stored); the security log keeps it.
-        if lockout_claim(request):
-            security_log.warning("sign-off refused: user %s is locked out", signer.pk)
-            raise ProductError(
-                f"{lockout_message(request)} Nothing was signed.",
-                status=429,
-                field="password",
-                code="locked_out",
-            )
-        security_log.warning("failed sign-off password for user %s", signer.pk)
-        raise ProductError("the password is not right: nothing was signed", field="password")
-    full_name = signer.get_full_name().strip()
-    if not signer.first_name.strip() or not signer.last_name.strip():
-        raise ProductError(
-            "a signature records your full name, never initials: ask an administrator to "
-            "set your first and last name",
-            field="signer",
-        )
-    return full_name
-
-
 def _require_signer(*, signer: User, trainee: User) -> Role:
     """The role a signer signs in: a pit boss of the trainee's class or an administrator,
     never the trainee themselves."""
@@ -229,7 +196,7 @@ def certification_sign(
     """
     role = _require_signer(signer=signer, trainee=trainee)
     authority = signature_authorised(signer=signer, form=SignedForm.CERTIFICATION)
-    full_name = _check_signature(signer=signer, password=password, request=request)
+    full_name = check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     override_reason = (override_reason or "").strip()
     if len(override_reason) > MAX_TEXT:
@@ -261,6 +228,10 @@ def certification_sign(
         refusals = check.unanswered(
             override_reason=override_reason, fast_acknowledged=fast_acknowledged
         )
+        # The observed practical test, checked again at sign-off (and its sheets vouched).
+        practical = practical_refusal(trainee=trainee, profile=profile)
+        if practical is not None:
+            refusals.append(Refusal(practical, "profile"))
         if refusals:
             raise ConflictError(
                 "nothing was signed: " + "; ".join(r.text for r in refusals),
@@ -334,7 +305,7 @@ def certification_withdraw(
     trainee = certification.trainee
     role = _require_signer(signer=signer, trainee=trainee)
     authority = signature_authorised(signer=signer, form=SignedForm.WITHDRAWAL)
-    full_name = _check_signature(signer=signer, password=password, request=request)
+    full_name = check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if certification.withdrawn:
         raise ConflictError("this entry is itself a withdrawal", field="certification")

@@ -10,7 +10,14 @@ verification checks them whole, the incremental one too.
 
 from __future__ import annotations
 
-from audit.models import Certification, Refresher, RetrainingFlag, Review, SignerProfile
+from audit.models import (
+    Certification,
+    PracticalSheet,
+    Refresher,
+    RetrainingFlag,
+    Review,
+    SignerProfile,
+)
 from ledger.events import Subject
 from ledger.services.vouch import Vouched
 
@@ -84,7 +91,30 @@ REVIEWS = Vouched(
     subject_field="grade_id",
     small=True,
 )
+PRACTICAL_SHEETS = Vouched(
+    model=PracticalSheet,
+    noun="practical evaluation sheet",
+    plural="practical evaluation sheets",
+    fields=(
+        "trainee_id",
+        "profile_id",
+        "evaluator_id",
+        "evaluator_full_name",
+        "evaluator_rank",
+        "evaluator_licence",
+        "signed_at",
+        "template",
+        "marks",
+        "comments",
+        "score",
+        "passed",
+        "shortfalls",
+        "corrects_id",
+    ),
+    subject_type=Subject.PRACTICAL_SHEET,
+    small=True,
+)
 # The tables migration 0008 vouched for the rows of (it reads SPECS); the tables made after
 # it are vouched for from their first row, by the services that write them.
 SPECS = (CERTIFICATIONS, FLAGS, REFRESHERS, REVIEWS)
-LATER_SPECS = (SIGNER_PROFILES,)
+LATER_SPECS = (SIGNER_PROFILES, PRACTICAL_SHEETS)

@@ -59,6 +59,7 @@ SECTIONS = (
     ("mistakes", "pit:trainee_mistakes", "Mistakes"),
     ("retraining", "pit:trainee_retraining", "Retraining"),
     ("certification", "pit:trainee_certification", "Certification"),
+    ("practical", "pit:trainee_practical", "Practical test"),
     ("sign_off", "pit:trainee_sign_off", "Sign off"),
 )
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from audit.web import (
+    practical_views,
     queue_views,
     remediation_views,
     signer_views,
@@ -35,6 +36,11 @@ urlpatterns = [
         "trainees/<int:trainee_id>/sign-off/",
         trainee_views.trainee_sign_off,
         name="trainee_sign_off",
+    ),
+    path(
+        "trainees/<int:trainee_id>/practical/",
+        practical_views.trainee_practical,
+        name="trainee_practical",
     ),
     path("trainees/<int:trainee_id>/flag/", trainee_actions.trainee_flag, name="trainee_flag"),
     path(

@@ -162,6 +162,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:trainee_mistakes": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_retraining": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_certification": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:trainee_practical": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_sign_off": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     # The review queue: a pit boss's own trainees', an administrator's every class, and
     # compliance reads everyone's (read-only); the next mistake is a redirect (to it, or to
