@@ -127,7 +127,7 @@ class Jurisdiction:
 
     @property
     def cited(self) -> str:
-        return ", ".join(self.citations) if self.citations else "no regulation"
+        return ", ".join(self.citations)
 
 
 def jurisdiction_keys() -> list[str]:

@@ -43,6 +43,7 @@ from audit.models import Refresher
 from audit.selectors.authority import signer_profile_of
 from audit.selectors.queue import waiting_reviews
 from audit.services.authority import signer_profile_set
+from audit.services.practical import practical_sheet_sign, sheet_template
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import ProductError
@@ -198,6 +199,24 @@ class Command(BaseCommand):
                 continue
             signer_profile_set(actor=admin, person=person, rank=rank, licence_number=licence)
             self.stdout.write(f"  {username}: {rank.label.lower()} {licence or '(no licence)'}")
+
+    def _practical(self, trainee: Any, boss: Any, table: Any) -> None:
+        """The practical test the certification rests on: the demo pit boss watched the
+        trainee deal the table and signed a passed evaluation sheet."""
+        template = sheet_template(table)
+        practical_sheet_sign(
+            request=_signing_request(),
+            trainee=trainee,
+            profile=table,
+            evaluator=boss,
+            password=DEMO_PASSWORD,
+            marks={
+                "procedures": dict.fromkeys((p.code for p in template.procedures), True),
+                "timed": {t.code: str(t.target_seconds * 0.8) for t in template.timed},
+                "rubric": {r.code: 8 for r in template.rubric},
+            },
+            comments="Dealt a full shoe cleanly; friendly with the players.",
+        )
 
     def _last_month(self, trainee: Any, boss: Any, version: RuleProfileVersion) -> bool:
         title, mode, rounds, right, skills = LAST_MONTH
@@ -368,6 +387,7 @@ class Command(BaseCommand):
         assert table is not None  # a table test certifies its table
         with _clock_turned_back(EXPIRED_AGO):
             attempt = self._sit(trainee, boss, drill, Mode.EXAM, rng, 1.0)
+            self._practical(trainee, boss, table)
             certification = certification_sign(
                 request=_signing_request(),
                 trainee=trainee,

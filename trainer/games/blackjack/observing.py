@@ -18,7 +18,7 @@ class BlackjackObserving:
             procedures.append(
                 ProcedureItem(
                     "insurance",
-                    "Offers insurance under an ace, to every box, before looking",
+                    "Offers insurance under an ace, to every box, before the peek",
                     critical=True,
                 )
             )
