@@ -155,6 +155,15 @@ def self_check() -> SelfCheck:
             met=True,
         ),
         CheckLine(
+            topic="The practical test",
+            required="a table test per game, observed live"
+            if j.practical_required
+            else "not required",
+            kept="a certification needs a passed practical evaluation sheet at its table, "
+            "checked again at sign-off (unless the table's sheet says none is required)",
+            met=True,
+        ),
+        CheckLine(
             topic="Records",
             required=j.records,
             kept="signed rows never edited (a correction is a new signed row), each in the "

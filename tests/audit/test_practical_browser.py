@@ -144,3 +144,15 @@ def test_a_pit_boss_below_the_rank_is_refused_with_the_reason(live_server, table
     expect(page.locator("#sheet-refused")).to_contain_text("you are a pit boss")
     assert not PracticalSheet.objects.exists()
     page.screenshot(path=str(artifacts / "sheet-refused.png"), full_page=True)
+
+
+def test_the_signers_and_the_self_check_pages_are_accessible(live_server, tablet, artifacts, demo):
+    page = tablet
+    log_in(page, live_server.url, "admin", DEMO_PASSWORD)
+    page.goto(f"{live_server.url}/pit/signers/")
+    expect(page.locator("#signers")).to_contain_text("PM-10417")
+    assert_accessible(page)
+    page.goto(f"{live_server.url}/compliance/self-check/")
+    expect(page.locator("#self-check")).to_contain_text("Who signs a certification")
+    assert_accessible(page)
+    page.screenshot(path=str(artifacts / "self-check.png"), full_page=True)
