@@ -32,6 +32,7 @@ from audit.selectors import grades as grade_rows
 from audit.selectors import pit as audit_selectors
 from audit.selectors import queue as queue
 from audit.selectors.chip_figures import chip_figures
+from audit.services import practical
 from audit.web import charts
 from audit.web.authority_words import signature_words
 from audit.web.pit_common import (
@@ -46,6 +47,7 @@ from audit.web.pit_common import (
 )
 from core.durations import duration_text
 from trainer.games import game_named
+from trainer.models import RuleProfile
 from trainer.selectors import visibility
 
 if TYPE_CHECKING:
@@ -366,6 +368,7 @@ def _sign_off(
     )
     context.update(
         rule=_rule(),
+        practical=_practical_words(trainee, ready),
         signature=signature_words(request.user, SignedForm.CERTIFICATION),
         form=form,
         offered=offered,
@@ -374,6 +377,15 @@ def _sign_off(
         any_fast=any(row.fast for row in offered),
     )
     return render(request, "audit/pit/trainee_sign_off.html", context, status=status)
+
+
+def _practical_words(trainee: User, ready: _SittingRow | None) -> str | None:
+    """Why the ready sitting's table cannot be certified yet for want of a passed practical
+    sheet (None: it has one, or needs none), said before the signer tries."""
+    profile = RuleProfile.objects.filter(name=ready.table_name).first() if ready else None
+    if profile is None:
+        return None
+    return practical.practical_refusal(trainee=trainee, profile=profile)
 
 
 @require_GET

@@ -361,3 +361,15 @@ def test_the_training_record_lists_the_sheets(trainee, pit, pit_boss, shoe, tmp_
     assert "Practical evaluations" in text
     assert "passed, 80.00 %" in text
     assert f"licence L-{pit_boss.pk:05d}" in text
+
+
+def test_the_sign_off_page_says_the_practical_test_is_missing_before_signing(
+    trainee, pit, pit_boss, shoe
+):
+    sit(trainee, table_test("casino-shoe"))
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_sign_off", args=[trainee.pk])
+    page = client.get(url).content.decode()
+    assert "The practical test: no practical evaluation sheet is signed for this table" in page
+    evaluate(trainee, shoe, pit_boss)
+    assert "practical-warning" not in client.get(url).content.decode()
