@@ -278,3 +278,18 @@ def test_an_administrator_records_an_authority_on_the_card(client, admin_user, b
     assert SignerProfile.objects.filter(person=boss_below).first().licence_number == "PM-77"
     listing = client.get(reverse("pit:signers")).content.decode()
     assert "PM-77" in listing
+
+
+def test_the_demo_history_records_the_demo_signers_once(db):
+    from audit.management.commands.setup_demo_history import Command as DemoHistory
+
+    UserFactory(username="admin", roles=["admin"], is_superuser=True, signer=False)
+    boss = UserFactory(username="pitboss", roles=["pit_boss"], signer=False)
+    other = UserFactory(username="pitboss2", roles=["pit_boss"], signer=False)
+    DemoHistory()._signers()
+    assert SignerProfile.objects.get(person=boss).rank == Rank.PIT_MANAGER
+    assert SignerProfile.objects.get(person=boss).licence_number == "PM-10417"
+    assert SignerProfile.objects.get(person=other).rank == Rank.PIT_BOSS
+    assert LedgerEntry.objects.filter(event=Event.SIGNER_AUTHORITY_SET).count() == 2
+    DemoHistory()._signers()
+    assert SignerProfile.objects.count() == 2
