@@ -183,7 +183,8 @@ class Command(BaseCommand):
         waiting = waiting_reviews(trainees=trainees_actable_by(user=boss)).count()
         self.stdout.write(
             f"  {waiting} mistakes wait in the review queue (Pit → Open the review queue); "
-            "the six-deck shoe's sitting waits on the trainee's Sign off page."
+            "the six-deck shoe's sitting waits on the trainee's Sign off page, once a pit "
+            "manager signs the trainee's practical test (the Practical test section)."
         )
 
     def _signers(self) -> None:
