@@ -13,7 +13,8 @@ class AuditConfig(AppConfig):
 
         anchor_source_register(report_anchors)
 
-        # Certifications, flags, refreshers and reviews are vouched for by the ledger.
+        # Certifications, flags, refreshers, reviews, signers' authority and practical sheets
+        # are vouched for by the ledger.
         from audit.services.vouched import SPECS
         from ledger.services.vouch import vouched_register
 

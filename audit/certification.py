@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
+from audit.authority import jurisdiction_in_force
 from core.durations import duration_text
 from trainer.selectors.blueprints import blueprint_shortfalls
 
@@ -23,6 +24,12 @@ if TYPE_CHECKING:
     from audit.models import Certification, RetrainingFlag
     from audit.selectors.evidence import AttemptEvidence
     from trainer.models import Drill, RuleProfile
+
+
+def configured_valid_months() -> int | None:
+    """The validity SHOESCHOOL_CERT_VALID_MONTHS sets, or None: the jurisdiction's."""
+    months = getattr(settings, "SHOESCHOOL_CERT_VALID_MONTHS", None)
+    return None if months is None else int(months)
 
 
 def profile_label(profile: RuleProfile) -> str:
@@ -49,9 +56,12 @@ class CertificationRule:
     The defaults follow the training standard: at least 95 % right on an exam of at least
     50 scenarios, answered at a mean of under 10 seconds a question. A mean under
     1.5 seconds is faster than a dealer reads a table: the signer must say they checked
-    it. A certification lasts 12 months. Settings SHOESCHOOL_CERT_PASS_MARK,
+    it. A certification lasts as long as the jurisdiction in force says (audit.authority:
+    12 months under the house's standard). Settings SHOESCHOOL_CERT_PASS_MARK,
     SHOESCHOOL_CERT_MIN_SCENARIOS, SHOESCHOOL_CERT_MAX_MEAN_SECONDS,
-    SHOESCHOOL_CERT_MIN_MEAN_SECONDS and SHOESCHOOL_CERT_VALID_MONTHS change them.
+    SHOESCHOOL_CERT_MIN_MEAN_SECONDS and SHOESCHOOL_CERT_VALID_MONTHS change them (the
+    last, when set, overrides the jurisdiction's validity; the compliance self-check says
+    whether it is longer than the jurisdiction allows).
     """
 
     pass_mark: Decimal = Decimal("95")
@@ -71,7 +81,7 @@ class CertificationRule:
             min_mean_seconds=Decimal(
                 str(getattr(settings, "SHOESCHOOL_CERT_MIN_MEAN_SECONDS", "1.5"))
             ),
-            valid_months=int(getattr(settings, "SHOESCHOOL_CERT_VALID_MONTHS", 12)),
+            valid_months=configured_valid_months() or jurisdiction_in_force().validity_months,
         )
 
     @property

@@ -17,6 +17,7 @@ from django.forms.utils import flatatt
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from audit.authority import rank_choices
 from audit.certification import profile_label
 from audit.selectors import grades
 from audit.selectors.queue import QueueFilter
@@ -342,3 +343,15 @@ class WithdrawForm(_OwnIds, forms.Form):
 
 class RefresherForm(forms.Form):
     due_in_days = forms.IntegerField(min_value=1, max_value=90, initial=7, label="Due in (days)")
+
+
+class SignerAuthorityForm(forms.Form):
+    """An administrator records a signer's rank and licence or employee number."""
+
+    rank = forms.ChoiceField(choices=rank_choices(), label="Rank", error_messages=CHOICE_ERRORS)
+    licence_number = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Licence or employee number",
+        help_text="As on the gaming licence or the employee badge; a signature states it.",
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from audit.authority import rank_choices
 from core.models import AppendOnly
 
 
@@ -108,6 +109,10 @@ class Certification(AppendOnly):
     signer_full_name = models.CharField(max_length=300)
     # The role the signer signed in (core.roles.Role's value): a pit boss or an admin.
     signer_role = models.CharField(max_length=32, blank=True)
+    # The signer's rank and licence or employee number as they signed (audit.authority);
+    # None on a row signed before signatures stated them.
+    signer_rank = models.CharField(max_length=32, null=True, blank=True)  # noqa: DJ001
+    signer_licence = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
     signed_at = models.DateTimeField()
     # When the certification lapses (SHOESCHOOL_CERT_VALID_MONTHS after signing); a
     # withdrawal has none.
@@ -131,6 +136,62 @@ class Certification(AppendOnly):
 
     def __str__(self) -> str:
         return f"certification of {self.trainee} by {self.signer_full_name}"
+
+
+class SignerProfile(AppendOnly):
+    """A person's signature authority, as an administrator recorded it: their rank and
+    licence or employee number. A change is a new row; the newest is in force."""
+
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signer_profiles"
+    )
+    rank = models.CharField(max_length=32, choices=rank_choices())
+    licence_number = models.CharField(max_length=40, blank=True)
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    set_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-set_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.person}: {self.rank} {self.licence_number}"
+
+
+class PracticalSheet(AppendOnly):
+    """An observed practical test: the evaluation sheet an evaluator filled while watching
+    the trainee deal a table live, signed like a certification (password re-entered; full
+    name, rank and licence number recorded). Locked once signed: a correction is a new
+    signed row pointing back at the one it corrects."""
+
+    trainee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="practical_sheets"
+    )
+    profile = models.ForeignKey(
+        "trainer.RuleProfile", on_delete=models.PROTECT, related_name="practical_sheets"
+    )
+    evaluator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="practical_sheets_signed"
+    )
+    evaluator_full_name = models.CharField(max_length=300)
+    evaluator_rank = models.CharField(max_length=32)
+    evaluator_licence = models.CharField(max_length=40)
+    signed_at = models.DateTimeField()
+    # The sheet as evaluated (trainer.games.observing.SheetTemplate.as_dict) and the marks.
+    template = models.JSONField()
+    marks = models.JSONField()
+    comments = models.TextField(blank=True)
+    score = models.DecimalField(max_digits=5, decimal_places=2)
+    passed = models.BooleanField()
+    shortfalls = models.JSONField(default=list, blank=True)
+    corrects = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+
+    class Meta:
+        ordering = ["-signed_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"practical sheet of {self.trainee} by {self.evaluator_full_name}"
 
 
 class ReportStatus(models.TextChoices):

@@ -69,6 +69,9 @@ class Event(StrEnum):
     LIVE_SESSION_RESUMED = "live_session.resumed"  # the instructor carried on after a pause
     LIVE_SESSION_NAMES_SHOWN = "live_session.names_shown"  # names shown (or hidden) on screen
     LIVE_SESSION_ENDED = "live_session.ended"  # the session ended; its attempts were submitted
+    # Signature authority and the practical test (audit.services.authority, .practical).
+    SIGNER_AUTHORITY_SET = "signer.authority_set"  # an admin recorded a rank and licence number
+    PRACTICAL_SHEET_SIGNED = "practical_sheet.signed"  # an evaluator signed a practical sheet
     # Vouching (ledger.services.vouch): the digests of the rows written before the ledger
     # vouched for rows, recorded once by a migration; rows older than it are vouched from then.
     VOUCHED_BACKFILLED = "vouched.backfilled"
@@ -87,6 +90,7 @@ class Subject(StrEnum):
     GRADE = "grade"  # trainer.Grade
     GRADING_RUN = "grading_run"  # trainer.GradingRun
     LIVE_SESSION = "live_session"  # trainer.LiveSession
+    PRACTICAL_SHEET = "practical_sheet"  # audit.PracticalSheet
     REPORT_FILE = "report_file"  # a compliance report's file
     ROSTER = "roster"  # a roster file applied to a class
     RULE_PROFILE = "rule_profile"  # trainer.RuleProfile

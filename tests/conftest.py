@@ -99,6 +99,20 @@ def _own_checkpoint_file(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _practical_sheet_asked_only_where_marked(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A certification needs a passed practical evaluation sheet (audit.services.practical),
+    as in production, in the tests marked `practical`: the many tests of the knowledge
+    sitting's sign-off sign without one."""
+    if request.node.get_closest_marker("practical"):
+        return
+    from audit.services import practical
+
+    monkeypatch.setattr(practical, "practical_required", lambda profile: False)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache() -> None:
     """Each test starts with no cached figures: a rolled-back test's keys may come back
     (SQLite hands out the same primary keys again) with other data behind them."""

@@ -84,13 +84,17 @@ def _trainee_with(attempts, boss):
 # - retraining: the refreshers, the flags' history;
 # - certification: the sittings (attempts, summaries, drills, certifications), the tables
 #   not sat, the signatures and their withdrawals;
-# - sign-off: the sittings as above, the tables, the sittings a choice is read from.
+# - sign-off: the sittings as above, the tables, the sittings a choice is read from, and the
+#   signer's rank and licence number on file and the ready table (one query each);
+# - practical test: the table chosen and its rules in force, the sheets (with their tables),
+#   the tables offered, the evaluator's rank and licence number.
 TRAINEE_SECTION_QUERIES = {
     "pit:trainee": 19,
     "pit:trainee_mistakes": 10,
     "pit:trainee_retraining": 7,
     "pit:trainee_certification": 12,
-    "pit:trainee_sign_off": 10,
+    "pit:trainee_sign_off": 12,
+    "pit:trainee_practical": 10,
 }
 
 

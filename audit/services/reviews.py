@@ -9,17 +9,19 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
-from audit.certification import CertificationRule, profile_label, sign_off_check
+from audit.authority import SignedForm
+from audit.certification import CertificationRule, Refusal, profile_label, sign_off_check
 from audit.models import Certification, RetrainingFlag, Review
 from audit.selectors import pit as audit_selectors
 from audit.selectors.evidence import attempt_evidence, evidence_mismatches
+from audit.services.authority import signature_authorised
 from audit.services.certificates import certificate_issue
+from audit.services.practical import practical_refusal
+from audit.services.signing import check_signature
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
-from core.lockout import lockout_claim, lockout_message
 from core.roles import Role, roles_of
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -154,39 +156,6 @@ def retraining_flag_create(
     return flag
 
 
-def _check_signature(*, signer: User, password: str, request: HttpRequest) -> str:
-    """The signer's full name, once their password is confirmed.
-
-    The password is checked as a login checks it, through ``authenticate`` with the
-    request, so wrong passwords count towards the signer's lockout (django-axes) and a
-    locked-out signer is refused even with the right one: otherwise anyone at a pit
-    boss's unlocked screen could guess at the password here without limit.
-    """
-    if not password:
-        raise ProductError("enter your password to sign: nothing was signed", field="password")
-    confirmed = authenticate(request, username=signer.get_username(), password=password)
-    if confirmed is None or confirmed.pk != signer.pk:
-        # Not a change, so not a ledger entry (nothing is stored); the security log keeps it.
-        if lockout_claim(request):
-            security_log.warning("sign-off refused: user %s is locked out", signer.pk)
-            raise ProductError(
-                f"{lockout_message(request)} Nothing was signed.",
-                status=429,
-                field="password",
-                code="locked_out",
-            )
-        security_log.warning("failed sign-off password for user %s", signer.pk)
-        raise ProductError("the password is not right: nothing was signed", field="password")
-    full_name = signer.get_full_name().strip()
-    if not signer.first_name.strip() or not signer.last_name.strip():
-        raise ProductError(
-            "a signature records your full name, never initials: ask an administrator to "
-            "set your first and last name",
-            field="signer",
-        )
-    return full_name
-
-
 def _require_signer(*, signer: User, trainee: User) -> Role:
     """The role a signer signs in: a pit boss of the trainee's class or an administrator,
     never the trainee themselves."""
@@ -227,7 +196,8 @@ def certification_sign(
     answers faster than plausible need ``fast_acknowledged``. Both are recorded.
     """
     role = _require_signer(signer=signer, trainee=trainee)
-    full_name = _check_signature(signer=signer, password=password, request=request)
+    authority = signature_authorised(signer=signer, form=SignedForm.CERTIFICATION)
+    full_name = check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     override_reason = (override_reason or "").strip()
     if len(override_reason) > MAX_TEXT:
@@ -259,6 +229,10 @@ def certification_sign(
         refusals = check.unanswered(
             override_reason=override_reason, fast_acknowledged=fast_acknowledged
         )
+        # The observed practical test, checked again at sign-off (and its sheets vouched).
+        practical = practical_refusal(trainee=trainee, profile=profile)
+        if practical is not None:
+            refusals.append(Refusal(practical, "profile"))
         if refusals:
             raise ConflictError(
                 "nothing was signed: " + "; ".join(r.text for r in refusals),
@@ -272,6 +246,8 @@ def certification_sign(
             signed_by=signer,
             signer_full_name=full_name,
             signer_role=role.value,
+            signer_rank=authority.rank.value,
+            signer_licence=authority.licence_number,
             signed_at=signed_at,
             expires_at=rule.expiry(signed_at),
             statement=statement,
@@ -330,7 +306,8 @@ def certification_withdraw(
     """Withdraw a certification: a new signed row pointing back at it."""
     trainee = certification.trainee
     role = _require_signer(signer=signer, trainee=trainee)
-    full_name = _check_signature(signer=signer, password=password, request=request)
+    authority = signature_authorised(signer=signer, form=SignedForm.WITHDRAWAL)
+    full_name = check_signature(signer=signer, password=password, request=request)
     statement = _text(statement, field="statement")
     if certification.withdrawn:
         raise ConflictError("this entry is itself a withdrawal", field="certification")
@@ -346,6 +323,8 @@ def certification_withdraw(
             signed_by=signer,
             signer_full_name=full_name,
             signer_role=role.value,
+            signer_rank=authority.rank.value,
+            signer_licence=authority.licence_number,
             signed_at=timezone.now(),
             statement=statement,
             evidence=certification.evidence,
@@ -371,6 +350,8 @@ def _signature_payload(certification: Certification) -> dict[str, object]:
         "signer_id": certification.signed_by_id,
         "signer_full_name": certification.signer_full_name,
         "signer_role": certification.signer_role,
+        "signer_rank": certification.signer_rank,
+        "signer_licence": certification.signer_licence,
         "signed_at": certification.signed_at,
         "expires_at": certification.expires_at,
         "statement": certification.statement,

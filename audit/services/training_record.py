@@ -20,7 +20,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from audit.certification import CertificationRule
+from audit.authority import signature_text
+from audit.certification import CertificationRule, profile_label
+from audit.models import PracticalSheet
 from audit.selectors import pit as audit_selectors
 from audit.services.reports.pdf import table_style
 from core.dates import house_minute, zone_statement
@@ -52,6 +54,7 @@ def training_record_pdf(*, trainee: User, user: User) -> bytes:
     produced_at = timezone.now()
     data = _pdf(
         record,
+        sheets=[_sheet_cells(sheet) for sheet in _sheets(trainee)],
         producer=_person(user),
         produced_at=produced_at,
         sequence=sequence,
@@ -106,7 +109,8 @@ def _signer_role(cert: Certification) -> str:
 
 def _signed_by(cert: Certification) -> str:
     role = _signer_role(cert)
-    return f"{cert.signer_full_name}, {role}" if role else cert.signer_full_name
+    signature = signature_text(cert.signer_full_name, cert.signer_rank, cert.signer_licence)
+    return f"{signature} (as {role.lower()})" if role else signature
 
 
 def _standing_text(state: audit_selectors.TableState) -> str:
@@ -195,9 +199,32 @@ def _retention() -> str:
     return "indefinitely" if kept == "indefinite" else f"for {kept} years"
 
 
+def _sheets(trainee: User) -> list[PracticalSheet]:
+    return list(
+        PracticalSheet.objects.filter(trainee=trainee)
+        .select_related("profile")
+        .order_by("signed_at", "pk")
+    )
+
+
+def _sheet_cells(sheet: PracticalSheet) -> list[str]:
+    """A practical evaluation sheet as the record lists it."""
+    result = f"passed, {sheet.score} %" if sheet.passed else f"not passed, {sheet.score} %"
+    if sheet.shortfalls:
+        result += ": " + "; ".join(sheet.shortfalls)
+    return [
+        profile_label(sheet.profile),
+        f"{_stamp(sheet.signed_at)} by "
+        + signature_text(sheet.evaluator_full_name, sheet.evaluator_rank, sheet.evaluator_licence),
+        result,
+        f"corrects the sheet of {_stamp(sheet.corrects.signed_at)}" if sheet.corrects else "",
+    ]
+
+
 def _pdf(
     record: audit_selectors.TrainingRecord,
     *,
+    sheets: list[list[str]],
     producer: str,
     produced_at: dt.datetime,
     sequence: int,
@@ -276,6 +303,13 @@ def _pdf(
         [_signature_cells(s) for s in record.signatures],
         (0.14, 0.22, 0.3, 0.11, 0.23),
         "No table test signed.",
+    )
+    part(
+        "Practical evaluations",
+        ("Table", "Signed", "Result", "Correction"),
+        sheets,
+        (0.18, 0.37, 0.3, 0.15),
+        "No practical evaluation signed.",
     )
     part(
         "Retraining",

@@ -1,5 +1,6 @@
 """The audit side's rows the ledger vouches for (ledger.services.vouch): certifications
-and their withdrawals, their certificates, retraining flags and their lifts, refreshers and reviews.
+and their withdrawals, their certificates, retraining flags and their lifts, refreshers,
+reviews and the signers' authority (rank and licence number) and practical sheets.
 AuditConfig.ready registers them.
 
 Each service that writes one puts its digest in the payload of the ledger entry it appends
@@ -9,7 +10,15 @@ verification checks them whole, the incremental one too.
 
 from __future__ import annotations
 
-from audit.models import Certificate, Certification, Refresher, RetrainingFlag, Review
+from audit.models import (
+    Certificate,
+    Certification,
+    PracticalSheet,
+    Refresher,
+    RetrainingFlag,
+    Review,
+    SignerProfile,
+)
 from ledger.events import Subject
 from ledger.services.vouch import Vouched
 
@@ -35,6 +44,17 @@ CERTIFICATIONS = Vouched(
         "corrects_id",
     ),
     subject_type=Subject.CERTIFICATION,
+    small=True,
+    # What a signature states since signature authority (audit.authority).
+    later=("signer_rank", "signer_licence"),
+)
+SIGNER_PROFILES = Vouched(
+    model=SignerProfile,
+    noun="signature authority",
+    plural="signature authorities",
+    fields=("person_id", "rank", "licence_number", "set_by_id", "set_at"),
+    subject_type=Subject.USER,
+    subject_field="person_id",
     small=True,
 )
 # A certificate's code and status place: the public verify page and the credentials rest
@@ -83,4 +103,37 @@ REVIEWS = Vouched(
     subject_field="grade_id",
     small=True,
 )
-SPECS = (CERTIFICATIONS, CERTIFICATES, FLAGS, REFRESHERS, REVIEWS)
+PRACTICAL_SHEETS = Vouched(
+    model=PracticalSheet,
+    noun="practical evaluation sheet",
+    plural="practical evaluation sheets",
+    fields=(
+        "trainee_id",
+        "profile_id",
+        "evaluator_id",
+        "evaluator_full_name",
+        "evaluator_rank",
+        "evaluator_licence",
+        "signed_at",
+        "template",
+        "marks",
+        "comments",
+        "score",
+        "passed",
+        "shortfalls",
+        "corrects_id",
+    ),
+    subject_type=Subject.PRACTICAL_SHEET,
+    small=True,
+)
+# Migration 0008 backfilled the first four tables' rows (it names them); the tables made
+# after it are vouched for from their first row, by the services that write them.
+SPECS = (
+    CERTIFICATIONS,
+    CERTIFICATES,
+    FLAGS,
+    REFRESHERS,
+    REVIEWS,
+    SIGNER_PROFILES,
+    PRACTICAL_SHEETS,
+)

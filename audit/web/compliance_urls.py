@@ -9,4 +9,5 @@ urlpatterns = [
     path("reports/", views.report_request, name="report_request"),
     path("reports/<int:report_id>/download/", views.report_download, name="report_download"),
     path("verify/", views.verify, name="verify"),
+    path("self-check/", views.self_check, name="self_check"),
 ]

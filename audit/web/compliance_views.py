@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from audit.models import ReportStatus
 from audit.selectors.reports import compliance_reports_list
+from audit.selectors.self_check import self_check as self_check_run
 from audit.services.reports.lifecycle import (
     compliance_report_download,
     compliance_report_request,
@@ -192,3 +193,10 @@ def verify(request: HttpRequest) -> HttpResponse:
         return _page(request)
     # The whole chain, as the page says: the reports verify from the last checkpoint.
     return _page(request, verification=ledger_verify(full=True))
+
+
+@require_GET
+@compliance_view
+def self_check(request: HttpRequest) -> HttpResponse:
+    """What the installation keeps against the jurisdiction it follows, printable."""
+    return render(request, "audit/compliance/self_check.html", {"check": self_check_run()})

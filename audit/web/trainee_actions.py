@@ -31,8 +31,9 @@ def refused(
     """Show the form again with the service's reason at the field it concerns (or at the
     top of the form), at the error's status; not-found and not-allowed go on to the page
     decorator's 404 and 403."""
-    if error.status in (403, 404):
+    if error.status == 404 or (error.status == 403 and error.field is None):
         raise error
+    # A 403 at a field (the signer's rank or licence number) is said on the form.
     form.add_error(error.field if error.field in form.fields else None, error.message)
     return page(status=error.status)
 

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from audit.authority import SignedForm, signature_text
 from audit.certification import CertificationRule, profile_label
 from audit.forms import (
     DashboardFilter,
@@ -31,7 +32,9 @@ from audit.selectors import grades as grade_rows
 from audit.selectors import pit as audit_selectors
 from audit.selectors import queue as queue
 from audit.selectors.chip_figures import chip_figures
+from audit.services import practical
 from audit.web import charts
+from audit.web.authority_words import signature_words
 from audit.web.pit_common import (
     NO_FIGURE,
     day,
@@ -44,6 +47,7 @@ from audit.web.pit_common import (
 )
 from core.durations import duration_text
 from trainer.games import game_named
+from trainer.models import RuleProfile
 from trainer.selectors import visibility
 
 if TYPE_CHECKING:
@@ -57,6 +61,7 @@ SECTIONS = (
     ("mistakes", "pit:trainee_mistakes", "Mistakes"),
     ("retraining", "pit:trainee_retraining", "Retraining"),
     ("certification", "pit:trainee_certification", "Certification"),
+    ("practical", "pit:trainee_practical", "Practical test"),
     ("sign_off", "pit:trainee_sign_off", "Sign off"),
 )
 
@@ -264,6 +269,7 @@ class _SignatureRow:
     certification: Certification
     table: str
     role: str
+    signature: str
     signed: str
     expires: str
     expired: bool
@@ -276,6 +282,7 @@ def _signature_row(cert: Certification) -> _SignatureRow:
         certification=cert,
         table=profile_label(cert.profile),
         role=role_label(cert.signer_role),
+        signature=signature_text(cert.signer_full_name, cert.signer_rank, cert.signer_licence),
         signed=f"{minute(cert.signed_at)} {timezone.get_current_timezone_name()}",
         expires=day(cert.expires_at) if cert.expires_at else "",
         expired=cert.expires_at is not None and cert.expires_at <= timezone.now(),
@@ -361,6 +368,8 @@ def _sign_off(
     )
     context.update(
         rule=_rule(),
+        practical=_practical_words(trainee, ready),
+        signature=signature_words(request.user, SignedForm.CERTIFICATION),
         form=form,
         offered=offered,
         ready=ready,
@@ -368,6 +377,15 @@ def _sign_off(
         any_fast=any(row.fast for row in offered),
     )
     return render(request, "audit/pit/trainee_sign_off.html", context, status=status)
+
+
+def _practical_words(trainee: User, ready: _SittingRow | None) -> str | None:
+    """Why the ready sitting's table cannot be certified yet for want of a passed practical
+    sheet (None: it has one, or needs none), said before the signer tries."""
+    profile = RuleProfile.objects.filter(name=ready.table_name).first() if ready else None
+    if profile is None:
+        return None
+    return practical.practical_refusal(trainee=trainee, profile=profile)
 
 
 @require_GET

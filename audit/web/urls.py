@@ -1,6 +1,14 @@
 from django.urls import path
 
-from audit.web import queue_views, remediation_views, trainee_actions, trainee_views, views
+from audit.web import (
+    practical_views,
+    queue_views,
+    remediation_views,
+    signer_views,
+    trainee_actions,
+    trainee_views,
+    views,
+)
 
 app_name = "pit"
 
@@ -29,6 +37,11 @@ urlpatterns = [
         trainee_views.trainee_sign_off,
         name="trainee_sign_off",
     ),
+    path(
+        "trainees/<int:trainee_id>/practical/",
+        practical_views.trainee_practical,
+        name="trainee_practical",
+    ),
     path("trainees/<int:trainee_id>/flag/", trainee_actions.trainee_flag, name="trainee_flag"),
     path(
         "trainees/<int:trainee_id>/certify/",
@@ -47,6 +60,13 @@ urlpatterns = [
         "certifications/<int:certification_id>/withdraw/",
         trainee_actions.certification_withdraw,
         name="certification_withdraw",
+    ),
+    path("signers/", signer_views.signers, name="signers"),
+    path("signers/<int:person_id>/", signer_views.signer_card, name="signer_card"),
+    path(
+        "signers/<int:person_id>/authority/",
+        signer_views.signer_authority_set,
+        name="signer_authority_set",
     ),
     path("grades/<int:grade_id>/", views.grade_detail, name="grade"),
     path("grades/<int:grade_id>/review/", views.grade_review, name="grade_review"),

@@ -290,6 +290,11 @@ SHOESCHOOL_LEDGER_ANCHOR_KEY = env.str(
 # the data folder, the media folder or beside the SQLite database (ledger.checks), and an
 # emptied, shrunk or missing file fails verification (a warning elsewhere).
 SHOESCHOOL_LEDGER_ANCHOR_STRICT = ENVIRONMENT == "production"
+# The jurisdiction whose rules the installation follows: a data file in audit/jurisdictions/
+# (house, maryland, pennsylvania, new-jersey, nevada): retention, how long a certification
+# lasts, the rank that signs a table test and an evaluation sheet, the topics its table
+# tests cover. "house" (the default) is Shoe School's own standard.
+SHOESCHOOL_JURISDICTION = env.str("SHOESCHOOL_JURISDICTION", default="house")
 # The certification rule a pit boss signs against (audit.certification.CertificationRule):
 # an exam of at least this many scenarios, at or above this score, answered this fast.
 SHOESCHOOL_CERT_PASS_MARK = env.str("SHOESCHOOL_CERT_PASS_MARK", default="95")
@@ -298,8 +303,11 @@ SHOESCHOOL_CERT_MAX_MEAN_SECONDS = env.str("SHOESCHOOL_CERT_MAX_MEAN_SECONDS", d
 # A mean answer faster than this is a warning the signer must acknowledge (nobody reads a
 # table that fast: someone else may have answered).
 SHOESCHOOL_CERT_MIN_MEAN_SECONDS = env.str("SHOESCHOOL_CERT_MIN_MEAN_SECONDS", default="1.5")
-# A certification lapses this many months after it was signed.
-SHOESCHOOL_CERT_VALID_MONTHS = env.int("SHOESCHOOL_CERT_VALID_MONTHS", default=12)
+# A certification lapses this many months after it was signed; unset, the jurisdiction's
+# validity (audit.certification.CertificationRule.from_settings). The compliance self-check
+# says "not met" where it is longer than the jurisdiction allows.
+if "SHOESCHOOL_CERT_VALID_MONTHS" in env:
+    SHOESCHOOL_CERT_VALID_MONTHS = env.int("SHOESCHOOL_CERT_VALID_MONTHS")
 # Certificates (docs/security.md, *Certificates anyone can verify*). The site's address as
 # the public reaches it: the QR code on a certificate PDF and the credentials' URLs use it.
 SHOESCHOOL_PUBLIC_URL = env.str("SHOESCHOOL_PUBLIC_URL", default="http://127.0.0.1:8000").rstrip(

@@ -154,6 +154,7 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "compliance:report_request": ("post", _row(302, 403, 403, 403, 403, 400, 400)),
     "compliance:report_download": ("get", _row(302, 403, 403, 403, 403, 409, 409)),
     "compliance:verify": ("post", _row(302, 403, 403, 403, 403, 200, 200)),
+    "compliance:self_check": ("get", _row(302, 403, 403, 403, 403, 200, 200)),
     # The pit: pit bosses and compliance read, pit bosses of the class and admins act.
     "pit:dashboard": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:trainee": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
@@ -162,10 +163,16 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "pit:trainee_mistakes": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_retraining": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_certification": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
+    "pit:trainee_practical": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     "pit:trainee_sign_off": ("get", _row(302, 403, 403, 200, 404, 200, 200)),
     # The review queue: a pit boss's own trainees', an administrator's every class, and
     # compliance reads everyone's (read-only); the next mistake is a redirect (to it, or to
     # the queue when nothing else waits).
+    # Signature authority: the signers and their cards, read as the pit is; a trainee has
+    # no card but for an administrator (who records a rank); only an administrator records.
+    "pit:signers": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
+    "pit:signer_card": ("get", _row(302, 403, 403, 404, 404, 404, 200)),
+    "pit:signer_authority_set": ("post", _row(302, 403, 403, 403, 403, 403, 400)),
     "pit:queue": ("get", _row(302, 403, 403, 200, 200, 200, 200)),
     "pit:queue_next": ("get", _row(302, 403, 403, 302, 302, 302, 302)),
     "pit:grade": ("get", _row(302, 403, 403, 200, 404, 200, 200)),

@@ -24,6 +24,7 @@ SECTIONS = (
     "pit:trainee_mistakes",
     "pit:trainee_retraining",
     "pit:trainee_certification",
+    "pit:trainee_practical",
     "pit:trainee_sign_off",
 )
 

@@ -15,6 +15,7 @@ from tests.seam_game.marking import DealerDrawsMarking
 from tests.seam_game.presenting import DealerDrawsPresenting
 from tests.seam_game.reading import DealerDrawsReading
 from trainer.games import game_register
+from trainer.games.observing import ObservingDefaults
 
 
 class DealerDraws(
@@ -23,6 +24,7 @@ class DealerDraws(
     DealerDrawsReading,
     DealerDrawsMarking,
     DealerDrawsAuthoring,
+    ObservingDefaults,
 ):
     name = "dealer-draws"
     title = "Dealer draws"

@@ -16,8 +16,9 @@ Plain Python: no Django.
 The protocol is one facet a module, each saying what the shell asks of a game for one
 purpose: ``keying`` (the answer key, a regrade's replay), ``presenting`` (what the table and
 the question show), ``reading`` (a trainee's answer into its stored shape), ``marking``
-(comparing, the categories and the cost of a mistake) and ``authoring`` (validating and
-generating rounds, the rule parameters, the skills a game teaches).
+(comparing, the categories and the cost of a mistake), ``authoring`` (validating and
+generating rounds, the rule parameters, the skills a game teaches) and ``observing`` (the
+practical test's evaluation sheet of a table, with defaults: ``ObservingDefaults``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from trainer.games.authoring import Authoring
 from trainer.games.errors import DocumentError
 from trainer.games.keying import Keying
 from trainer.games.marking import Marking, Verdict
+from trainer.games.observing import Observing
 from trainer.games.presenting import Presenting
 from trainer.games.reading import Reading
 
@@ -52,7 +54,7 @@ __all__ = [
 DEFAULT_GAME = "blackjack"
 
 
-class Game(Keying, Presenting, Reading, Marking, Authoring, Protocol):
+class Game(Keying, Presenting, Reading, Marking, Authoring, Observing, Protocol):
     """What a table game implements: a name, its name in words, and each facet of the seam."""
 
     @property

@@ -38,8 +38,12 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
+from audit.authority import Rank
 from audit.models import Refresher
+from audit.selectors.authority import signer_profile_of
 from audit.selectors.queue import waiting_reviews
+from audit.services.authority import signer_profile_set
+from audit.services.practical import practical_sheet_sign, sheet_template
 from audit.services.remediation import refresher_assign
 from audit.services.reviews import certification_sign
 from core.errors import ProductError
@@ -71,6 +75,15 @@ from trainer.services.drills import drill_create, table_test_create
 from trainer.services.grading.execute import grading_run_execute
 
 TRAINEE, PIT_BOSS = "trainee", "pitboss"
+ADMINISTRATOR = "admin"
+# The demo's signers, as the administrator records them (audit.services.authority): the
+# demo class's pit boss is a pit manager, so their signature meets the table test's rank;
+# the other pit bosses are pit bosses (below it). (username, rank, licence number)
+DEMO_SIGNERS = (
+    (PIT_BOSS, Rank.PIT_MANAGER, "PM-10417"),
+    ("pitboss2", Rank.PIT_BOSS, "PB-20388"),
+    ("newhire", Rank.PIT_BOSS, ""),
+)
 CLASS_NAME = "Demo class"
 # (title, mode, rounds, chance of a right answer, skills)
 HISTORY = [
@@ -131,6 +144,7 @@ class Command(BaseCommand):
             )
             training_class.instructors.add(boss)
             training_class.trainees.add(trainee)
+        self._signers()
         rng = random.Random(2026)  # noqa: S311 - the same demo every time, not a secret
         made = False
         for title, mode, rounds, right, skills in HISTORY:
@@ -169,7 +183,40 @@ class Command(BaseCommand):
         waiting = waiting_reviews(trainees=trainees_actable_by(user=boss)).count()
         self.stdout.write(
             f"  {waiting} mistakes wait in the review queue (Pit → Open the review queue); "
-            "the six-deck shoe's sitting waits on the trainee's Sign off page."
+            "the six-deck shoe's sitting waits on the trainee's Sign off page, once a pit "
+            "manager signs the trainee's practical test (the Practical test section)."
+        )
+
+    def _signers(self) -> None:
+        """The demo's ranks and licence numbers, recorded by the demo administrator (once:
+        a signer with an authority on file keeps it)."""
+        users = get_user_model().objects
+        admin = users.filter(username=ADMINISTRATOR).first()
+        if admin is None:
+            return
+        for username, rank, licence in DEMO_SIGNERS:
+            person = users.filter(username=username).first()
+            if person is None or signer_profile_of(person_id=person.pk) is not None:
+                continue
+            signer_profile_set(actor=admin, person=person, rank=rank, licence_number=licence)
+            self.stdout.write(f"  {username}: {rank.label.lower()} {licence or '(no licence)'}")
+
+    def _practical(self, trainee: Any, boss: Any, table: Any) -> None:
+        """The practical test the certification rests on: the demo pit boss watched the
+        trainee deal the table and signed a passed evaluation sheet."""
+        template = sheet_template(table)
+        practical_sheet_sign(
+            request=_signing_request(),
+            trainee=trainee,
+            profile=table,
+            evaluator=boss,
+            password=DEMO_PASSWORD,
+            marks={
+                "procedures": dict.fromkeys((p.code for p in template.procedures), True),
+                "timed": {t.code: str(t.target_seconds * 0.8) for t in template.timed},
+                "rubric": {r.code: 8 for r in template.rubric},
+            },
+            comments="Dealt a full shoe cleanly; friendly with the players.",
         )
 
     def _last_month(self, trainee: Any, boss: Any, version: RuleProfileVersion) -> bool:
@@ -341,6 +388,7 @@ class Command(BaseCommand):
         assert table is not None  # a table test certifies its table
         with _clock_turned_back(EXPIRED_AGO):
             attempt = self._sit(trainee, boss, drill, Mode.EXAM, rng, 1.0)
+            self._practical(trainee, boss, table)
             certification = certification_sign(
                 request=_signing_request(),
                 trainee=trainee,

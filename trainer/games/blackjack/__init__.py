@@ -8,6 +8,7 @@ from trainer.games import game_register
 from trainer.games.blackjack.authoring import BlackjackAuthoring
 from trainer.games.blackjack.keying import BlackjackKeying, under_profile
 from trainer.games.blackjack.marking import BlackjackMarking
+from trainer.games.blackjack.observing import BlackjackObserving
 from trainer.games.blackjack.presenting import BlackjackPresenting
 from trainer.games.blackjack.reading import (
     MAX_CHIPS,
@@ -31,7 +32,12 @@ __all__ = [
 
 
 class Blackjack(
-    BlackjackKeying, BlackjackPresenting, BlackjackReading, BlackjackMarking, BlackjackAuthoring
+    BlackjackKeying,
+    BlackjackPresenting,
+    BlackjackReading,
+    BlackjackMarking,
+    BlackjackAuthoring,
+    BlackjackObserving,
 ):
     name = "blackjack"
     title = "Blackjack"

@@ -14,13 +14,16 @@ from trainer.games import game_register
 from trainer.games.casino.authoring import CasinoAuthoring
 from trainer.games.casino.keying import CasinoKeying
 from trainer.games.casino.marking import CasinoMarking
+from trainer.games.casino.observing import CasinoObserving
 from trainer.games.casino.presenting import CasinoPresenting
 from trainer.games.casino.reading import CasinoReading
 
 __all__ = ["CASINO", "Casino"]
 
 
-class Casino(CasinoKeying, CasinoPresenting, CasinoReading, CasinoMarking, CasinoAuthoring):
+class Casino(
+    CasinoKeying, CasinoPresenting, CasinoReading, CasinoMarking, CasinoAuthoring, CasinoObserving
+):
     name = "casino"
     title = "Scarne's Casino"
 
