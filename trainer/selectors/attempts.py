@@ -149,21 +149,40 @@ _ROUNDS_DEALT = RawSQL(  # noqa: S611
 )
 
 
+# Which of the round's questions are answered, read in the same query: k when they are
+# questions 1 to k (k answers, the highest k, none below 1: one decision a question makes
+# that exact), as they are when answered in the key's order; -1 otherwise, which sends the
+# caller to read the questions themselves. Raw SQL for the reason above.
+_DECISIONS = Decision._meta.db_table
+_ANSWERED = RawSQL(  # noqa: S611
+    f"SELECT CASE WHEN COUNT(*) = COALESCE(MAX(answered.question), 0) "  # noqa: S608
+    f"AND COALESCE(MIN(answered.question), 1) >= 1 THEN COUNT(*) ELSE -1 END "
+    f'FROM "{_DECISIONS}" AS answered WHERE answered.item_id = "{_TABLE}".id',
+    (),
+)
+
+
 def attempt_current_question(
     *, attempt: Attempt, count_rounds: bool = True
 ) -> CurrentQuestion | None:
     """The first unanswered question of the first unfinished round; None when all are in.
 
-    Its `rounds` (how many the attempt deals) is counted in the round's own query; a caller
-    that does not show it passes count_rounds=False and gets 0.
+    One query: the round, with how many of its questions are answered (and, for
+    count_rounds, how many rounds the attempt deals: its `rounds`; 0 without).
     """
     unfinished = attempt.items.filter(completed_at__isnull=True).order_by("position")
+    unfinished = unfinished.annotate(answered_upto=_ANSWERED)
     if count_rounds:  # the count in the same query, as a subquery (cheap to compile)
         unfinished = unfinished.annotate(rounds_dealt=_ROUNDS_DEALT)
     item = unfinished.first()
     if item is None:
         return None
-    answered = set(item.decisions.values_list("question", flat=True))
+    upto = int(item.answered_upto)
+    answered = (
+        set(range(1, upto + 1))
+        if upto >= 0
+        else set(item.decisions.values_list("question", flat=True))
+    )
     for key in item.answer_key:
         if key["n"] not in answered:
             rounds = int(getattr(item, "rounds_dealt", 0))
@@ -235,13 +254,17 @@ def _feedback_allowed(attempt: Attempt, item: AttemptItem) -> bool:
     return False
 
 
-def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
+def round_feedback(
+    *, attempt: Attempt, position: int, item: AttemptItem | None = None
+) -> list[FeedbackRow]:
     """The engine's verdict on each question of a round.
 
     Practice: once the round is answered. Speed: once the attempt is submitted. Exam:
     never (its results come from grading). The recorded grade is the grading service's.
+    `item`: the round at `position` when the caller has it already (the answer's).
     """
-    item = attempt.items.filter(position=position).first()
+    if item is None or item.position != position or item.attempt_id != attempt.pk:
+        item = attempt.items.filter(position=position).first()
     if item is None:
         raise NotFoundError(f"this attempt has no round {position}", field="position")
     if not _feedback_allowed(attempt, item):

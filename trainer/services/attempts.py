@@ -312,7 +312,7 @@ NOT_ASKED = "that is not the question being asked: answer the question on the ta
 
 def decision_record(
     *,
-    attempt: Attempt,
+    attempt: Attempt | int,
     user: AbstractBaseUser,
     position: int,
     question: int,
@@ -320,84 +320,103 @@ def decision_record(
 ) -> tuple[Decision, bool]:
     """Record the answer to the question being asked; (decision, created).
 
-    The same answer sent again returns the decision already recorded (created False);
-    a different answer to an answered question is refused: a decision is never edited.
-    Anything else is refused with one message before the answer is read at all, so a
-    probe learns nothing of questions not yet shown, not even whether they exist. An
-    answer after the question's time limit is recorded as late.
+    `attempt` is the attempt, or its id (the API's: the attempt is then read once, under
+    its lock, with its drill; NotFoundError for anyone else's). The same answer sent again
+    returns the decision already recorded (created False); a different answer to an
+    answered question is refused: a decision is never edited. Anything else is refused with
+    one message before the answer is read at all, so a probe learns nothing of questions
+    not yet shown, not even whether they exist. An answer after the question's time limit
+    is recorded as late. The decision's round carries the locked attempt (`item.attempt`).
     """
-    _own(attempt, user)
-    if _past_deadline(attempt):
-        attempt_submit(attempt=attempt, user=user)
-        raise ConflictError(
-            "the time for this attempt has ended: it was submitted as it stood",
-            code="deadline_passed",
-        )
-    game = game_named(attempt.drill.game)
+    if isinstance(attempt, Attempt):
+        _own(attempt, user)
+    attempt_id = attempt.pk if isinstance(attempt, Attempt) else attempt
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
-        locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        open_ = locked.status == AttemptStatus.IN_PROGRESS
-        current = attempt_current_question(attempt=locked, count_rounds=False) if open_ else None
-        if current is None or (current.item.position, current.n) != (position, question):
-            # Only a question other than the one being asked can have been answered before.
-            repeated = _answered_before(locked, position, question)
-            if repeated is not None:
-                document = repeated.item.document or {}
-                if repeated.answer == game.parse_answer(repeated.kind, answer, document=document):
-                    return repeated, False
-                raise ConflictError(
-                    f"question {question} of round {position} is already answered; "
-                    "a decision cannot be changed",
-                    field="answer",
-                    code="already_answered",
-                )
-            if not open_:
-                raise ConflictError("this attempt is closed to answers", code="closed")
-            raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        item, key = current.item, current.key
-        shown_text = item.questions_shown.get(str(question))
-        shown_at = parse_datetime(shown_text) if shown_text else None
-        if shown_at is None:
-            raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = game.parse_answer(current.kind, answer, document=item.document or {})
-        now = timezone.now()
-        response_ms = _elapsed_ms(shown_at, now)
-        # The drill as this request loaded it with the attempt (a drill's limit is fixed).
-        limit_ms = attempt.drill.time_limit_seconds * 1000
-        decision = Decision.objects.create(
-            item=item,
-            question=question,
-            kind=current.kind,
-            answer=parsed,
-            shown=question_view(item, key, game=game),
-            shown_at=shown_at,
-            answered_at=now,
-            response_ms=response_ms,
-            time_limit_ms=limit_ms,
-            late=response_ms > limit_ms,
+        locked = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("drill")
+            .filter(pk=attempt_id, trainee_id=user.pk)
+            .first()
         )
-        if current.is_last_of_round:
-            item.completed_at = now
-            item.save(update_fields=["completed_at"])
-        ledger_append(
-            event=Event.DECISION_RECORDED,
-            subject_type=Subject.DECISION,
-            subject_id=decision.pk,
-            payload={
-                "attempt": locked.pk,
-                "round": position,
-                "question": question,
-                "kind": current.kind,
-                "answer": parsed,
-                "shown_at": shown_at,
-                "answered_at": now,
-                "response_ms": decision.response_ms,
-                "time_limit_ms": limit_ms,
-                "late": decision.late,
-            },
-            actor=user,
-        )
+        if locked is None:
+            raise NotFoundError("no such attempt", field="attempt")
+        if not _past_deadline(locked):
+            return _record(locked, user, position, question, answer)
+    attempt_submit(attempt=locked, user=user)
+    raise ConflictError(
+        "the time for this attempt has ended: it was submitted as it stood",
+        code="deadline_passed",
+    )
+
+
+def _record(
+    locked: Attempt, user: AbstractBaseUser, position: int, question: int, answer: Mapping[str, Any]
+) -> tuple[Decision, bool]:
+    """decision_record's work, under the attempt's lock."""
+    game = game_named(locked.drill.game)
+    open_ = locked.status == AttemptStatus.IN_PROGRESS
+    current = attempt_current_question(attempt=locked, count_rounds=False) if open_ else None
+    if current is None or (current.item.position, current.n) != (position, question):
+        # Only a question other than the one being asked can have been answered before.
+        repeated = _answered_before(locked, position, question)
+        if repeated is not None:
+            document = repeated.item.document or {}
+            if repeated.answer == game.parse_answer(repeated.kind, answer, document=document):
+                repeated.item.attempt = locked
+                return repeated, False
+            raise ConflictError(
+                f"question {question} of round {position} is already answered; "
+                "a decision cannot be changed",
+                field="answer",
+                code="already_answered",
+            )
+        if not open_:
+            raise ConflictError("this attempt is closed to answers", code="closed")
+        raise ConflictError(NOT_ASKED, field="question", code="not_current")
+    item, key = current.item, current.key
+    shown_text = item.questions_shown.get(str(question))
+    shown_at = parse_datetime(shown_text) if shown_text else None
+    if shown_at is None:
+        raise ConflictError(NOT_ASKED, field="question", code="not_current")
+    parsed = game.parse_answer(current.kind, answer, document=item.document or {})
+    now = timezone.now()
+    response_ms = _elapsed_ms(shown_at, now)
+    # The drill as loaded with the attempt (a drill's limit is fixed).
+    limit_ms = locked.drill.time_limit_seconds * 1000
+    decision = Decision.objects.create(
+        item=item,
+        question=question,
+        kind=current.kind,
+        answer=parsed,
+        shown=question_view(item, key, game=game),
+        shown_at=shown_at,
+        answered_at=now,
+        response_ms=response_ms,
+        time_limit_ms=limit_ms,
+        late=response_ms > limit_ms,
+    )
+    if current.is_last_of_round:
+        item.completed_at = now
+        item.save(update_fields=["completed_at"])
+    ledger_append(
+        event=Event.DECISION_RECORDED,
+        subject_type=Subject.DECISION,
+        subject_id=decision.pk,
+        payload={
+            "attempt": locked.pk,
+            "round": position,
+            "question": question,
+            "kind": current.kind,
+            "answer": parsed,
+            "shown_at": shown_at,
+            "answered_at": now,
+            "response_ms": decision.response_ms,
+            "time_limit_ms": limit_ms,
+            "late": decision.late,
+        },
+        actor=user,
+    )
     return decision, True
 
 
@@ -414,23 +433,32 @@ def _elapsed_ms(start: datetime, end: datetime) -> int:
     return max(0, int((end - start) / timedelta(milliseconds=1)))
 
 
-def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
+def attempt_submit(*, attempt: Attempt | int, user: AbstractBaseUser) -> Attempt:
     """Close the attempt to answers and ask for its grading; unanswered questions stay so.
 
-    Submitting an attempt already submitted returns it unchanged.
+    `attempt` is the attempt, or its id (the API's: read once, under its lock;
+    NotFoundError for anyone else's). Submitting an attempt already submitted returns it
+    unchanged.
     """
-    _own(attempt, user)
-    return _close(attempt.pk)
+    if isinstance(attempt, Attempt):
+        _own(attempt, user)
+        return _close(attempt.pk)
+    return _close(attempt, trainee_id=user.pk)
 
 
-def _close(attempt_id: int) -> Attempt:
+def _close(attempt_id: int, *, trainee_id: int | None = None) -> Attempt:
     with transaction.atomic():
         # Read with what the ledger entry (the trainee) and the answer (the drill) need.
-        locked = (
+        found = (
             Attempt.objects.select_for_update(of=("self",))
             .select_related("drill", "trainee")
-            .get(pk=attempt_id)
+            .filter(pk=attempt_id)
         )
+        if trainee_id is not None:
+            found = found.filter(trainee_id=trainee_id)
+        locked = found.first()
+        if locked is None:
+            raise NotFoundError("no such attempt", field="attempt")
         if locked.status == AttemptStatus.SUBMITTED:
             return locked
         if locked.status != AttemptStatus.IN_PROGRESS:
