@@ -206,9 +206,9 @@ def test_showing_a_question_first_and_again(trainee, answered):
 
 
 # The session, the user; BEGIN, the attempt locked with its drill and trainee (its owner
-# in the same WHERE), the last run's number, the run, the ledger (head, entry, head), the
-# attempt's one UPDATE, COMMIT; the progress in one query.
-SUBMIT_QUERIES = 12
+# in the same WHERE), the run (its first: no number read), the ledger (head, entry, head),
+# the attempt's one UPDATE, COMMIT; the progress in one query.
+SUBMIT_QUERIES = 11
 
 
 @pytest.mark.parametrize("rounds", [2, 8])

@@ -149,3 +149,31 @@ def test_two_answers_sent_at_once_take_turns(trainee, same):
     assert Decision.objects.filter(item__attempt=attempt).count() == 1
     assert LedgerEntry.objects.filter(event=Event.DECISION_RECORDED).count() == 1
     assert ledger_verify().ok
+
+
+def test_a_submit_makes_the_attempt_s_first_run_without_reading_its_number(trainee):
+    from trainer.models import GradingRun
+
+    drill = DrillFactory(documents=[natural_document()])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    attempt_submit(attempt=attempt.pk, user=trainee)
+    assert list(GradingRun.objects.filter(attempt=attempt).values_list("number", flat=True)) == [1]
+
+
+def test_a_run_where_none_can_be_stops_the_submit_writing_nothing(trainee):
+    """An attempt in progress never has a run (runs are for submitted attempts, and none
+    goes back): were one there, the run's unique number refuses the submit's whole."""
+    from django.db import IntegrityError
+
+    from trainer.models import GradingRun
+
+    drill = DrillFactory(documents=[natural_document()])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    GradingRun.objects.create(attempt=attempt, number=1, trigger="submit", status="pending")
+    entries = LedgerEntry.objects.count()
+    with pytest.raises(IntegrityError):
+        attempt_submit(attempt=attempt.pk, user=trainee)
+    attempt.refresh_from_db()
+    assert attempt.status == AttemptStatus.IN_PROGRESS
+    assert LedgerEntry.objects.count() == entries
+    assert GradingRun.objects.filter(attempt=attempt).count() == 1
