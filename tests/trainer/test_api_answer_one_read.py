@@ -177,3 +177,59 @@ def test_a_run_where_none_can_be_stops_the_submit_writing_nothing(trainee):
     assert attempt.status == AttemptStatus.IN_PROGRESS
     assert LedgerEntry.objects.count() == entries
     assert GradingRun.objects.filter(attempt=attempt).count() == 1
+
+
+def test_a_first_showing_records_its_moment_once_and_keeps_it(api, trainee):
+    drill = DrillFactory(documents=[natural_document()])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    first = api.get(f"/api/attempts/{attempt.pk}/question").json()["question"]
+    again = api.get(f"/api/attempts/{attempt.pk}/question").json()["question"]
+    item = attempt.items.get(position=1)
+    assert list(item.questions_shown) == ["1"]
+    assert again["shown_at"] == first["shown_at"]
+    assert item.shown_at is not None
+    assert item.shown_at.isoformat() == item.questions_shown["1"]
+    # The second question is added beside the first, which keeps its moment.
+    decision_record(
+        attempt=attempt.pk, user=trainee, position=1, question=1, answer=RIGHT["answer"]
+    )
+    second = api.get(f"/api/attempts/{attempt.pk}/question").json()["question"]
+    item.refresh_from_db()
+    assert set(item.questions_shown) == {"1", "2"}
+    assert item.shown_at.isoformat() == item.questions_shown["1"]
+    assert (
+        second["shown_at"]
+        == api.get(f"/api/attempts/{attempt.pk}/question").json()["question"]["shown_at"]
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_first_showings_at_once_record_one_moment(trainee):
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises writers: the race needs PostgreSQL")
+    from rest_framework.test import APIClient
+
+    drill = DrillFactory(documents=[natural_document()])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    barrier = threading.Barrier(4)
+    seen: list[str] = []
+
+    def ask():
+        client = APIClient()
+        client.force_login(trainee)
+        try:
+            barrier.wait()
+            seen.append(
+                client.get(f"/api/attempts/{attempt.pk}/question").json()["question"]["shown_at"]
+            )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    item = attempt.items.get(position=1)
+    assert len(seen) == 4
+    assert set(seen) == {item.questions_shown["1"]}

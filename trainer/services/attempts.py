@@ -25,6 +25,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -62,6 +64,7 @@ from trainer.selectors.pools import (
 )
 from trainer.selectors.sittings import sitting_state
 from trainer.services.grading.request import grading_request_on_submit
+from trainer.services.json_keys import WithKey
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -295,16 +298,25 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
 
 
 def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
-    """The question's first showing timed, under the round's lock (two tabs asking at once
-    record one moment)."""
-    with transaction.atomic():
-        item = AttemptItem.objects.select_for_update().get(pk=unlocked.pk)
-        if key not in item.questions_shown:
-            now = timezone.now()
-            item.questions_shown = {**item.questions_shown, key: now.isoformat()}
-            item.shown_at = item.shown_at or now
-            item.save(update_fields=["questions_shown", "shown_at"])
-    return item
+    """The question's first showing timed in one conditional UPDATE: the moment is added
+    only where the round has none for this question yet, so two tabs asking at once record
+    one moment (the second UPDATE waits for the first's row lock, then finds the key and
+    changes nothing; it then reads the moment the first recorded)."""
+    now = timezone.now()
+    moment = now.isoformat()
+    marked = (
+        AttemptItem.objects.filter(pk=unlocked.pk)
+        .exclude(questions_shown__has_key=key)
+        .update(
+            questions_shown=WithKey("questions_shown", key, moment),
+            shown_at=Coalesce(F("shown_at"), Value(now)),
+        )
+    )
+    if not marked:  # shown meanwhile by another request: its moment stands
+        return AttemptItem.objects.get(pk=unlocked.pk)
+    unlocked.questions_shown = {**unlocked.questions_shown, key: moment}
+    unlocked.shown_at = unlocked.shown_at or now
+    return unlocked
 
 
 NOT_ASKED = "that is not the question being asked: answer the question on the table"
