@@ -414,7 +414,7 @@ def fault_report(services: Services) -> None:
     waiting = [pk for pk, status in services.in_flight.items() if status != "grading"]
     for name, ids in (
         ("being graded", started),
-        ("pending (received by the worker, or still in the broker)", waiting),
+        ("pending", waiting),  # received by the dead worker, or still in the broker
         ("all in flight", list(services.in_flight)),
     ):
         seconds = [took[pk] for pk in ids if pk in took]
