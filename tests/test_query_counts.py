@@ -178,10 +178,10 @@ def test_recording_a_decision_at_two_sizes(trainee, answered):
 
 
 # The question and the submit through the API (issue #29): the session, the user, the
-# attempt with its drill, the round being played with the count of rounds and of its
-# questions answered; a first showing adds one conditional UPDATE (the moment set where
-# none is yet: no lock, no re-read, no BEGIN/COMMIT).
-QUESTION_AGAIN_QUERIES = 4
+# round being played with its attempt and drill (the owner in the WHERE), the count of
+# rounds and of its questions answered; a first showing adds one conditional UPDATE (the
+# moment set where none is yet: no lock, no re-read, no BEGIN/COMMIT).
+QUESTION_AGAIN_QUERIES = 3
 QUESTION_FIRST_QUERIES = QUESTION_AGAIN_QUERIES + 1
 
 

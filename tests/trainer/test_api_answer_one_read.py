@@ -233,3 +233,30 @@ def test_two_first_showings_at_once_record_one_moment(trainee):
     item = attempt.items.get(position=1)
     assert len(seen) == 4
     assert set(seen) == {item.questions_shown["1"]}
+
+
+def test_the_question_of_a_submitted_attempt_with_rounds_unplayed_is_none(api, trainee):
+    drill = DrillFactory(documents=[natural_document(), natural_document("b")])
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+    attempt_submit(attempt=attempt, user=trainee)
+    body = api.get(f"/api/attempts/{attempt.pk}/question").json()
+    assert body["question"] is None
+    assert body["status"] == AttemptStatus.SUBMITTED
+
+
+def test_a_question_asked_past_the_time_box_submits_the_attempt(api, trainee):
+    drill = DrillFactory(documents=[natural_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
+    speed = attempt_start(trainee=trainee, drill=drill, mode=Mode.SPEED, assignment=assignment)
+    Attempt.objects.filter(pk=speed.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    body = api.get(f"/api/attempts/{speed.pk}/question").json()
+    assert body["question"] is None
+    assert body["status"] == AttemptStatus.SUBMITTED
+    assert not speed.items.filter(shown_at__isnull=False).exists()
+
+
+def test_the_question_of_someone_else_s_attempt_is_404_and_starts_no_clock(api, theirs):
+    response = api.get(f"/api/attempts/{theirs.pk}/question")
+    assert response.status_code == 404
+    assert response.json()["code"] == "not_found"
+    assert list(theirs.items.get(position=1).questions_shown) == ["1"]  # theirs, shown before

@@ -29,6 +29,7 @@ from trainer.models import Assignment, Attempt, AttemptStatus, Drill, GradingSta
 from trainer.selectors.attempts import (
     attempt_get_for_user,
     attempt_results,
+    attempt_with_question,
     attempts_for_trainee,
     practice_drills,
     round_feedback,
@@ -179,8 +180,11 @@ class AttemptQuestionView(TraineeView):
         `question` is null once every question is answered or the attempt is closed (a
         speed attempt past its time box is submitted as it stands).
         """
-        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
-        question = attempt_question_show(attempt=attempt, user=_user(request))
+        # The attempt and the question being asked in one query (NotFoundError for anyone
+        # else's attempt).
+        asked = attempt_with_question(attempt_id=attempt_id, user=request.user)
+        attempt = asked.attempt
+        question = attempt_question_show(attempt=asked, user=_user(request))
         if question is None:
             attempt.refresh_from_db(fields=["status", "grading_status"])
         body = {

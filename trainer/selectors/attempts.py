@@ -175,9 +175,40 @@ def attempt_current_question(
     if count_rounds:  # the count in the same query, as a subquery (cheap to compile)
         unfinished = unfinished.annotate(rounds_dealt=_ROUNDS_DEALT)
     item = unfinished.first()
+    return _current_of(item) if item is not None else None
+
+
+@dataclass(frozen=True)
+class AskedAttempt:
+    """The user's attempt and the question being asked (None when none is)."""
+
+    attempt: Attempt
+    current: CurrentQuestion | None
+
+
+def attempt_with_question(
+    *, attempt_id: int, user: AbstractBaseUser | AnonymousUser
+) -> AskedAttempt:
+    """The user's attempt (NotFoundError for anyone else's) with the question being asked,
+    in one query while a round is unfinished: the round read with its attempt and drill,
+    its owner in the WHERE. Otherwise the attempt alone (attempt_get_for_user)."""
+    item = (
+        AttemptItem.objects.filter(
+            attempt_id=attempt_id, attempt__trainee_id=user.pk, completed_at__isnull=True
+        )
+        .select_related("attempt__drill", "attempt__assignment")
+        .annotate(answered_upto=_ANSWERED, rounds_dealt=_ROUNDS_DEALT)
+        .order_by("position")
+        .first()
+    )
     if item is None:
-        return None
-    upto = int(item.answered_upto)
+        return AskedAttempt(attempt_get_for_user(attempt_id=attempt_id, user=user), None)
+    return AskedAttempt(item.attempt, _current_of(item))
+
+
+def _current_of(item: AttemptItem) -> CurrentQuestion | None:
+    """The round's first unanswered question (`item` annotated with `answered_upto`)."""
+    upto = int(getattr(item, "answered_upto", -1))
     answered = (
         set(range(1, upto + 1))
         if upto >= 0

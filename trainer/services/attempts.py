@@ -49,6 +49,8 @@ from trainer.models import (
     Scenario,
 )
 from trainer.selectors.attempts import (
+    AskedAttempt,
+    CurrentQuestion,
     assignments_for_trainee,
     attempt_current_question,
     public_question,
@@ -270,18 +272,30 @@ def _past_deadline(attempt: Attempt) -> bool:
     )
 
 
-def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[str, Any] | None:
+def attempt_question_show(
+    *, attempt: Attempt | AskedAttempt, user: AbstractBaseUser
+) -> dict[str, Any] | None:
     """The question being asked, its first showing timed; None when none is left to answer.
 
-    A speed attempt whose time box has ended is submitted as it stands instead.
+    `attempt` may come with its question already read (the API's
+    trainer.selectors.attempts.attempt_with_question: one query for both). A speed attempt
+    whose time box has ended is submitted as it stands instead.
     """
+    if isinstance(attempt, AskedAttempt):
+        return _show(attempt.attempt, user, known=(attempt.current,))
+    return _show(attempt, user, known=None)
+
+
+def _show(
+    attempt: Attempt, user: AbstractBaseUser, known: tuple[CurrentQuestion | None] | None
+) -> dict[str, Any] | None:
     _own(attempt, user)
     if _past_deadline(attempt):
         attempt_submit(attempt=attempt, user=user)
         return None
     if attempt.status != AttemptStatus.IN_PROGRESS:
         return None
-    current = attempt_current_question(attempt=attempt)
+    current = known[0] if known is not None else attempt_current_question(attempt=attempt)
     if current is None:
         return None
     item = current.item
