@@ -337,8 +337,8 @@ def production_environment(
         # Out of the data folder, as production requires (ledger.checks): on a real site,
         # another host's mount or WORM storage.
         "SHOESCHOOL_LEDGER_ANCHOR_FILE": str(folder / "anchors" / "ledger-anchors.jsonl"),
-        # A killed worker's message comes back after this; a lost run is re-queued after the
-        # grading timeout by the sweep (every minute).
+        # A killed worker's message comes back after this (production's 300 s by default);
+        # its run is queued again before, by the sweep, after the grading timeout.
         "CELERY_VISIBILITY_TIMEOUT": str(args.visibility_timeout),
         "SHOESCHOOL_GRADING_TIMEOUT_SECONDS": str(args.grading_timeout),
         "LOG_LEVEL": "WARNING",
@@ -385,11 +385,11 @@ def runs_in_flight() -> dict[int, str]:
 
 def fault_report(services: Services) -> None:
     """How long the runs in flight at the fault took from the fault to graded, beside the
-    configured bound in which a dead worker's started runs are queued again."""
+    configured bound in which a dead worker's runs are queued again."""
     from datetime import UTC, datetime
 
     from trainer.models import GradingRun
-    from trainer.services.grading.lease import grading_fault_bound, grading_lease
+    from trainer.services.grading.lease import grading_lease
     from trainer.services.grading.lease import grading_sweep_interval as sweep
 
     if services.fault_at is None:
@@ -402,13 +402,21 @@ def fault_report(services: Services) -> None:
         if done is not None
     }
     started = [pk for pk, status in services.in_flight.items() if status == "grading"]
-    bound = grading_fault_bound().total_seconds()
+    # The servers' settings (the lease and the sweep are production's; the timeout is
+    # --grading-timeout): trainer.services.grading.lease.grading_fault_bound.
+    lease, timeout = grading_lease().total_seconds(), float(services.args.grading_timeout)
+    bound = max(lease, timeout) + sweep().total_seconds()
     pending = len(services.in_flight) - len(started)
     print(
         f"fault: {len(services.in_flight)} runs in flight ({len(started)} being graded, "
         f"{pending} pending); {len(took)} graded after it"
     )
-    for name, ids in (("being graded", started), ("all in flight", list(services.in_flight))):
+    waiting = [pk for pk, status in services.in_flight.items() if status != "grading"]
+    for name, ids in (
+        ("being graded", started),
+        ("pending", waiting),  # received by the dead worker, or still in the broker
+        ("all in flight", list(services.in_flight)),
+    ):
         seconds = [took[pk] for pk in ids if pk in took]
         if seconds:
             print(
@@ -416,9 +424,10 @@ def fault_report(services: Services) -> None:
                 f"p95 {percentile(seconds, 95):.1f} s, max {max(seconds):.1f} s"
             )
     print(
-        "  configured bound for a dead worker's started runs to be queued again: lease "
-        f"{grading_lease().total_seconds():.0f} s + sweep every {sweep().total_seconds():.0f} s"
-        f" = {bound:.0f} s (then graded as the queue allows)"
+        "  configured bound for a dead worker's runs to be queued again: started, lease "
+        f"{lease:.0f} s; received and not started (still pending), grading timeout "
+        f"{timeout:.0f} s; + sweep every {sweep().total_seconds():.0f} s = {bound:.0f} s "
+        "(then graded as the queue allows)"
     )
     services.fault_at = None
 
@@ -657,8 +666,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--concurrency", type=int, default=CORES, help="Celery pool processes")
     parser.add_argument("--database", default="floor_bench", help="scratch database (dropped)")
-    parser.add_argument("--visibility-timeout", type=int, default=15)
-    parser.add_argument("--grading-timeout", type=int, default=20)
+    parser.add_argument("--visibility-timeout", type=int, default=300)
+    parser.add_argument("--grading-timeout", type=int, default=10)
     parser.add_argument("--grace", type=float, default=150, help="seconds to wait for grading")
     args = parser.parse_args(argv)
 

@@ -8,8 +8,8 @@ Django's test client (the full middleware stack, session auth, the ledger per an
 every request of the loop runs under cProfile and CaptureQueriesContext. It prints, per
 endpoint, the queries a request makes (the median; the attempt's first question also
 starts its clock) and the Python function calls a request makes; --sql lists the
-statements of a request of each endpoint making the median count. Neither count moves
-with the machine's load, so two trees compare on a shared machine where their timings cannot
+statements of a request of each endpoint for each count seen. Neither count moves with the
+machine's load, so two trees compare on a shared machine where their timings cannot
 (docs/benchmarks.md, "Issue 29: the answer path, counted").
 """
 
@@ -96,8 +96,10 @@ def main() -> None:
             f"{' ' * 8}{statistics.mean(CALLS[name]):>12,.0f}"
         )
         if args.sql:
-            for sql in SQL[name][int(statistics.median_low(q))]:
-                print("    ", sql[:230])
+            for size in sorted(SQL[name]):
+                print(f"   a request of {size} queries:")
+                for sql in SQL[name][size]:
+                    print("    ", sql[:230])
 
 
 if __name__ == "__main__":

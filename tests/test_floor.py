@@ -67,6 +67,8 @@ def test_a_killed_celery_worker_loses_no_grade_and_no_answer():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "SIGKILL Celery worker" in run.stdout, run.stdout
     # The fault's report: the runs in flight at the kill, and the configured bound in which
-    # the dead worker's started runs are queued again (lease + sweep interval: 10 + 5 s).
+    # the dead worker's runs are queued again: started ones after their lease, received and
+    # not started ones after the grading timeout, then one sweep (10 + 5 s).
     assert re.search(r"fault: \d+ runs in flight \(\d+ being graded", run.stdout), run.stdout
-    assert "lease 10 s + sweep every 5 s = 15 s" in run.stdout, run.stdout
+    assert "lease 10 s; received and not started" in run.stdout, run.stdout
+    assert "grading timeout 10 s; + sweep every 5 s = 15 s" in run.stdout, run.stdout

@@ -23,8 +23,9 @@ CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default="django-db")
 CELERY_RESULT_EXTENDED = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-# Acknowledged late with a prefetch of one, a worker process holds only the task it runs: a
-# killed worker strands no task it had not started (the others stay in the broker).
+# Acknowledged late with a prefetch of one, a worker process holds at most the task it runs
+# and one received (and a retry waiting out its countdown): the runs of those a killed
+# worker had not started are queued again by the sweep after the grading timeout above.
 CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=1)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -32,9 +33,12 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
-# A run left pending this long is queued again by the sweep (a task lost before a worker
-# took it); grading is idempotent, so a slow run queued twice is graded once.
-SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=300)
+# A run left pending this long is queued again by the sweep: its task never reached the
+# broker, or a worker received it and died before starting it (the broker keeps that message
+# unacked until the visibility timeout, which stays long: docs/operations.md). The claim is
+# atomic, so a run queued twice is graded once; a run merely waiting behind a backlog gets
+# one more task each timeout, which comes after the first and finds its run graded.
+SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=10)
 # A worker that starts grading a run takes a lease on it for this long; the grading
 # transaction then holds the run's row lock until it commits. A run whose lease ran out and
 # whose row nobody holds (its worker died) is queued again by the next sweep, which runs every

@@ -106,10 +106,30 @@ def test_a_lost_pending_run_still_waits_for_the_grading_timeout(attempt_of):
     assert grading_sweep(now=queued + timeout + timedelta(seconds=1)) == [run.pk]
 
 
-@override_settings(SHOESCHOOL_GRADING_LEASE_SECONDS=7, SHOESCHOOL_GRADING_SWEEP_SECONDS=3)
+@override_settings(
+    SHOESCHOOL_GRADING_LEASE_SECONDS=7,
+    SHOESCHOOL_GRADING_TIMEOUT_SECONDS=5,
+    SHOESCHOOL_GRADING_SWEEP_SECONDS=3,
+)
 def test_the_bound_is_the_lease_and_one_sweep_interval():
     assert grading_lease() == timedelta(seconds=7)
     assert grading_fault_bound() == timedelta(seconds=10)
+
+
+@override_settings(
+    SHOESCHOOL_GRADING_LEASE_SECONDS=7,
+    SHOESCHOOL_GRADING_TIMEOUT_SECONDS=12,
+    SHOESCHOOL_GRADING_SWEEP_SECONDS=3,
+)
+def test_the_bound_covers_a_received_task_s_pending_run_too():
+    # A task the worker received and had not started leaves its run pending: the sweep
+    # takes it back after the grading timeout, so the bound is the longer of the two.
+    assert grading_fault_bound() == timedelta(seconds=15)
+
+
+def test_a_pending_run_is_queued_again_in_seconds_not_minutes():
+    assert timedelta(seconds=settings.SHOESCHOOL_GRADING_TIMEOUT_SECONDS) <= grading_fault_bound()
+    assert grading_fault_bound() <= timedelta(seconds=30)
 
 
 def test_beat_sweeps_every_few_seconds_as_configured():
@@ -122,8 +142,8 @@ def test_beat_sweeps_every_few_seconds_as_configured():
 
 
 def test_a_worker_reserves_only_the_task_it_runs():
-    # Acknowledged late with a prefetch of one, a killed worker holds no task it had not
-    # started: every other message stays in the broker for the next worker.
+    # Acknowledged late with a prefetch of one, a killed worker holds few tasks it had not
+    # started (tests/grading/test_worker_kill_received.py: the sweep takes their runs back).
     assert settings.CELERY_TASK_ACKS_LATE is True
     assert settings.CELERY_TASK_REJECT_ON_WORKER_LOST is True
     assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1

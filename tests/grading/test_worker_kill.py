@@ -23,9 +23,14 @@ from ledger.services.verify import ledger_verify
 from tests.answered import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
 from tests.grading.workers import Worker
-from trainer.models import Grade, GradingRun, RunStatus
+from trainer.models import Attempt, Grade, GradingRun, RunStatus
 from trainer.services.grading.request import grading_request_batch
-from trainer.services.grading.sweep import grading_fault_bound, grading_lease, grading_sweep
+from trainer.services.grading.sweep import (
+    grading_fault_bound,
+    grading_lease,
+    grading_sweep,
+    grading_timeout,
+)
 
 pytestmark = [
     pytest.mark.worker,
@@ -99,10 +104,19 @@ def test_a_killed_worker_loses_no_grade_and_grades_nothing_twice(trainee, tmp_pa
         assert leases, "killed between two batches: nothing was being graded"
         assert all(until <= killed_at + grading_lease() for _, until in leases)
         lapsed = max(until for _, until in leases) + timedelta(microseconds=1)
-        # The first sweep after the leases ran out queues them again, and only them: that
-        # sweep comes at most one interval later, so within grading_fault_bound() of the kill.
+        # The first sweep after the leases ran out queues them again: that sweep comes at
+        # most one interval later, so within grading_fault_bound() of the kill. With them go
+        # the runs still pending past the grading timeout (their tasks wait in the broker,
+        # and may have been received by the dead worker): queued again, graded once.
         assert lapsed - killed_at <= grading_fault_bound()
-        assert grading_sweep(now=lapsed) == sorted(pk for pk, _ in leases)
+        queued = Attempt.objects.filter(grading_queued_at__lt=lapsed - grading_timeout())
+        waited = set(
+            GradingRun.objects.filter(
+                pk__in=run_ids, status=RunStatus.PENDING, attempt__in=queued
+            ).values_list("pk", flat=True)
+        )
+        swept = grading_sweep(now=lapsed)
+        assert swept == sorted({pk for pk, _ in leases} | waited)
         assert grading_sweep(now=lapsed) == []
 
         second = Worker(tmp_path / "second.log", queues=QUEUE, CELERY_VISIBILITY_TIMEOUT="3600")

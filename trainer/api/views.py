@@ -29,6 +29,7 @@ from trainer.models import Assignment, Attempt, AttemptStatus, Drill, GradingSta
 from trainer.selectors.attempts import (
     attempt_get_for_user,
     attempt_results,
+    attempt_with_question,
     attempts_for_trainee,
     practice_drills,
     round_feedback,
@@ -179,8 +180,11 @@ class AttemptQuestionView(TraineeView):
         `question` is null once every question is answered or the attempt is closed (a
         speed attempt past its time box is submitted as it stands).
         """
-        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
-        question = attempt_question_show(attempt=attempt, user=_user(request))
+        # The attempt and the question being asked in one query (NotFoundError for anyone
+        # else's attempt).
+        asked = attempt_with_question(attempt_id=attempt_id, user=request.user)
+        attempt = asked.attempt
+        question = attempt_question_show(attempt=asked, user=_user(request))
         if question is None:
             attempt.refresh_from_db(fields=["status", "grading_status"])
         body = {
@@ -225,22 +229,28 @@ class AttemptAnswerView(TraineeView):
     )
     def post(self, request: Request, attempt_id: int) -> Response:
         """Answer the question being asked. Sending the same answer again changes nothing."""
-        # Ownership first: someone else's attempt answers 404 whatever the body holds.
-        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
-        body = AnswerInput(data=request.data)
-        body.is_valid(raise_exception=True)
+        try:
+            body = AnswerInput(data=request.data)
+            body.is_valid(raise_exception=True)
+        except Exception:
+            # Ownership first: someone else's attempt answers 404 whatever the body holds.
+            attempt_get_for_user(attempt_id=attempt_id, user=request.user)
+            raise
         data = body.validated_data
+        # The attempt is read once, under its lock: NotFoundError for anyone else's.
         decision, created = decision_record(
-            attempt=attempt,
+            attempt=attempt_id,
             user=_user(request),
             position=data["position"],
             question=data["question"],
             answer=data["answer"],
         )
-        complete = decision.item.completed_at is not None
+        item = decision.item
+        attempt = item.attempt
+        complete = item.completed_at is not None
         feedback = None
         if complete and attempt.mode == Mode.PRACTICE:
-            feedback = round_feedback(attempt=attempt, position=data["position"])
+            feedback = round_feedback(attempt=attempt, position=data["position"], item=item)
         out = {"decision": decision, "round_complete": complete, "feedback": feedback}
         return Response(s.AnswerResponseOutput(out).data, status=201 if created else 200)
 
@@ -249,8 +259,8 @@ class AttemptSubmitView(TraineeView):
     @extend_schema(request=None, responses={202: s.AttemptDetailOutput, **errors(404, 409)})
     def post(self, request: Request, attempt_id: int) -> Response:
         """Close the attempt and queue its grading; unanswered questions count as missed."""
-        attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
-        submitted = attempt_submit(attempt=attempt, user=_user(request))
+        # The attempt is read once, under its lock: NotFoundError for anyone else's.
+        submitted = attempt_submit(attempt=attempt_id, user=_user(request))
         return Response(_detail(submitted), status=status.HTTP_202_ACCEPTED)
 
 

@@ -149,21 +149,71 @@ _ROUNDS_DEALT = RawSQL(  # noqa: S611
 )
 
 
+# Which of the round's questions are answered, read in the same query: k when they are
+# questions 1 to k (k answers, the highest k, none below 1: one decision a question makes
+# that exact), as they are when answered in the key's order; -1 otherwise, which sends the
+# caller to read the questions themselves. Raw SQL for the reason above.
+_DECISIONS = Decision._meta.db_table
+_ANSWERED = RawSQL(  # noqa: S611
+    f"SELECT CASE WHEN COUNT(*) = COALESCE(MAX(answered.question), 0) "  # noqa: S608
+    f"AND COALESCE(MIN(answered.question), 1) >= 1 THEN COUNT(*) ELSE -1 END "
+    f'FROM "{_DECISIONS}" AS answered WHERE answered.item_id = "{_TABLE}".id',
+    (),
+)
+
+
 def attempt_current_question(
     *, attempt: Attempt, count_rounds: bool = True
 ) -> CurrentQuestion | None:
     """The first unanswered question of the first unfinished round; None when all are in.
 
-    Its `rounds` (how many the attempt deals) is counted in the round's own query; a caller
-    that does not show it passes count_rounds=False and gets 0.
+    One query: the round, with how many of its questions are answered (and, for
+    count_rounds, how many rounds the attempt deals: its `rounds`; 0 without).
     """
     unfinished = attempt.items.filter(completed_at__isnull=True).order_by("position")
+    unfinished = unfinished.annotate(answered_upto=_ANSWERED)
     if count_rounds:  # the count in the same query, as a subquery (cheap to compile)
         unfinished = unfinished.annotate(rounds_dealt=_ROUNDS_DEALT)
     item = unfinished.first()
+    return _current_of(item) if item is not None else None
+
+
+@dataclass(frozen=True)
+class AskedAttempt:
+    """The user's attempt and the question being asked (None when none is)."""
+
+    attempt: Attempt
+    current: CurrentQuestion | None
+
+
+def attempt_with_question(
+    *, attempt_id: int, user: AbstractBaseUser | AnonymousUser
+) -> AskedAttempt:
+    """The user's attempt (NotFoundError for anyone else's) with the question being asked,
+    in one query while a round is unfinished: the round read with its attempt and drill,
+    its owner in the WHERE. Otherwise the attempt alone (attempt_get_for_user)."""
+    item = (
+        AttemptItem.objects.filter(
+            attempt_id=attempt_id, attempt__trainee_id=user.pk, completed_at__isnull=True
+        )
+        .select_related("attempt__drill", "attempt__assignment")
+        .annotate(answered_upto=_ANSWERED, rounds_dealt=_ROUNDS_DEALT)
+        .order_by("position")
+        .first()
+    )
     if item is None:
-        return None
-    answered = set(item.decisions.values_list("question", flat=True))
+        return AskedAttempt(attempt_get_for_user(attempt_id=attempt_id, user=user), None)
+    return AskedAttempt(item.attempt, _current_of(item))
+
+
+def _current_of(item: AttemptItem) -> CurrentQuestion | None:
+    """The round's first unanswered question (`item` annotated with `answered_upto`)."""
+    upto = int(getattr(item, "answered_upto", -1))
+    answered = (
+        set(range(1, upto + 1))
+        if upto >= 0
+        else set(item.decisions.values_list("question", flat=True))
+    )
     for key in item.answer_key:
         if key["n"] not in answered:
             rounds = int(getattr(item, "rounds_dealt", 0))
@@ -235,13 +285,17 @@ def _feedback_allowed(attempt: Attempt, item: AttemptItem) -> bool:
     return False
 
 
-def round_feedback(*, attempt: Attempt, position: int) -> list[FeedbackRow]:
+def round_feedback(
+    *, attempt: Attempt, position: int, item: AttemptItem | None = None
+) -> list[FeedbackRow]:
     """The engine's verdict on each question of a round.
 
     Practice: once the round is answered. Speed: once the attempt is submitted. Exam:
     never (its results come from grading). The recorded grade is the grading service's.
+    `item`: the round at `position` when the caller has it already (the answer's).
     """
-    item = attempt.items.filter(position=position).first()
+    if item is None or item.position != position or item.attempt_id != attempt.pk:
+        item = attempt.items.filter(position=position).first()
     if item is None:
         raise NotFoundError(f"this attempt has no round {position}", field="position")
     if not _feedback_allowed(attempt, item):

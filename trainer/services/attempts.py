@@ -25,6 +25,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import F, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -47,6 +49,7 @@ from trainer.models import (
     Scenario,
 )
 from trainer.selectors.attempts import (
+    AskedAttempt,
     CurrentQuestion,
     assignments_for_trainee,
     attempt_current_question,
@@ -64,6 +67,7 @@ from trainer.selectors.pools import (
 )
 from trainer.selectors.sittings import sitting_state
 from trainer.services.grading.request import grading_request_on_submit
+from trainer.services.json_keys import WithKey
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -271,18 +275,34 @@ def _past_deadline(attempt: Attempt) -> bool:
     )
 
 
-def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[str, Any] | None:
+def attempt_question_show(
+    *, attempt: Attempt | AskedAttempt, user: AbstractBaseUser
+) -> dict[str, Any] | None:
     """The question being asked, its first showing timed; None when none is left to answer.
 
-    A speed attempt whose time box has ended is submitted as it stands instead.
+    `attempt` may come with its question already read (the API's
+    trainer.selectors.attempts.attempt_with_question: one query for both). A speed attempt
+    whose time box has ended is submitted as it stands instead.
     """
+    if isinstance(attempt, AskedAttempt):
+        if attempt.attempt.live_session_id is not None:
+            # A class session's question is the one its instructor has open, not the
+            # first unanswered one the API's read worked out.
+            return _show(attempt.attempt, user, known=None)
+        return _show(attempt.attempt, user, known=(attempt.current,))
+    return _show(attempt, user, known=None)
+
+
+def _show(
+    attempt: Attempt, user: AbstractBaseUser, known: tuple[CurrentQuestion | None] | None
+) -> dict[str, Any] | None:
     _own(attempt, user)
     if _past_deadline(attempt):
         attempt_submit(attempt=attempt, user=user)
         return None
     if attempt.status != AttemptStatus.IN_PROGRESS:
         return None
-    current = _asked(attempt, count_rounds=True)
+    current = known[0] if known is not None else _asked(attempt, count_rounds=True)
     if current is None:
         return None
     item = current.item
@@ -299,16 +319,68 @@ def attempt_question_show(*, attempt: Attempt, user: AbstractBaseUser) -> dict[s
 
 
 def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
-    """The question's first showing timed, under the round's lock (two tabs asking at once
-    record one moment)."""
+    """The question's first showing timed in one conditional UPDATE: the moment is added
+    only where the round has none for this question yet, so two tabs asking at once record
+    one moment (the second UPDATE waits for the first's row lock, then finds the key and
+    changes nothing; it then reads the moment the first recorded)."""
+    now = timezone.now()
+    moment = now.isoformat()
+    marked = (
+        AttemptItem.objects.filter(pk=unlocked.pk)
+        .exclude(questions_shown__has_key=key)
+        .update(
+            questions_shown=WithKey("questions_shown", key, moment),
+            shown_at=Coalesce(F("shown_at"), Value(now)),
+        )
+    )
+    if not marked:  # shown meanwhile by another request: its moment stands
+        return AttemptItem.objects.get(pk=unlocked.pk)
+    unlocked.questions_shown = {**unlocked.questions_shown, key: moment}
+    unlocked.shown_at = unlocked.shown_at or now
+    return unlocked
+
+
+NOT_ASKED = "that is not the question being asked: answer the question on the table"
+
+
+def decision_record(
+    *,
+    attempt: Attempt | int,
+    user: AbstractBaseUser,
+    position: int,
+    question: int,
+    answer: Mapping[str, Any],
+) -> tuple[Decision, bool]:
+    """Record the answer to the question being asked; (decision, created).
+
+    `attempt` is the attempt, or its id (the API's: the attempt is then read once, under
+    its lock, with its drill; NotFoundError for anyone else's). The same answer sent again
+    returns the decision already recorded (created False); a different answer to an
+    answered question is refused: a decision is never edited. Anything else is refused with
+    one message before the answer is read at all, so a probe learns nothing of questions
+    not yet shown, not even whether they exist. An answer after the question's time limit
+    is recorded as late. The decision's round carries the locked attempt (`item.attempt`).
+    """
+    if isinstance(attempt, Attempt):
+        _own(attempt, user)
+    attempt_id = attempt.pk if isinstance(attempt, Attempt) else attempt
     with transaction.atomic():
-        item = AttemptItem.objects.select_for_update().get(pk=unlocked.pk)
-        if key not in item.questions_shown:
-            now = timezone.now()
-            item.questions_shown = {**item.questions_shown, key: now.isoformat()}
-            item.shown_at = item.shown_at or now
-            item.save(update_fields=["questions_shown", "shown_at"])
-    return item
+        # Locking the attempt makes concurrent answers to it take turns.
+        locked = (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("drill")
+            .filter(pk=attempt_id, trainee_id=user.pk)
+            .first()
+        )
+        if locked is None:
+            raise NotFoundError("no such attempt", field="attempt")
+        if not _past_deadline(locked):
+            return _record(locked, user, position, question, answer)
+    attempt_submit(attempt=locked, user=user)
+    raise ConflictError(
+        "the time for this attempt has ended: it was submitted as it stood",
+        code="deadline_passed",
+    )
 
 
 def _asked(attempt: Attempt, *, count_rounds: bool, lock: bool = False) -> CurrentQuestion | None:
@@ -320,99 +392,75 @@ def _asked(attempt: Attempt, *, count_rounds: bool, lock: bool = False) -> Curre
     return attempt_current_question(attempt=attempt, count_rounds=count_rounds)
 
 
-NOT_ASKED = "that is not the question being asked: answer the question on the table"
-
-
-def decision_record(
-    *,
-    attempt: Attempt,
-    user: AbstractBaseUser,
-    position: int,
-    question: int,
-    answer: Mapping[str, Any],
+def _record(
+    locked: Attempt, user: AbstractBaseUser, position: int, question: int, answer: Mapping[str, Any]
 ) -> tuple[Decision, bool]:
-    """Record the answer to the question being asked; (decision, created).
-
-    The same answer sent again returns the decision already recorded (created False);
-    a different answer to an answered question is refused: a decision is never edited.
-    Anything else is refused with one message before the answer is read at all, so a
-    probe learns nothing of questions not yet shown, not even whether they exist. An
-    answer after the question's time limit is recorded as late.
-    """
-    _own(attempt, user)
-    if _past_deadline(attempt):
-        attempt_submit(attempt=attempt, user=user)
-        raise ConflictError(
-            "the time for this attempt has ended: it was submitted as it stood",
-            code="deadline_passed",
-        )
-    game = game_named(attempt.drill.game)
-    with transaction.atomic():
-        # Locking the attempt makes concurrent answers to it take turns.
-        locked = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        open_ = locked.status == AttemptStatus.IN_PROGRESS
-        current = _asked(locked, count_rounds=False, lock=True) if open_ else None
-        if current is None or (current.item.position, current.n) != (position, question):
-            # Only a question other than the one being asked can have been answered before.
-            repeated = _answered_before(locked, position, question)
-            if repeated is not None:
-                document = repeated.item.document or {}
-                if repeated.answer == game.parse_answer(repeated.kind, answer, document=document):
-                    return repeated, False
-                raise ConflictError(
-                    f"question {question} of round {position} is already answered; "
-                    "a decision cannot be changed",
-                    field="answer",
-                    code="already_answered",
-                )
-            if not open_:
-                raise ConflictError("this attempt is closed to answers", code="closed")
-            raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        item, key = current.item, current.key
-        shown_text = item.questions_shown.get(str(question))
-        shown_at = parse_datetime(shown_text) if shown_text else None
-        if shown_at is None:
-            raise ConflictError(NOT_ASKED, field="question", code="not_current")
-        parsed = game.parse_answer(current.kind, answer, document=item.document or {})
-        now = timezone.now()
-        response_ms = _elapsed_ms(shown_at, now)
-        # The drill as this request loaded it with the attempt (a drill's limit is fixed);
-        # a class session's question is open until its instructor closes it: no limit.
-        live = locked.live_session_id is not None
-        limit_ms = None if live else attempt.drill.time_limit_seconds * 1000
-        decision = Decision.objects.create(
-            item=item,
-            question=question,
-            kind=current.kind,
-            answer=parsed,
-            shown=question_view(item, key, game=game),
-            shown_at=shown_at,
-            answered_at=now,
-            response_ms=response_ms,
-            time_limit_ms=limit_ms,
-            late=limit_ms is not None and response_ms > limit_ms,
-        )
-        if current.is_last_of_round:
-            item.completed_at = now
-            item.save(update_fields=["completed_at"])
-        ledger_append(
-            event=Event.DECISION_RECORDED,
-            subject_type=Subject.DECISION,
-            subject_id=decision.pk,
-            payload={
-                "attempt": locked.pk,
-                "round": position,
-                "question": question,
-                "kind": current.kind,
-                "answer": parsed,
-                "shown_at": shown_at,
-                "answered_at": now,
-                "response_ms": decision.response_ms,
-                "time_limit_ms": limit_ms,
-                "late": decision.late,
-            },
-            actor=user,
-        )
+    """decision_record's work, under the attempt's lock."""
+    game = game_named(locked.drill.game)
+    open_ = locked.status == AttemptStatus.IN_PROGRESS
+    current = _asked(locked, count_rounds=False, lock=True) if open_ else None
+    if current is None or (current.item.position, current.n) != (position, question):
+        # Only a question other than the one being asked can have been answered before.
+        repeated = _answered_before(locked, position, question)
+        if repeated is not None:
+            document = repeated.item.document or {}
+            if repeated.answer == game.parse_answer(repeated.kind, answer, document=document):
+                repeated.item.attempt = locked
+                return repeated, False
+            raise ConflictError(
+                f"question {question} of round {position} is already answered; "
+                "a decision cannot be changed",
+                field="answer",
+                code="already_answered",
+            )
+        if not open_:
+            raise ConflictError("this attempt is closed to answers", code="closed")
+        raise ConflictError(NOT_ASKED, field="question", code="not_current")
+    item, key = current.item, current.key
+    shown_text = item.questions_shown.get(str(question))
+    shown_at = parse_datetime(shown_text) if shown_text else None
+    if shown_at is None:
+        raise ConflictError(NOT_ASKED, field="question", code="not_current")
+    parsed = game.parse_answer(current.kind, answer, document=item.document or {})
+    now = timezone.now()
+    response_ms = _elapsed_ms(shown_at, now)
+    # The drill as loaded with the attempt (a drill's limit is fixed); a class session's
+    # question is open until its instructor closes it: no limit.
+    live = locked.live_session_id is not None
+    limit_ms = None if live else locked.drill.time_limit_seconds * 1000
+    decision = Decision.objects.create(
+        item=item,
+        question=question,
+        kind=current.kind,
+        answer=parsed,
+        shown=question_view(item, key, game=game),
+        shown_at=shown_at,
+        answered_at=now,
+        response_ms=response_ms,
+        time_limit_ms=limit_ms,
+        late=limit_ms is not None and response_ms > limit_ms,
+    )
+    if current.is_last_of_round:
+        item.completed_at = now
+        item.save(update_fields=["completed_at"])
+    ledger_append(
+        event=Event.DECISION_RECORDED,
+        subject_type=Subject.DECISION,
+        subject_id=decision.pk,
+        payload={
+            "attempt": locked.pk,
+            "round": position,
+            "question": question,
+            "kind": current.kind,
+            "answer": parsed,
+            "shown_at": shown_at,
+            "answered_at": now,
+            "response_ms": decision.response_ms,
+            "time_limit_ms": limit_ms,
+            "late": decision.late,
+        },
+        actor=user,
+    )
     return decision, True
 
 
@@ -429,23 +477,32 @@ def _elapsed_ms(start: datetime, end: datetime) -> int:
     return max(0, int((end - start) / timedelta(milliseconds=1)))
 
 
-def attempt_submit(*, attempt: Attempt, user: AbstractBaseUser) -> Attempt:
+def attempt_submit(*, attempt: Attempt | int, user: AbstractBaseUser) -> Attempt:
     """Close the attempt to answers and ask for its grading; unanswered questions stay so.
 
-    Submitting an attempt already submitted returns it unchanged.
+    `attempt` is the attempt, or its id (the API's: read once, under its lock;
+    NotFoundError for anyone else's). Submitting an attempt already submitted returns it
+    unchanged.
     """
-    _own(attempt, user)
-    return _close(attempt.pk)
+    if isinstance(attempt, Attempt):
+        _own(attempt, user)
+        return _close(attempt.pk)
+    return _close(attempt, trainee_id=user.pk)
 
 
-def _close(attempt_id: int) -> Attempt:
+def _close(attempt_id: int, *, trainee_id: int | None = None) -> Attempt:
     with transaction.atomic():
         # Read with what the ledger entry (the trainee) and the answer (the drill) need.
-        locked = (
+        found = (
             Attempt.objects.select_for_update(of=("self",))
             .select_related("drill", "trainee")
-            .get(pk=attempt_id)
+            .filter(pk=attempt_id)
         )
+        if trainee_id is not None:
+            found = found.filter(trainee_id=trainee_id)
+        locked = found.first()
+        if locked is None:
+            raise NotFoundError("no such attempt", field="attempt")
         if locked.status == AttemptStatus.SUBMITTED:
             return locked
         if locked.status != AttemptStatus.IN_PROGRESS:

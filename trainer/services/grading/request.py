@@ -90,9 +90,12 @@ def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
     """The run a submit asks for, with no statement the submit makes anyway.
 
     The caller (trainer.services.attempts) holds the attempt's row lock, read with its
-    trainee, has set it submitted, and saves it after this returns: its grading fields
-    (set here) go in the same UPDATE as its status. The run and its ledger entry are
-    written here; the grading is queued on commit, as for grading_request.
+    trainee, has just set it submitted from in progress, and saves it after this returns:
+    its grading fields (set here) go in the same UPDATE as its status. The run and its
+    ledger entry are written here; the grading is queued on commit, as for
+    grading_request. It is the attempt's first run (runs are made for submitted attempts
+    only, and an attempt never goes back to in progress), so its number is not read: were
+    it not the first, the run's unique number would refuse it and the submit roll back.
     """
     if attempt.status != AttemptStatus.SUBMITTED:
         raise ConflictError(
@@ -106,6 +109,7 @@ def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
         trigger=RunTrigger.SUBMIT,
         reason="",
         requested_by=None,
+        first=True,
     )[0]
 
 
@@ -122,9 +126,11 @@ def _runs_record(
     trigger: str,
     reason: str,
     requested_by: AbstractBaseUser | None,
+    first: bool = False,
 ) -> list[GradingRun]:
-    """The next run of each locked attempt, its ledger entry, and its queueing on commit."""
-    numbers = latest_run_numbers(attempt_ids=ids)
+    """The next run of each locked attempt, its ledger entry, and its queueing on commit
+    (`first`: the attempts have no run yet, so their numbers are not read)."""
+    numbers = {} if first else latest_run_numbers(attempt_ids=ids)
     runs = [
         GradingRun(
             attempt=locked[pk],

@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
@@ -21,6 +20,7 @@ from trainer.services.grading.lease import (
     grading_fault_bound,
     grading_lease,
     grading_sweep_interval,
+    grading_timeout,
 )
 from trainer.services.grading.request import grading_enqueue
 
@@ -36,16 +36,12 @@ __all__ = [
 logger = logging.getLogger("trainer.services.grading")
 
 
-def grading_timeout() -> timedelta:
-    """How long a run may sit pending (its task not taken) before the sweep queues it again."""
-    return timedelta(seconds=settings.SHOESCHOOL_GRADING_TIMEOUT_SECONDS)
-
-
 def grading_sweep(*, timeout: timedelta | None = None, now: datetime | None = None) -> list[int]:
     """Queue again the runs whose task was lost; returns their ids, oldest first.
 
     Two kinds: a run still pending past the timeout (its task never reached the broker, or
-    a worker lost it before starting it), and a run being graded whose lease ran out and
+    a worker received it and died before starting it: the broker holds that message unacked
+    until its visibility timeout), and a run being graded whose lease ran out and
     whose row no transaction holds (its worker died: trainer.services.grading.lease). A run
     a live worker is grading is locked by its transaction and skipped, however long it
     takes. Those queued again are pending once more, lease-free, with a fresh queue time.
