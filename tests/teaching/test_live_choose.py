@@ -143,3 +143,23 @@ def test_the_list_shown_costs_the_same_queries_however_long(pit, pit_boss):
         )
     assert _queries(page) == few
     assert few <= 12
+
+
+def test_the_service_refuses_two_tables_named_by_slug_too(pit, pit_boss):
+    shoe = ScenarioFactory(slug="shoe-round")
+    ScenarioFactory(slug="double-round", profile_version=profile_version("casino-double-deck"))
+    with pytest.raises(ProductError) as mixed:
+        live_session_open(
+            user=pit_boss, training_class=pit["mine"], scenarios=[shoe, "double-round"]
+        )
+    assert mixed.value.field == "scenarios"
+    assert "one table" in mixed.value.message
+    with pytest.raises(ProductError) as empty:
+        live_session_open(user=pit_boss, training_class=pit["mine"], scenarios=[])
+    assert "at least one scenario" in empty.value.message
+    _nothing_written()
+    # Two of one table, one named by its slug: dealt in the order given.
+    session = live_session_open(
+        user=pit_boss, training_class=pit["mine"], scenarios=["shoe-round", shoe]
+    )
+    assert [r["scenario"] for r in session.rounds] == [shoe.pk, shoe.pk]

@@ -37,6 +37,8 @@ def classes_led_by(user: AbstractBaseUser) -> Any:
 
 
 class ScenariosOpenForm(forms.Form):
+    # Its fields' names and ids apart from the drill form's on the same page.
+    prefix = "pick"
     training_class: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
         queryset=None, label="Class", empty_label="Choose a class", error_messages=CHOICE_ERRORS
     )
@@ -48,7 +50,7 @@ class ScenariosOpenForm(forms.Form):
     )
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
-        super().__init__(*args, prefix="pick", **kwargs)
+        super().__init__(*args, **kwargs)
         self.fields["training_class"].queryset = classes_led_by(user)  # type: ignore[attr-defined]
 
 
