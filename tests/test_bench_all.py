@@ -43,3 +43,45 @@ def test_quick_engine_and_library_print_one_table(tmp_path):
     )
     assert re.search(r"^library\s+casino-shoe\s+\d+ rounds in [\d.]+ s", table, re.M), table
     assert (tmp_path / "engine.log").read_text().startswith("Engine benchmark")
+
+
+def _bench_all():
+    from importlib.machinery import SourceFileLoader
+    from importlib.util import module_from_spec, spec_from_loader
+
+    loader = SourceFileLoader("bench_all", str(ROOT / "bench" / "all"))
+    spec = spec_from_loader("bench_all", loader)
+    assert spec is not None
+    module = module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def test_the_live_session_bench_is_a_group_and_its_lines_are_figures():
+    bench_all = _bench_all()
+    assert "live" in bench_all.GROUPS
+    assert "live" in bench_all.NO_DATABASE  # its own scratch SQLite and development server
+    assert bench_all.FULL["live"][0][1] == [
+        "live_session.py", "--trainees", "40", "--questions", "4"
+    ]  # fmt: skip
+    assert "--trainees" in bench_all.QUICK["live"][0][1]
+    output = "\n".join([
+        "3 trainees joined session ABC234 at http://127.0.0.1:1234",
+        "answers accepted: 6 of 6, within the window: 6, refused: 0",
+        "answer ms: p50 40, p95 90, max 120",
+        "instructor's count behind by s: p95 0.80, max 0.95 (polled every 1 s)",
+        "reconciliation: accepted 6 = decisions 6 = ledger entries 6 = counted at the "
+        "closes 6; attempts submitted 3 of 3",
+        "all checks passed",
+    ])  # fmt: skip
+    assert bench_all.figures(output) == [
+        ("answers accepted", "6 of 6, within the window: 6, refused: 0"),
+        ("answer ms", "p50 40, p95 90, max 120"),
+        ("instructor's count behind by s", "p95 0.80, max 0.95 (polled every 1 s)"),
+        (
+            "reconciliation",
+            "accepted 6 = decisions 6 = ledger entries 6 = counted at the closes 6; "
+            "attempts submitted 3 of 3",
+        ),
+        ("all checks passed", ""),
+    ]

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
@@ -42,6 +43,7 @@ from trainer.models import (
     LiveSession,
     LiveSessionState,
     Mode,
+    RuleProfile,
     Scenario,
     TrainingClass,
 )
@@ -124,9 +126,25 @@ def live_session_open(
     From a drill, or from a chosen list of scenarios (made into a drill of the
     instructor's, titled after the session, so the attempts have a drill as any has)."""
     may_drive(user, training_class)
-    if (drill is None) == (not scenarios):
+    if drill is not None and scenarios:
         raise ProductError("choose a drill or a list of scenarios, not both", field="drill")
+    if drill is None and not scenarios:
+        raise ProductError("choose a drill or at least one scenario", field="drill")
+    # Nothing is written unless the session opens: the drill made of the chosen
+    # scenarios goes with a refusal after it (a session already running, say).
+    with transaction.atomic():
+        return _open(user, training_class, drill, scenarios, title)
+
+
+def _open(
+    user: AbstractBaseUser,
+    training_class: TrainingClass,
+    drill: Drill | None,
+    scenarios: Sequence[Scenario | str],
+    title: str,
+) -> LiveSession:
     if drill is None:
+        _one_table(scenarios)
         drill = drill_create(
             title=title or f"Class session of {training_class.name}",
             kind=DrillKind.FIXED,
@@ -174,6 +192,29 @@ def live_session_open(
             code="session_running",
         ) from None
     return session
+
+
+def _one_table(scenarios: Sequence[Scenario | str]) -> None:
+    """The room plays at one table (one placard, one set of house rules): scenarios of
+    two tables are refused, naming them."""
+    slugs = [s for s in scenarios if isinstance(s, str)]
+    ids = [s.pk for s in scenarios if not isinstance(s, str)]
+    tables = sorted(
+        {
+            profile.title or profile.name
+            for profile in RuleProfile.objects.filter(
+                Q(versions__scenarios__slug__in=slugs, versions__scenarios__is_active=True)
+                | Q(versions__scenarios__pk__in=ids)
+            ).distinct()
+        }
+    )
+    if len(tables) > 1:
+        raise ProductError(
+            "a class session is played at one table, and these scenarios are of "
+            + " and ".join(tables)
+            + ": choose scenarios of one of them",
+            field="scenarios",
+        )
 
 
 def _unused_code() -> str:

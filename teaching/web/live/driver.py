@@ -24,12 +24,12 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core import pages
 from core.access import role_required
 from core.errors import CHOICE_ERRORS, NotFoundError, ProductError
-from core.roles import Role, has_role
 from teaching.selectors import live_sessions as live
 from teaching.selectors.drills import drills_visible_to
 from teaching.services import live_questions as drive
 from teaching.services.live_sessions import live_session_open
-from trainer.models import DrillPurpose, LiveQuestionState, TrainingClass
+from teaching.web.live.choose import SOURCE, classes_led_by, picking
+from trainer.models import DrillPurpose, LiveQuestionState
 
 
 def teach_view(view: Any) -> Any:
@@ -51,10 +51,7 @@ class OpenForm(forms.Form):
 
     def __init__(self, *args: Any, user: AbstractBaseUser, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        classes = TrainingClass.objects.order_by("name")
-        if not has_role(user, Role.ADMIN):
-            classes = classes.filter(instructors=user.pk)
-        self.fields["training_class"].queryset = classes  # type: ignore[attr-defined]
+        self.fields["training_class"].queryset = classes_led_by(user)  # type: ignore[attr-defined]
         self.fields["drill"].queryset = (  # type: ignore[attr-defined]
             drills_visible_to(user=user)
             .filter(is_active=True)
@@ -68,9 +65,13 @@ class OpenForm(forms.Form):
 def index(request: HttpRequest) -> HttpResponse:
     """The instructor's sessions, and the form that opens a new one."""
     user = _me(request)
-    form = OpenForm(request.POST or None, user=user)
-    status = 200
-    if request.method == "POST" and form.is_valid():
+    chosen = picking(request, user)
+    if chosen.session is not None:
+        return redirect("teach:live", session_id=chosen.session.pk)
+    from_drill = request.method == "POST" and request.POST.get("source") != SOURCE
+    form = OpenForm(request.POST if from_drill else None, user=user)
+    status = chosen.status
+    if from_drill and form.is_valid():
         try:
             session = live_session_open(
                 user=user,
@@ -84,10 +85,10 @@ def index(request: HttpRequest) -> HttpResponse:
             status = error.status
         else:
             return redirect("teach:live", session_id=session.pk)
-    elif request.method == "POST":
+    elif from_drill:
         status = 400
     sessions = live.live_sessions_for_driver(user=user)
-    context = {"form": form, "sessions": sessions}
+    context = {"form": form, "sessions": sessions, "picking": chosen}
     return render(request, "trainer/workspace/live_index.html", context, status=status)
 
 
