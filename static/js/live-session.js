@@ -1,4 +1,5 @@
-// A live class session's page: polls its small status (about once a second) and redraws
+// A live class session's page: polls its small status (a seat about once a second, the
+// instructor's projector page twice a second: its one client, data-live-period) and redraws
 // the page when the session moves on (its version changes: a question opened, closed,
 // shown; a pause; the end). Between, the instructor's counts and list of who joined are
 // updated in place. No new server: plain polling (docs/architecture.md, Live class sessions).
@@ -8,7 +9,7 @@
   if (!root) { return; }
   var url = root.getAttribute("data-live-status");
   var version = root.getAttribute("data-live-version");
-  var PERIOD = 1000;
+  var PERIOD = parseInt(root.getAttribute("data-live-period") || "1000", 10);
   var busy = false;
 
   function put(status) {
