@@ -324,6 +324,11 @@ def production_environment(
 ) -> dict[str, str]:
     """DJANGO_ENV=production with throwaway secrets, loopback only, fast recovery
     (bench.floor_settings: production's settings with the static files collected apart)."""
+    from audit.services.credential_key import key_make
+
+    credential_key = folder / "keys" / "credential-key.pem"
+    if not credential_key.exists():
+        key_make(credential_key)
     return {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "bench.floor_settings",
@@ -337,6 +342,9 @@ def production_environment(
         # Out of the data folder, as production requires (ledger.checks): on a real site,
         # another host's mount or WORM storage.
         "SHOESCHOOL_LEDGER_ANCHOR_FILE": str(folder / "anchors" / "ledger-anchors.jsonl"),
+        # The credentials' signing key, kept out of the data folder as production's is.
+        "SHOESCHOOL_CREDENTIAL_KEY_FILE": str(credential_key),
+        "SHOESCHOOL_PUBLIC_URL": "https://127.0.0.1",
         # A killed worker's message comes back after this (production's 300 s by default);
         # its run is queued again before, by the sweep, after the grading timeout.
         "CELERY_VISIBILITY_TIMEOUT": str(args.visibility_timeout),

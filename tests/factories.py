@@ -76,6 +76,14 @@ def signer_authority(user, *, rank: Rank, licence: str | None = None, set_by=Non
     return profile
 
 
+def entries_written():
+    """The ledger's entries but the factories' own (a signer's authority is vouched for
+    as a backfill): what the code under test wrote."""
+    from ledger.models import LedgerEntry
+
+    return LedgerEntry.objects.exclude(event=Event.VOUCHED_BACKFILLED)
+
+
 def profile_version(name: str = "casino-shoe") -> RuleProfileVersion:
     """The newest recorded version of a built-in profile.
 

@@ -17,7 +17,7 @@ from ledger.models import LedgerEntry
 from ledger.services.append import PendingEntry, ledger_append, ledger_append_many
 from ledger.services.verify import ledger_verify
 from tests.audit.factories import RIGHT, graded_attempt, overpay
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, entries_written
 from tests.ledger_protection import tamper
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -132,7 +132,7 @@ def test_a_bad_request_is_refused_with_the_field_named_and_nothing_recorded(
     assert f'data-error="{field}"' in page
     assert message in page
     assert not ComplianceReport.objects.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 @pytest.mark.django_db

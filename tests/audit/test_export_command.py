@@ -12,6 +12,7 @@ from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from tests.audit.factories import RIGHT, graded_attempt, overpay
+from tests.factories import entries_written
 from tests.pdf import needs_pdftotext, pdf_text
 
 NOON = dt.datetime(2026, 3, 10, 12, 0, tzinfo=dt.UTC)
@@ -85,7 +86,7 @@ def test_it_refuses_bad_arguments_with_a_clear_message_and_writes_nothing(tmp_pa
     with pytest.raises(CommandError, match=message):
         export(*args, "--format", "csv", "--out", str(path))
     assert not path.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 @pytest.mark.django_db

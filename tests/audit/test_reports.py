@@ -42,7 +42,7 @@ from tests.audit.factories import (
     profile_version,
     underpay,
 )
-from tests.factories import UserFactory
+from tests.factories import UserFactory, entries_written
 from tests.ledger_protection import tamper
 from tests.pdf import needs_pdftotext, pdf_text
 from tests.vouching import vouch_rows
@@ -386,7 +386,7 @@ def test_a_bad_request_names_the_fault_and_records_nothing(
     assert caught.value.field == field
     assert caught.value.status == 400
     assert not ComplianceReport.objects.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 @pytest.mark.django_db

@@ -3,6 +3,7 @@ import pytest
 from core.errors import ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from tests.factories import entries_written
 from trainer.models import RuleProfile
 from trainer.services.profiles import profile_version_create
 
@@ -46,7 +47,7 @@ def test_it_refuses_a_parameter_the_engine_refuses_and_names_it(casino_shoe):
         profile_version_create(profile=casino_shoe, parameters={"decks": 9}, notes="oops")
     assert caught.value.field == "parameters.decks"
     assert casino_shoe.versions.count() == 1
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_it_refuses_a_malformed_amount(casino_shoe):

@@ -21,7 +21,7 @@ from teaching.services.assignments import (
     assignment_reassign,
 )
 from tests.audit.factories import TrainingClassFactory
-from tests.factories import UserFactory
+from tests.factories import UserFactory, entries_written
 from tests.graded import client_for
 from tests.queries import assert_database_query_count
 from tests.trainer.factories import DrillFactory, natural_document
@@ -62,7 +62,7 @@ def test_only_a_trainee_is_assigned_a_drill(drill, admin_user, role):
         assignment_create(drill=drill, mode=Mode.PRACTICE, trainee=someone, assigned_by=admin_user)
     assert refused.value.field == "trainee"
     assert not Assignment.objects.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 @pytest.mark.parametrize("role", ["trainee", "compliance"])

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from tests.factories import entries_written
 from trainer.models import RuleProfile
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_a_preview_saves_nothing_and_a_change_is_saved_from_its_day(admin_user):
         {"rule": "Soft 17", "before": "Dealer hits soft 17", "after": "Dealer stands on soft 17"}
     ]
     assert "Dealer stands on all 17s" in preview["placard"]
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
     body["preview"] = False
     response = client.post("/api/house-rules/casino-shoe/versions", body, format="json")
     assert response.status_code == 201

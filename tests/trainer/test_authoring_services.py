@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from core.errors import ConflictError, ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from tests.factories import entries_written
 from tests.graded import client_for
 from tests.trainer.factories import DrillFactory, simple_document
 from trainer.models import Scenario
@@ -74,7 +75,7 @@ def test_a_refused_scenario_names_its_field_and_writes_nothing(pit_boss, changes
         scenario_create(document=document(**changes), user=pit_boss)
     assert refused.value.field == field
     assert not Scenario.objects.exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_an_id_in_use_is_refused_not_overwritten(pit_boss):

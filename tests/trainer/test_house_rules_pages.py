@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from ledger.models import LedgerEntry
+from tests.factories import entries_written
 from trainer.models import RuleProfile
 from trainer.web.house_rules.forms import posted_values
 
@@ -155,7 +155,7 @@ def test_a_preview_shows_the_card_the_placard_and_what_changes_and_saves_nothing
     assert "Dealer stands on all 17s" in text  # the card and the placard
     assert re.search(r"Soft 17 .*Dealer hits soft 17 .*Dealer stands on soft 17", text)
     assert shoe.versions.count() == 1
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_saving_records_the_new_version_from_its_date(admin_user, shoe):
@@ -184,7 +184,7 @@ def test_bad_input_is_shown_at_its_field_and_writes_nothing(admin_user, shoe):
     html = response.content.decode()
     assert re.search(r'data-field="decks".*?class="error"', html, flags=re.S)
     assert shoe.versions.count() == 1
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_a_rule_the_engine_refuses_is_shown_at_its_field(admin_user, shoe):

@@ -14,6 +14,7 @@ from django.utils import timezone
 from core.errors import ForbiddenError, ProductError
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from tests.factories import entries_written
 from trainer.models import RuleProfile, RuleProfileVersion
 from trainer.services.house_rules import house_rules_change, table_copy_create
 from trainer.services.profiles import profile_version_create
@@ -84,7 +85,7 @@ def test_only_an_administrator_changes_house_rules(shoe, role, request):
         table_copy_create(actor=user, source=shoe, name="mine", title="Mine")
     assert shoe.versions.count() == 1
     assert not RuleProfile.objects.filter(name="mine").exists()
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_a_date_in_the_past_is_refused_at_the_date(shoe, admin_user):
@@ -175,7 +176,7 @@ def test_a_bad_rule_is_refused_at_its_field_in_words(shoe, admin_user, changes, 
     assert "parameters." not in caught.value.message
     assert field not in caught.value.message
     assert shoe.versions.count() == 1
-    assert not LedgerEntry.objects.exists()
+    assert not entries_written().exists()
 
 
 def test_a_second_change_cannot_come_before_one_already_scheduled(shoe, admin_user):
