@@ -87,7 +87,10 @@ def test_the_pit_boss_reviews_a_mistake_and_signs_off_a_certification(
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
     expect(page.locator(".messages .success")).to_contain_text(pit_boss.get_full_name())
-    expect(page.locator(".signer")).to_have_text(pit_boss.get_full_name())
+    # A signature states the full name, rank and licence number (issue #28).
+    expect(page.locator(".signer")).to_have_text(
+        f"{pit_boss.get_full_name()}, Pit manager, licence L-{pit_boss.pk:05d}"
+    )
     page.screenshot(path=artifacts / "5-signed.png", full_page=True)
     cert = Certification.objects.get()
     assert (cert.signed_by, cert.attempt, cert.withdrawn) == (pit_boss, exam, False)
