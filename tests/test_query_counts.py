@@ -116,6 +116,26 @@ def test_the_pit_trainee_sections_at_two_sizes(pit_boss, attempts, section):
         assert client.get(url).status_code == 200
 
 
+# With the practical test asked for (as in production; the tests above sign without one),
+# the certification section asks once per table a sitting could back
+# (audit.services.practical.practical_refusal): its rules in force (the sheet's template),
+# the trainee's sheets' ids (checked against the ledger when there are any: none here), and
+# the sheet in force. One table here, whatever the number of sittings.
+CERTIFICATION_WITH_PRACTICAL_QUERIES = TRAINEE_SECTION_QUERIES["pit:trainee_certification"] + 3
+
+
+@pytest.mark.practical
+@pytest.mark.parametrize("attempts", [2, 8])
+def test_the_certification_section_with_the_practical_test(pit_boss, attempts):
+    trainee = _trainee_with(attempts, pit_boss)
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_certification", args=[trainee.pk])
+    _warm(client, url)
+    with assert_database_query_count(CERTIFICATION_WITH_PRACTICAL_QUERIES):
+        assert "Open the practical test" in client.get(url).content.decode()
+
+
 # The review queue: the session and user, the trainees the viewer reviews (the filter's
 # choices), the filter's tables, the count and the page of mistakes waiting: the same
 # however many trainees, attempts and mistakes.
