@@ -392,3 +392,19 @@ def test_the_certification_tab_says_a_sitting_waits_on_the_practical_test(
     row = page.split(f'data-attempt="{attempt.pk}"')[1].split("</tr>")[0]
     assert "<strong>Yes</strong>" in row
     assert "practical" not in row
+
+
+def test_the_dashboard_says_a_passed_sitting_waits_on_the_practical_test(
+    trainee, pit, pit_boss, shoe
+):
+    sit(trainee, table_test("casino-shoe"))
+    client = client_for(pit_boss)
+    practical = reverse("pit:trainee_practical", args=[trainee.pk]) + "?table=casino-shoe"
+    page = " ".join(client.get(reverse("pit:dashboard")).content.decode().split())
+    assert "passed, not signed: the practical test is missing" in page
+    assert f'href="{practical}"' in page
+    evaluate(trainee, shoe, pit_boss)
+    page = " ".join(client.get(reverse("pit:dashboard")).content.decode().split())
+    assert "passed, not signed" in page
+    assert "the practical test is missing" not in page
+    assert f'href="{practical}"' not in page
