@@ -66,7 +66,7 @@ def test_the_pit_dashboard_at_two_sizes(pit_boss, size):
         assert client.get(url).status_code == 200
 
 
-# With the practical test asked for (as in production): one table's rules in force and the
+# With the practical test asked for (as in production): the one table's rules in force and the
 # trainees' practical sheets, one query each, whatever the number of trainees.
 DASHBOARD_WITH_PRACTICAL_QUERIES = DASHBOARD_QUERIES + 2
 

@@ -238,13 +238,19 @@ def practical_waiting(*, ready: Iterable[tuple[int, int]]) -> dict[tuple[int, in
     signed on, those whose table needs a passed practical sheet the trainee does not have
     in force, each with its table's name: what the pit's pages say before anyone tries to
     sign (the sign-off itself checks again with practical_refusal, the sheets against the
-    ledger too). A query for the tables, one for each table's rules in force, one for the
-    sheets."""
-    pairs = set(ready)
-    if not pairs or not jurisdiction_in_force().practical_required:
+    ledger too). A query for the tables, one for each asked table's rules in force, one
+    for the sheets."""
+    if not jurisdiction_in_force().practical_required:
         return {}
-    tables = RuleProfile.objects.in_bulk({table for _, table in pairs})
-    required = {pk for pk, table in tables.items() if practical_required(table)}
+    pairs = set(ready)
+    # Every table (a handful), read even when no sitting waits: a page's queries stay the
+    # same whoever has passed what.
+    tables = RuleProfile.objects.in_bulk()
+    required = {
+        pk
+        for pk in {table for _, table in pairs}
+        if pk in tables and practical_required(tables[pk])
+    }
     asked = {(trainee, table) for trainee, table in pairs if table in required}
     if not asked:
         return {}
