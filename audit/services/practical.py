@@ -51,8 +51,11 @@ def sheet_template(profile: RuleProfile) -> SheetTemplate:
 
 
 def practical_required(profile: RuleProfile) -> bool:
-    """Whether a certification at this table needs a passed sheet: the jurisdiction's rule
+    """Whether a certification at this table needs a passed sheet: the table's own setting
+    when the house set one (RuleProfile.practical_required), else the jurisdiction's rule
     and the table's sheet both say so."""
+    if profile.practical_required is not None:
+        return profile.practical_required
     return jurisdiction_in_force().practical_required and sheet_template(profile).practical_required
 
 
@@ -240,8 +243,6 @@ def practical_waiting(*, ready: Iterable[tuple[int, int]]) -> dict[tuple[int, in
     sign (the sign-off itself checks again with practical_refusal, the sheets against the
     ledger too). A query for the tables, one for each asked table's rules in force, one
     for the sheets."""
-    if not jurisdiction_in_force().practical_required:
-        return {}
     pairs = set(ready)
     # Every table (a handful), read even when no sitting waits: a page's queries stay the
     # same whoever has passed what.
