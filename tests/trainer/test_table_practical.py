@@ -5,6 +5,7 @@ ledger event); the sign-off reads it."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from audit.services.practical import practical_refusal, practical_required
 from core.errors import ConflictError, ForbiddenError, ProductError
@@ -70,3 +71,38 @@ def test_only_an_administrator_sets_it(shoe, pit_boss):
 def test_nothing_else_is_a_setting(shoe, admin):
     with pytest.raises(ProductError):
         table_practical_set(profile=shoe, required="maybe", actor=admin)  # type: ignore[arg-type]
+
+
+# The house-rules page.
+
+
+def test_the_table_page_sets_it(admin, shoe):
+    from tests.graded import client_for
+
+    client = client_for(admin)
+    page = client.get(reverse("house_rules:table", args=["casino-shoe"])).content.decode()
+    assert "The practical test" in page
+    assert "As the jurisdiction says" in page
+    url = reverse("house_rules:practical", args=["casino-shoe"])
+    response = client.post(url, {"practical_required": "off"})
+    assert response.status_code == 302
+    shoe.refresh_from_db()
+    assert shoe.practical_required is False
+    response = client.post(url, {"practical_required": "sometimes"})
+    assert response.status_code == 400
+    assert "choose required, not required, or as the jurisdiction says" in (
+        response.content.decode()
+    )
+    shoe.refresh_from_db()
+    assert shoe.practical_required is False
+
+
+@pytest.mark.parametrize("role", ["pit_boss", "compliance_officer", "trainee"])
+def test_only_an_administrator_sets_it_on_the_page(role, request, shoe):
+    from tests.graded import client_for
+
+    client = client_for(request.getfixturevalue(role))
+    url = reverse("house_rules:practical", args=["casino-shoe"])
+    assert client.post(url, {"practical_required": "off"}).status_code == 403
+    shoe.refresh_from_db()
+    assert shoe.practical_required is None
