@@ -70,7 +70,7 @@ def test_only_an_administrator_sets_it(shoe, pit_boss):
 
 def test_nothing_else_is_a_setting(shoe, admin):
     with pytest.raises(ProductError):
-        table_practical_set(profile=shoe, required="maybe", actor=admin)  # type: ignore[arg-type]
+        table_practical_set(profile=shoe, required="maybe", actor=admin)
 
 
 # The house-rules page.
