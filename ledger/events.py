@@ -29,6 +29,8 @@ class Event(StrEnum):
     TRAINING_RECORD_EXPORTED = "training_record.exported"  # someone downloaded a training record
     PROFILE_VERSION_CREATED = "profile_version.created"  # a rule set was recorded
     PROFILE_CREATED = "profile.created"  # an admin opened a new table from a copy of one
+    # An admin set whether a table's certifications need a passed practical sheet.
+    PROFILE_PRACTICAL_SET = "profile.practical_set"
     DRILL_CREATED = "drill.created"  # a pit boss or admin made a drill (practice, exam, table test)
     DRILL_RETIRED = "drill.retired"  # a pit boss or admin retired a drill
     SCENARIO_CREATED = "scenario.created"  # a scenario was authored in the workspace or API

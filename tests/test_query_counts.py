@@ -50,8 +50,10 @@ def _class_of(size, boss):
 # The totals over every trainee, the tables over a page of classes, nothing cached. 21:
 # the standings' own key (the page's graded versions, certification rows and tables)
 # is read before they are worked out. 22: the mistakes waiting for review, one grouped
-# count (issue #24).
-DASHBOARD_QUERIES = 22
+# count (issue #24). 23: the tables a passed sitting could be signed at, to say which wait
+# on the practical test (audit.services.practical.practical_waiting; these tests sign
+# without one, so no more is read: see the next test for the rest).
+DASHBOARD_QUERIES = 23
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -62,6 +64,23 @@ def test_the_pit_dashboard_at_two_sizes(pit_boss, size):
     url = reverse("pit:dashboard")
     with assert_database_query_count(DASHBOARD_QUERIES):
         assert client.get(url).status_code == 200
+
+
+# With the practical test asked for (as in production): the one table's rules in force and the
+# trainees' practical sheets, one query each, whatever the number of trainees.
+DASHBOARD_WITH_PRACTICAL_QUERIES = DASHBOARD_QUERIES + 2
+
+
+@pytest.mark.practical
+@pytest.mark.parametrize("size", [2, 8])
+def test_the_pit_dashboard_with_the_practical_test(pit_boss, size):
+    _class_of(size, pit_boss)
+    client = client_for(pit_boss)
+    cache.clear()
+    url = reverse("pit:dashboard")
+    with assert_database_query_count(DASHBOARD_WITH_PRACTICAL_QUERIES):
+        page = client.get(url).content.decode()
+    assert page.count("the practical test is missing") == size
 
 
 def _trainee_with(attempts, boss):
@@ -114,6 +133,26 @@ def test_the_pit_trainee_sections_at_two_sizes(pit_boss, attempts, section):
     _warm(client, url)
     with assert_database_query_count(TRAINEE_SECTION_QUERIES[section]):
         assert client.get(url).status_code == 200
+
+
+# With the practical test asked for (as in production; the tests above sign without one),
+# the certification section asks once per table a sitting could back
+# (audit.services.practical.practical_refusal): its rules in force (the sheet's template),
+# the trainee's sheets' ids (checked against the ledger when there are any: none here), and
+# the sheet in force. One table here, whatever the number of sittings.
+CERTIFICATION_WITH_PRACTICAL_QUERIES = TRAINEE_SECTION_QUERIES["pit:trainee_certification"] + 3
+
+
+@pytest.mark.practical
+@pytest.mark.parametrize("attempts", [2, 8])
+def test_the_certification_section_with_the_practical_test(pit_boss, attempts):
+    trainee = _trainee_with(attempts, pit_boss)
+    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test())
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_certification", args=[trainee.pk])
+    _warm(client, url)
+    with assert_database_query_count(CERTIFICATION_WITH_PRACTICAL_QUERIES):
+        assert "Open the practical test" in client.get(url).content.decode()
 
 
 # The review queue: the session and user, the trainees the viewer reviews (the filter's

@@ -35,6 +35,11 @@ class RuleProfile(models.Model):
     # The game the table is set for (trainer.games): its parameters are that game's.
     game = models.CharField(max_length=32, default="blackjack")
     created_at = models.DateTimeField(auto_now_add=True)
+    # Whether a certification at this table needs a passed practical evaluation sheet
+    # (issue #28): None follows the jurisdiction (audit.services.practical); True or
+    # False is the house's own setting for the table
+    # (trainer.services.house_rules.table_practical_set).
+    practical_required = models.BooleanField(null=True, blank=True, default=None)
 
     class Meta:
         ordering = ["name"]

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from django.utils import timezone
 
+from audit.authority import rank_label, signature_text
 from audit.certification import profile_label
-from audit.models import Certificate, Certification
+from audit.models import Certificate, Certification, PracticalSheet
 from core.errors import NotFoundError
 from core.roles import Role
 from ledger.services.vouch_check import vouch_problems
@@ -44,7 +45,10 @@ class Standing:
     game: str = ""
     table: str = ""
     signer_name: str = ""
+    # The signer's rank in words (their role's for a row older than ranks): the public
+    # page's "Signed by"; `signature` adds the licence number for the PDF and credential.
     signer_role: str = ""
+    signature: str = ""
     signed_at: dt.datetime | None = None
     expires_at: dt.datetime | None = None
     # When it was withdrawn or superseded (the correction's signature).
@@ -84,7 +88,14 @@ def standing_of(certificate: Certificate, *, now: dt.datetime | None = None) -> 
         game=game_named(profile.game).title,
         table=profile_label(profile),
         signer_name=certification.signer_full_name,
-        signer_role=_role_words(certification.signer_role),
+        signer_role=rank_label(certification.signer_rank) or _role_words(certification.signer_role),
+        signature=signer_words(
+            certification.signer_full_name,
+            certification.signer_role,
+            certification.signer_rank,
+            certification.signer_licence,
+            licence=True,
+        ),
         signed_at=certification.signed_at,
         expires_at=certification.expires_at,
         ended_at=ended,
@@ -114,6 +125,34 @@ def _role_words(value: str) -> str:
         return Role(value).label
     except ValueError:
         return ""
+
+
+def signer_words(
+    name: str, role: str, rank: str | None, licence_number: str | None, *, licence: bool = False
+) -> str:
+    """A certification's signer as a record states it: full name and rank (and, with
+    ``licence``, the licence number); a row older than ranks keeps its role's words."""
+    if rank_label(rank):
+        return signature_text(name, rank, licence_number if licence else None)
+    return ", ".join(part for part in (name, _role_words(role)) if part)
+
+
+def practical_sheet_of(certification: Certification) -> PracticalSheet | None:
+    """The passed practical evaluation sheet a certification rested on: the trainee's
+    newest sheet at its table signed by then that no sheet signed by then corrected (as
+    audit.services.practical.sheet_in_force found it at the sign-off); None when the table
+    needed none, or for a withdrawal row (its original names it)."""
+    original = certification.corrects or certification
+    at = original.signed_at
+    sheet = (
+        PracticalSheet.objects.filter(
+            trainee_id=original.trainee_id, profile_id=original.profile_id, signed_at__lte=at
+        )
+        .exclude(corrections__signed_at__lte=at)
+        .order_by("-signed_at", "-pk")
+        .first()
+    )
+    return sheet if sheet is not None and sheet.passed else None
 
 
 def certification_get_for_reader(

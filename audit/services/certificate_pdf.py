@@ -1,5 +1,7 @@
 """The certificate PDF of a certification: one landscape page naming the trainee, the
-game and the table, who signed it (name and role), when, until when, the verification
+game and the table, who signed it (full name, rank and licence number; a row older than
+ranks, name and role), the practical test's evaluator it rested on (the same, and the
+date), when, until when, the verification
 code and a QR code of the public verify page's address (docs/security.md,
 *Certificates anyone can verify*). Drawn with reportlab; the QR code by segno.
 
@@ -19,13 +21,15 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from audit.models import Certificate, Certification
-from audit.selectors.certificates import Standing, State, standing_of
+from audit.authority import signature_text
+from audit.models import Certificate, Certification, PracticalSheet
+from audit.selectors.certificates import Standing, State, practical_sheet_of, standing_of
 from audit.services.certificates import certificate_of, code_shown
 from audit.services.credentials import public_url
 from core.dates import house_minute, zone_statement
 
 GREEN = HexColor("#14532d")
+VALUE_WIDTH = 122 * mm  # from the values' column to the QR code
 STATE_NOTE = {
     State.EXPIRED: "This certificate has expired.",
     State.WITHDRAWN: "This certificate was withdrawn.",
@@ -46,13 +50,23 @@ def certificate_pdf(*, certification: Certification) -> tuple[Certificate, bytes
     canvas = Canvas(out, pagesize=landscape(A4), pageCompression=0)
     canvas.setTitle(f"Certificate {code_shown(certificate.code)}")
     canvas.setAuthor(standing.signer_name or "Shoe School")
-    _draw(canvas, certificate, standing)
+    _draw(canvas, certificate, standing, practical_sheet_of(certification))
     canvas.showPage()
     canvas.save()
     return certificate, out.getvalue()
 
 
-def _draw(canvas: Canvas, certificate: Certificate, standing: Standing) -> None:
+def evaluator_words(sheet: PracticalSheet) -> str:
+    """The practical test's evaluator as the certificate states them, with the date."""
+    signature = signature_text(
+        sheet.evaluator_full_name, sheet.evaluator_rank, sheet.evaluator_licence
+    )
+    return f"{signature}, on {house_minute(sheet.signed_at)}"
+
+
+def _draw(
+    canvas: Canvas, certificate: Certificate, standing: Standing, sheet: PracticalSheet | None
+) -> None:
     width, height = landscape(A4)
     canvas.setStrokeColor(GREEN)
     canvas.setLineWidth(3)
@@ -73,8 +87,9 @@ def _draw(canvas: Canvas, certificate: Certificate, standing: Standing) -> None:
         width / 2, height - 90 * mm, "on a passed table test signed off as below."
     )
     lines = [
-        ("Signed by", f"{standing.signer_name}, {standing.signer_role}".strip(", ")),
+        ("Signed by", standing.signature),
         ("Signed on", house_minute(standing.signed_at) if standing.signed_at else "—"),
+        *([("Practical test evaluated by", evaluator_words(sheet))] if sheet else []),
         ("Valid until", house_minute(standing.expires_at) if standing.expires_at else "—"),
         ("Verification code", code_shown(certificate.code)),
     ]
@@ -82,8 +97,13 @@ def _draw(canvas: Canvas, certificate: Certificate, standing: Standing) -> None:
     for label, value in lines:
         canvas.setFont("Helvetica", 11)
         canvas.drawString(30 * mm, y, label)
-        canvas.setFont("Courier-Bold" if label == "Verification code" else "Helvetica-Bold", 12)
-        canvas.drawString(70 * mm, y, value)
+        font = "Courier-Bold" if label == "Verification code" else "Helvetica-Bold"
+        # Shrunk to end before the QR code, however long a name and licence are.
+        size = 12.0
+        while size > 7 and canvas.stringWidth(value, font, size) > VALUE_WIDTH:
+            size -= 0.5
+        canvas.setFont(font, size)
+        canvas.drawString(85 * mm, y, value)
         y -= 9 * mm
     address = verify_address(certificate)
     canvas.setFont("Helvetica", 9)

@@ -5,7 +5,9 @@ RFC 9864) with joserfc over `cryptography` (docs/security.md, *Credentials*).
 - `credential_issue`: the signed credential of a certification's certificate: the issuer
   (the house's profile), the achievement (dealing a table of a game), the trainee (name,
   and the account as a salted hash), validFrom/validUntil, the evidence (the graded
-  sitting: attempt, score, and the ledger entry and head hash recording the signature),
+  sitting: attempt, score, the signer's full name, rank and licence number, and the ledger
+  entry and head hash recording the signature; and the passed practical evaluation sheet
+  it rested on: its id, score, evaluator and date),
   and its status entry on the house's Bitstring Status List.
 - `status_list_issue`: that list, signed: a bit per certificate, set when it was
   withdrawn or superseded. Expiry is the credential's own validUntil.
@@ -28,8 +30,9 @@ from django.utils import timezone
 from joserfc import jws
 from joserfc.errors import JoseError
 
-from audit.models import Certificate, Certification
-from audit.selectors.certificates import State, standing_of
+from audit.authority import rank_label
+from audit.models import Certificate, Certification, PracticalSheet
+from audit.selectors.certificates import State, practical_sheet_of, standing_of
 from audit.services.certificates import STATUS_LIST_SIZE, code_shown
 from audit.services.credential_key import key_id, published_keys, signing_key
 from ledger.events import Event, Subject
@@ -94,7 +97,7 @@ def credential_claims(certificate: Certificate) -> dict[str, Any]:
         },
         "validFrom": _when(certification.signed_at),
         "credentialSubject": _subject(certification, standing.trainee_name, standing),
-        "evidence": [_evidence(certification, verify)],
+        "evidence": _evidence_all(certification, verify, standing.signature),
         "credentialStatus": {
             "id": f"{status_list}#{certificate.status_index}",
             "type": "BitstringStatusListEntry",
@@ -145,7 +148,41 @@ def _subject(certification: Certification, name: str, standing: Any) -> dict[str
     }
 
 
-def _evidence(certification: Certification, verify: str) -> dict[str, Any]:
+def _evidence_all(
+    certification: Certification, verify: str, signature: str
+) -> list[dict[str, Any]]:
+    sheet = practical_sheet_of(certification)
+    return [
+        _evidence(certification, verify, signature),
+        *([_practical_evidence(sheet, verify)] if sheet else []),
+    ]
+
+
+def _practical_evidence(sheet: PracticalSheet, verify: str) -> dict[str, Any]:
+    when = _when(sheet.signed_at)
+    return {
+        "id": f"{verify}#practical",
+        "type": ["Evidence"],
+        "name": "The observed practical test",
+        "narrative": (
+            f"Practical evaluation sheet {sheet.pk}, scored {sheet.score} %, "
+            f"{'passed' if sheet.passed else 'not passed'}, evaluated by "
+            f"{sheet.evaluator_full_name}, {rank_label(sheet.evaluator_rank)}, licence "
+            f"{sheet.evaluator_licence} on {when}."
+        ),
+        "practicalSheet": sheet.pk,
+        "score": str(sheet.score),
+        "passed": sheet.passed,
+        "evaluator": {
+            "name": sheet.evaluator_full_name,
+            "rank": rank_label(sheet.evaluator_rank),
+            "licence": sheet.evaluator_licence,
+        },
+        "evaluatedAt": when,
+    }
+
+
+def _evidence(certification: Certification, verify: str, signature: str) -> dict[str, Any]:
     entry = (
         LedgerEntry.objects.filter(
             event=Event.CERTIFICATION_SIGNED,
@@ -163,11 +200,16 @@ def _evidence(certification: Certification, verify: str) -> dict[str, Any]:
         "name": "The graded table-test sitting",
         "narrative": (
             f"Sitting {certification.attempt_id}, scored {score} %, signed by "
-            f"{certification.signer_full_name}; audit ledger entry {entry['sequence']}, head "
+            f"{signature}; audit ledger entry {entry['sequence']}, head "
             f"hash {entry['hash']}."
         ),
         "attempt": certification.attempt_id,
         "score": str(score),
+        "signer": {
+            "name": certification.signer_full_name,
+            "rank": rank_label(certification.signer_rank),
+            "licence": certification.signer_licence or "",
+        },
         "ledgerEntry": entry["sequence"],
         "ledgerHead": entry["hash"],
     }

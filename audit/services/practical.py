@@ -13,7 +13,7 @@ correction is a new signed sheet pointing back at it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
 
@@ -31,13 +31,13 @@ from ledger.services.vouch import row_vouches
 from ledger.services.vouch_check import vouch_problems
 from trainer.games import game_named
 from trainer.games.observing import RUBRIC_HIGH, RUBRIC_LOW, Marks, SheetTemplate, sheet_outcome
+from trainer.models import RuleProfile
 from trainer.selectors import visibility
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
     from django.http import HttpRequest
 
-    from trainer.models import RuleProfile
 
 security_log = logging.getLogger("shoeschool.security")
 MAX_SECONDS = Decimal("3600")
@@ -51,8 +51,11 @@ def sheet_template(profile: RuleProfile) -> SheetTemplate:
 
 
 def practical_required(profile: RuleProfile) -> bool:
-    """Whether a certification at this table needs a passed sheet: the jurisdiction's rule
+    """Whether a certification at this table needs a passed sheet: the table's own setting
+    when the house set one (RuleProfile.practical_required), else the jurisdiction's rule
     and the table's sheet both say so."""
+    if profile.practical_required is not None:
+        return profile.practical_required
     return jurisdiction_in_force().practical_required and sheet_template(profile).practical_required
 
 
@@ -231,3 +234,36 @@ def practical_refusal(*, trainee: User, profile: RuleProfile) -> str | None:
             f"{timezone.localdate(sheet.signed_at):%Y-%m-%d} was not passed"
         )
     return None
+
+
+def practical_waiting(*, ready: Iterable[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """Of these (trainee id, table id) pairs, each a table a passed sitting could be
+    signed on, those whose table needs a passed practical sheet the trainee does not have
+    in force, each with its table's name: what the pit's pages say before anyone tries to
+    sign (the sign-off itself checks again with practical_refusal, the sheets against the
+    ledger too). A query for the tables, one for each asked table's rules in force, one
+    for the sheets."""
+    pairs = set(ready)
+    # Every table (a handful), read even when no sitting waits: a page's queries stay the
+    # same whoever has passed what.
+    tables = RuleProfile.objects.in_bulk()
+    required = {
+        pk
+        for pk in {table for _, table in pairs}
+        if pk in tables and practical_required(tables[pk])
+    }
+    asked = {(trainee, table) for trainee, table in pairs if table in required}
+    if not asked:
+        return {}
+    in_force: dict[tuple[int, int], bool] = {}
+    for trainee, table, passed in (
+        PracticalSheet.objects.filter(
+            trainee_id__in={t for t, _ in asked},
+            profile_id__in=required,
+            corrections__isnull=True,
+        )
+        .order_by("signed_at", "pk")
+        .values_list("trainee_id", "profile_id", "passed")
+    ):
+        in_force[(trainee, table)] = passed  # the newest wins
+    return {pair: tables[pair[1]].name for pair in asked if not in_force.get(pair, False)}

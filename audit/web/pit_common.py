@@ -36,6 +36,8 @@ class Badge:
 
     text: str
     tone: str
+    # Where to go about it (the practical test a signature waits on), if anywhere.
+    url: str = ""
 
 
 def day(when: datetime | None) -> str:
@@ -46,12 +48,17 @@ def minute(when: datetime | None) -> str:
     return timezone.localtime(when).strftime("%Y-%m-%d %H:%M") if when else "?"
 
 
-def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True) -> Badge:
+def standing_badge(
+    state: audit_selectors.TableState, *, with_table: bool = True, practical_url: str = ""
+) -> Badge:
     """What the pit reads for a trainee's standing at a table (named first, unless the
-    page already names it)."""
+    page already names it); with ``practical_url``, its passed sitting waits on the
+    practical test, found there."""
     standing = audit_selectors.TableStanding
     when = day(state.when)
     renew = "; a passed sitting can renew it" if state.ready else ""
+    if practical_url and state.ready:
+        renew = "; a renewal waits on the practical test"
     match state.standing:
         case standing.CERTIFIED:
             text, tone = f"certified until {when}{renew}", "good"
@@ -61,13 +68,16 @@ def standing_badge(state: audit_selectors.TableState, *, with_table: bool = True
             text, tone = f"certification expired {when}", "bad"
         case standing.WITHDRAWN:
             text, tone = f"certification withdrawn {when}", "bad"
+        case standing.PASSED if practical_url:
+            text, tone = "passed, not signed: the practical test is missing", "warn"
         case standing.PASSED:
             text, tone = "passed, not signed", "plain"
         case standing.NOT_PASSED:
             text, tone = "not passed", "muted"
         case _:
             text, tone = "not sat", "muted"
-    return Badge(f"{state.profile}: {text}" if with_table else text, tone)
+    text = f"{state.profile}: {text}" if with_table else text
+    return Badge(text, tone, practical_url if state.ready else "")
 
 
 def role_label(value: str) -> str:

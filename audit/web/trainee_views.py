@@ -6,7 +6,7 @@ section."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
@@ -236,6 +236,8 @@ class _SittingRow:
     rounds: int
     refusals: list[str]
     fast: str | None
+    # Why the table cannot be certified yet for want of a passed practical sheet.
+    practical: str | None = None
 
     @property
     def label(self) -> str:
@@ -306,7 +308,7 @@ def _certification(
     trainee = _trainee(request, trainee_id)
     context = _head(request, trainee, "certification")
     overview = _sittings(trainee, context["flags_in_force"])
-    sittings = [_sitting_row(s) for s in overview.sittings.get(trainee.pk, [])]
+    sittings = _with_practical(trainee, overview.sittings.get(trainee.pk, []))
     context.update(
         rule=_rule(),
         record_url=reverse("pit:trainee_record", args=[trainee.pk]),
@@ -317,7 +319,7 @@ def _certification(
             )
         ],
         sittings=sittings,
-        any_signable=any(not row.refusals for row in sittings),
+        any_signable=any(not row.refusals and not row.practical for row in sittings),
         certifications=[
             _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
         ],
@@ -377,6 +379,22 @@ def _sign_off(
         any_fast=any(row.fast for row in offered),
     )
     return render(request, "audit/pit/trainee_sign_off.html", context, status=status)
+
+
+def _with_practical(trainee: User, sittings: list[audit_selectors.Sitting]) -> list[_SittingRow]:
+    """The sittings' rows, each that could back a certification marked with why its table
+    still waits on the practical test (one check per table, on the table the drill
+    certifies as read with it)."""
+    waits: dict[int, str | None] = {}
+    rows = []
+    for sitting in sittings:
+        row, table = _sitting_row(sitting), sitting.drill.certifies
+        if table is not None and not row.refusals:
+            if table.pk not in waits:
+                waits[table.pk] = practical.practical_refusal(trainee=trainee, profile=table)
+            row = replace(row, practical=waits[table.pk])
+        rows.append(row)
+    return rows
 
 
 def _practical_words(trainee: User, ready: _SittingRow | None) -> str | None:

@@ -5,6 +5,7 @@ pages in compliance_views."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ from audit.selectors import pit as audit_selectors
 from audit.selectors import queue as queue
 from audit.selectors.chip_figures import chip_figures
 from audit.services import reviews
+from audit.services.practical import practical_waiting
 from audit.services.training_record import training_record_pdf
 from audit.web import charts
 from audit.web.pit_common import (
@@ -86,7 +88,9 @@ class _TraineeRow:
         tables: list[audit_selectors.TableState],
         flagged: bool,
         waiting: int | None = None,
+        practical: Mapping[tuple[int, int], str] | None = None,
     ) -> _TraineeRow:
+        tab = reverse("pit:trainee_practical", args=[trainee.pk])
         return cls(
             username=trainee.username,
             name=trainee.get_full_name() or trainee.username,
@@ -98,7 +102,15 @@ class _TraineeRow:
             overpaid=str(figures.overpaid),
             underpaid=str(figures.underpaid),
             unanswered=str(figures.unanswered),
-            tables=[standing_badge(state) for state in tables],
+            tables=[
+                standing_badge(
+                    state,
+                    practical_url=f"{tab}?table={practical[trainee.pk, state.profile_id]}"
+                    if practical and (trainee.pk, state.profile_id) in practical
+                    else "",
+                )
+                for state in tables
+            ],
             flagged=flagged,
             waiting=waiting,
             waiting_url=f"{reverse('pit:queue')}?trainee={trainee.pk}" if waiting else "",
@@ -122,6 +134,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     rule = _rule()
     flagged = audit_selectors.flags_in_force(trainee_ids=ids)
     standings = audit_selectors.table_states(trainee_ids=ids, rule=rule)
+    practical = practical_waiting(
+        ready=[(tid, s.profile_id) for tid, rows in standings.items() for s in rows if s.ready]
+    )
     # What waits for a review: among the trainees this viewer reviews; for compliance,
     # who reviews nobody, every trainee's (the department's backlog, read-only).
     acts = bool(roles_of(request.user) & set(pages.PIT_ACTORS))
@@ -138,6 +153,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
                         tables=standings.get(trainee.pk, []),
                         flagged=bool(flagged.get(trainee.pk)),
                         waiting=waiting.get(trainee.pk, 0),
+                        practical=practical,
                     )
                     for trainee, figures in block.rows
                 ],

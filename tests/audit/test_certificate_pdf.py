@@ -48,7 +48,7 @@ def test_the_pdf_names_the_trainee_table_signer_dates_and_code(
     assert trainee.get_full_name() in flat
     assert "Blackjack" in flat
     assert "Six-deck shoe" in flat
-    assert f"{certified.signer_full_name}, Pit boss" in flat
+    assert f"{certified.signer_full_name}, Pit manager, licence " in flat  # the rank, not the role
     assert f"{certified.signed_at:%Y-%m-%d}" in flat
     assert f"{certified.expires_at:%Y-%m-%d}" in flat
     assert code in flat

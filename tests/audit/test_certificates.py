@@ -94,7 +94,7 @@ def test_a_fresh_certificate_is_valid_and_says_for_whom(pit, trainee, pit_boss):
     assert standing.table == "Six-deck shoe"
     assert standing.game == "Blackjack"
     assert standing.signer_name == certification.signer_full_name
-    assert standing.signer_role == "Pit boss"
+    assert standing.signer_role == "Pit manager"  # the rank signed in
     assert standing.expires_at == certification.expires_at
 
 

@@ -373,3 +373,38 @@ def test_the_sign_off_page_says_the_practical_test_is_missing_before_signing(
     assert "The practical test: no practical evaluation sheet is signed for this table" in page
     evaluate(trainee, shoe, pit_boss)
     assert "practical-warning" not in client.get(url).content.decode()
+
+
+def test_the_certification_tab_says_a_sitting_waits_on_the_practical_test(
+    trainee, pit, pit_boss, shoe
+):
+    attempt = sit(trainee, table_test("casino-shoe"))
+    client = client_for(pit_boss)
+    url = reverse("pit:trainee_certification", args=[trainee.pk])
+    page = " ".join(client.get(url).content.decode().split())
+    row = page.split(f'data-attempt="{attempt.pk}"')[1].split("</tr>")[0]
+    assert "<strong>Not yet</strong>" in row
+    assert "no practical evaluation sheet is signed for this table" in row
+    practical = reverse("pit:trainee_practical", args=[trainee.pk]) + "?table=casino-shoe"
+    assert f'href="{practical}"' in row
+    evaluate(trainee, shoe, pit_boss)
+    page = " ".join(client.get(url).content.decode().split())
+    row = page.split(f'data-attempt="{attempt.pk}"')[1].split("</tr>")[0]
+    assert "<strong>Yes</strong>" in row
+    assert "practical" not in row
+
+
+def test_the_dashboard_says_a_passed_sitting_waits_on_the_practical_test(
+    trainee, pit, pit_boss, shoe
+):
+    sit(trainee, table_test("casino-shoe"))
+    client = client_for(pit_boss)
+    practical = reverse("pit:trainee_practical", args=[trainee.pk]) + "?table=casino-shoe"
+    page = " ".join(client.get(reverse("pit:dashboard")).content.decode().split())
+    assert "passed, not signed: the practical test is missing" in page
+    assert f'href="{practical}"' in page
+    evaluate(trainee, shoe, pit_boss)
+    page = " ".join(client.get(reverse("pit:dashboard")).content.decode().split())
+    assert "passed, not signed" in page
+    assert "the practical test is missing" not in page
+    assert f'href="{practical}"' not in page

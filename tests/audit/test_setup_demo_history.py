@@ -15,6 +15,7 @@ from audit.certification import CertificationRule
 from audit.management.commands import setup_demo_history
 from audit.models import Certification
 from audit.selectors import grades
+from audit.selectors.certificates import State, standing_of
 from audit.selectors.pit import TableStanding, certification_overview
 from ledger.services.verify import ledger_verify
 from teaching.management.commands.setup_demo import DEMO_PASSWORD
@@ -81,22 +82,34 @@ def test_it_makes_mistakes_to_review_an_expired_certification_and_a_sitting_to_s
     trainee, boss = demo
     out = _run()
     attempts = Attempt.objects.filter(trainee=trainee)
-    # The history's drills (two here), two table-test sittings, last month's practice, and
-    # Casino's practice and table-test sitting.
-    assert attempts.count() == 7
+    # The history's drills (two here), four table-test sittings (the expired, withdrawn and
+    # valid certifications' and the one ready), last month's practice, and Casino's practice
+    # and table-test sitting.
+    assert attempts.count() == 9
     assert set(attempts.values_list("grading_status", flat=True)) == {GradingStatus.GRADED}
     visible = visibility.trainees_visible_to(user=boss).values("pk")
     assert grades.grades_list(trainees=visible).filter(correct=False).exists()
     assert not Grade.objects.filter(decision__isnull=True).exists()
 
-    (expired,) = Certification.objects.filter(trainee=trainee)
+    expired, withdrawn, withdrawal, valid = Certification.objects.filter(trainee=trainee).order_by(
+        "signed_at", "pk"
+    )
+    # At the expired one's table: a certification later withdrawn, then one valid now, each
+    # with its certificate for the verify page.
+    assert withdrawal.withdrawn
+    assert withdrawal.corrects == withdrawn
+    assert valid.profile == withdrawn.profile == expired.profile
+    assert valid.expires_at > timezone.now()
+    assert standing_of(valid.certificate).state == State.VALID
+    assert standing_of(withdrawn.certificate).state == State.WITHDRAWN
+    assert standing_of(expired.certificate).state == State.EXPIRED
     assert expired.signed_by == boss
     assert expired.signed_at < timezone.now() - dt.timedelta(days=365)
     assert expired.expires_at < timezone.now()
     assert expired.attempt.submitted_at < expired.signed_at
     shoe_test = Drill.objects.get(certifies__name="casino-shoe", purpose=DrillPurpose.EXAM)
     standings = _standings(trainee)
-    assert standings[expired.profile.title].standing == TableStanding.EXPIRED
+    assert standings[expired.profile.title].standing == TableStanding.CERTIFIED
     ready = standings["Six-deck shoe"]
     assert ready.standing == TableStanding.PASSED
     assert Attempt.objects.get(pk=ready.ready).drill == shoe_test

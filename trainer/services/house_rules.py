@@ -271,3 +271,37 @@ def table_copy_create(
             f"a table is already called {name}: choose another", field="name"
         ) from None
     return table
+
+
+PRACTICAL_WORDS = {None: "follow", True: "on", False: "off"}
+
+
+def table_practical_set(
+    *, profile: RuleProfile, required: bool | None, actor: AbstractBaseUser
+) -> RuleProfile:
+    """Whether a certification at this table needs a passed practical evaluation sheet:
+    True or False, or None to follow the jurisdiction; recorded in the ledger."""
+    _administrator_required(actor)
+    if required not in PRACTICAL_WORDS:
+        raise ProductError(
+            "the practical test: choose required, not required, or as the jurisdiction says",
+            field="practical_required",
+        )
+    with transaction.atomic():
+        locked = RuleProfile.objects.select_for_update().get(pk=profile.pk)
+        before = locked.practical_required
+        locked.practical_required = required
+        locked.save(update_fields=["practical_required"])
+        ledger_append(
+            event=Event.PROFILE_PRACTICAL_SET,
+            subject_type=Subject.RULE_PROFILE,
+            subject_id=locked.pk,
+            payload={
+                "profile": locked.name,
+                "practical_required": PRACTICAL_WORDS[required],
+                "before": PRACTICAL_WORDS[before],
+            },
+            actor=actor,
+        )
+    profile.practical_required = required
+    return locked

@@ -14,7 +14,9 @@ a graded sitting of is left alone). Every answer goes through the trainee's real
 certification is signed through the sign-off service with the demo pit boss's password,
 so the ledger, the grades and the dashboard are exactly what real use would have produced.
 The expired certification and the sitting it rests on are made on a clock turned back
-(EXPIRED_AGO): every record of them, their ledger entries included, carries that date.
+(EXPIRED_AGO): every record of them, their ledger entries included, carries that date;
+as are the certification at the same table later withdrawn and the one valid now
+(WITHDRAWN_AGO, WITHDRAWAL_AGO, RECERTIFIED_AGO).
 So is one practice drill sat last month (LAST_MONTH), so that a compliance officer's
 "last month" report has decisions in it.
 
@@ -45,7 +47,7 @@ from audit.selectors.queue import waiting_reviews
 from audit.services.authority import signer_profile_set
 from audit.services.practical import practical_sheet_sign, sheet_template
 from audit.services.remediation import refresher_assign
-from audit.services.reviews import certification_sign
+from audit.services.reviews import certification_sign, certification_withdraw
 from core.errors import ProductError
 from teaching.management.commands.setup_demo import DEMO_PASSWORD
 from teaching.services.assignments import assignment_create
@@ -104,6 +106,11 @@ EXPIRED_TABLE = "casino-double-deck"
 READY_TABLE = "casino-shoe"
 # How long ago the expired certification was signed: more than the 12 months it lasts.
 EXPIRED_AGO = timedelta(days=400)
+# At the same table since: a certification signed and later withdrawn, then one valid now
+# (the verify page says withdrawn and valid); how long ago each was signed.
+WITHDRAWN_AGO = timedelta(days=90)
+WITHDRAWAL_AGO = timedelta(days=60)
+RECERTIFIED_AGO = timedelta(days=20)
 # A practice drill sat in the middle of last month (the house's calendar), with its own
 # random draw so that the rest of the history stays as it was.
 LAST_MONTH = ("Demo history: last month's naturals", Mode.PRACTICE, 4, 0.6, ["natural-3to2"])
@@ -403,7 +410,43 @@ class Command(BaseCommand):
             f"  {drill.title}: {self._score(attempt)}, signed "
             f"{certification.signed_at:%Y-%m-%d}, expired {certification.expires_at:%Y-%m-%d}"
         )
+        self._withdrawn_then_valid(trainee, boss, drill, rng)
         return True
+
+    def _signed(self, trainee: Any, boss: Any, drill: Any, rng: random.Random) -> Any:
+        attempt = self._sit(trainee, boss, drill, Mode.EXAM, rng, 1.0)
+        return certification_sign(
+            request=_signing_request(),
+            trainee=trainee,
+            profile=drill.certifies,
+            attempt=attempt,
+            signer=boss,
+            password=DEMO_PASSWORD,
+            statement="I have reviewed this trainee's table test and certify them to deal "
+            "this game.",
+        )
+
+    def _withdrawn_then_valid(
+        self, trainee: Any, boss: Any, drill: Any, rng: random.Random
+    ) -> None:
+        """A certification at the expired one's table withdrawn, then one valid now."""
+        with _clock_turned_back(WITHDRAWN_AGO):
+            withdrawn = self._signed(trainee, boss, drill, rng)
+        with _clock_turned_back(WITHDRAWAL_AGO):
+            certification_withdraw(
+                request=_signing_request(),
+                certification=withdrawn,
+                signer=boss,
+                password=DEMO_PASSWORD,
+                statement="Paid a natural at even money twice on the floor: withdrawn "
+                "until retested.",
+            )
+        with _clock_turned_back(RECERTIFIED_AGO):
+            valid = self._signed(trainee, boss, drill, rng)
+        self.stdout.write(
+            f"  {drill.title}: signed {withdrawn.signed_at:%Y-%m-%d}, withdrawn; signed "
+            f"again {valid.signed_at:%Y-%m-%d}, valid until {valid.expires_at:%Y-%m-%d}"
+        )
 
     def _ready_sitting(self, trainee: Any, boss: Any, rng: random.Random) -> bool:
         drill = self._table_test(READY_TABLE, boss)

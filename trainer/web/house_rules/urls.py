@@ -11,4 +11,5 @@ urlpatterns: list[URLPattern] = [
     path("<slug:name>/", views.table, name="table"),
     path("<slug:name>/change/", views.change, name="change"),
     path("<slug:name>/copy/", views.copy, name="copy"),
+    path("<slug:name>/practical/", views.practical, name="practical"),
 ]

@@ -43,11 +43,49 @@ def index(request: HttpRequest) -> HttpResponse:
     )
 
 
+PRACTICAL_CHOICES = {"follow": None, "on": True, "off": False}
+
+
+def _table_page(
+    request: HttpRequest, name: str, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    row = selectors.house_rule_table(name=name)
+    return render(
+        request,
+        "trainer/house_rules/table.html",
+        {
+            "table": row,
+            "practical_setting": {None: "follow", True: "on", False: "off"}[
+                row.profile.practical_required
+            ],
+            "practical_error": error,
+        },
+        status=status,
+    )
+
+
 @require_GET
 @administrator
 def table(request: HttpRequest, name: str) -> HttpResponse:
-    row = selectors.house_rule_table(name=name)
-    return render(request, "trainer/house_rules/table.html", {"table": row})
+    return _table_page(request, name)
+
+
+@require_http_methods(["POST"])
+@administrator
+def practical(request: HttpRequest, name: str) -> HttpResponse:
+    """Whether the table's certifications need a passed practical sheet (issue #28)."""
+    profile = selectors.profile_get(name=name)
+    chosen = request.POST.get("practical_required", "")
+    try:
+        services.table_practical_set(
+            profile=profile,
+            required=PRACTICAL_CHOICES.get(chosen, "unknown"),  # type: ignore[arg-type]
+            actor=_actor(request),
+        )
+    except ProductError as error:
+        return _table_page(request, name, error=error.message, status=error.status)
+    messages.success(request, "The practical test setting is saved.")
+    return redirect("house_rules:table", name=profile.name)
 
 
 def _preview(profile: RuleProfile, version: RuleProfileVersion) -> dict[str, Any]:
