@@ -62,6 +62,7 @@ class Picking:
     filters: LibraryFilterForm
     rows: list[dict[str, Any]]
     errors: list[str] = field(default_factory=list)
+    table_chosen: bool = False
     status: int = 200
     session: LiveSession | None = None
 
@@ -71,10 +72,12 @@ def picking(request: HttpRequest, user: AbstractBaseUser) -> Picking:
     sent = request.method == "POST" and request.POST.get("source") == SOURCE
     picked = picked_order(request.POST) if sent else []
     filters = LibraryFilterForm(request.GET or None)
+    profile = filters.cleaned_data["profile"] if filters.is_valid() else None
     state = Picking(
         form=ScenariosOpenForm(request.POST if sent else None, user=user),
         filters=filters,
         rows=_rows(filters, picked),
+        table_chosen=profile is not None,
     )
     if sent:
         _open(state, user, picked)
@@ -87,6 +90,13 @@ def _rows(filters: LibraryFilterForm, picked: list[int]) -> list[dict[str, Any]]
         profile = filters.cleaned_data["profile"]
         skill = filters.cleaned_data["skill"] or None
     order = {scenario_id: n for n, scenario_id in enumerate(picked, start=1)}
+    # A room plays at one table: the library is listed a table at a time (the whole of it
+    # would be pages long); with none chosen, only what was ticked in the form sent.
+    scenarios = (
+        library.scenarios_for_managers(profile=profile, skill=skill)
+        if profile is not None
+        else library.scenarios_by_ids(picked)
+    )
     return [
         {
             "scenario": s,
@@ -94,7 +104,7 @@ def _rows(filters: LibraryFilterForm, picked: list[int]) -> list[dict[str, Any]]
             "profile": s.profile_version.profile.title or s.profile_version.profile.name,
             "order": order.get(s.pk, ""),
         }
-        for s in library.scenarios_for_managers(profile=profile, skill=skill)
+        for s in scenarios
     ]
 
 
