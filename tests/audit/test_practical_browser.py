@@ -45,6 +45,12 @@ def tablet() -> Iterator[Page]:
 
 @pytest.fixture
 def demo(settings):
+    return demo_trainee_ready_to_sign(settings)
+
+
+def demo_trainee_ready_to_sign(settings):
+    """The demo data with the demo's signers' ranks, and the demo trainee's passed sitting of
+    the six-deck shoe's table test; the trainee."""
     settings.SHOESCHOOL_CERT_MIN_MEAN_SECONDS = "0"
     settings.ENVIRONMENT = "development"  # the demo data is refused anywhere else
     call_command("setup_demo", verbosity=0)
