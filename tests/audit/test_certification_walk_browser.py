@@ -11,7 +11,6 @@ from __future__ import annotations
 import shutil
 import subprocess
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,8 +22,7 @@ from audit.services.certificates import code_shown
 from audit.services.practical import sheet_template
 from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from tests.accessibility import assert_accessible
-from tests.audit.test_practical_browser import demo_trainee_ready_to_sign
-from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.browser import artifacts_dir, csp_violations, log_in
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import RuleProfile, TrainingClass
 
@@ -36,17 +34,6 @@ TABLE = "casino-shoe"
 @pytest.fixture
 def artifacts() -> Path:
     return artifacts_dir("certification-walk")
-
-
-@pytest.fixture
-def tablet() -> Iterator[Page]:
-    with chromium_page(viewport={"width": 768, "height": 1024}) as page:
-        yield page
-
-
-@pytest.fixture
-def demo(settings):
-    return demo_trainee_ready_to_sign(settings)
 
 
 def fill_and_sign_the_sheet(page: Page, base: str, trainee_pk: int) -> str:
@@ -91,9 +78,9 @@ def decode_the_qr(pdf: Path, folder: Path) -> str:
 
 
 def test_the_certification_walk_on_a_tablet(
-    live_server, tablet, artifacts, demo, settings, tmp_path
+    live_server, tablet, artifacts, demo_ready, settings, tmp_path
 ):
-    page, trainee, base = tablet, demo, live_server.url
+    page, trainee, base = tablet, demo_ready, live_server.url
     settings.SHOESCHOOL_PUBLIC_URL = base  # the QR code's address, on this server
     log_in(page, base, "pitboss", DEMO_PASSWORD)
 

@@ -6,16 +6,13 @@ sheet page; screenshots of the sheet at 768 and 390 px and of the signature card
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from audit.authority import Rank
-from audit.management.commands.setup_demo_history import Command as DemoHistory
 from audit.models import Certification, PracticalSheet
 from audit.services.practical import sheet_template
 from ledger.events import Event
@@ -23,10 +20,8 @@ from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from tests.accessibility import assert_accessible
-from tests.audit.factories import table_test
-from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
+from tests.browser import artifacts_dir, csp_violations, log_in
 from tests.factories import PASSWORD, UserFactory
-from tests.graded import RIGHT, make_attempt
 from trainer.models import RuleProfile, TrainingClass
 
 pytestmark = [pytest.mark.browser, pytest.mark.practical, pytest.mark.django_db(transaction=True)]
@@ -37,38 +32,12 @@ def artifacts() -> Path:
     return artifacts_dir("practical")
 
 
-@pytest.fixture
-def tablet() -> Iterator[Page]:
-    with chromium_page(viewport={"width": 768, "height": 1024}) as page:
-        yield page
-
-
-@pytest.fixture
-def demo(settings):
-    return demo_trainee_ready_to_sign(settings)
-
-
-def demo_trainee_ready_to_sign(settings):
-    """The demo data with the demo's signers' ranks, and the demo trainee's passed sitting of
-    the six-deck shoe's table test; the trainee."""
-    settings.SHOESCHOOL_CERT_MIN_MEAN_SECONDS = "0"
-    settings.ENVIRONMENT = "development"  # the demo data is refused anywhere else
-    call_command("setup_demo", verbosity=0)
-    DemoHistory()._signers()  # the demo's ranks, as setup_demo_history records them
-    settings.ENVIRONMENT = "test"
-    users = get_user_model().objects
-    trainee = users.get(username="trainee")
-    # A passed sitting of the six-deck shoe's table test, ready to sign.
-    make_attempt(trainee=trainee, answers=[RIGHT] * 50, drill=table_test("casino-shoe"))
-    return trainee
-
-
 def test_a_pit_manager_evaluates_the_demo_trainee_on_a_tablet_and_signs(
-    live_server, tablet, artifacts, demo
+    live_server, tablet, artifacts, demo_ready
 ):
     page = tablet
     refused_by_csp = csp_violations(page)
-    trainee = demo
+    trainee = demo_ready
     log_in(page, live_server.url, "pitboss", DEMO_PASSWORD)
     page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/practical/?table=casino-shoe")
     expect(page.locator("#practical-title")).to_have_text("Practical test")
@@ -133,9 +102,11 @@ def test_a_pit_manager_evaluates_the_demo_trainee_on_a_tablet_and_signs(
     assert not refused_by_csp
 
 
-def test_a_pit_boss_below_the_rank_is_refused_with_the_reason(live_server, tablet, artifacts, demo):
+def test_a_pit_boss_below_the_rank_is_refused_with_the_reason(
+    live_server, tablet, artifacts, demo_ready
+):
     page = tablet
-    trainee = demo
+    trainee = demo_ready
     bea = UserFactory(username="bea", roles=["pit_boss"], signer=Rank.PIT_BOSS)
     TrainingClass.objects.get(name=DEMO_CLASS).instructors.add(bea)
     log_in(page, live_server.url, "bea", PASSWORD)
@@ -152,7 +123,9 @@ def test_a_pit_boss_below_the_rank_is_refused_with_the_reason(live_server, table
     page.screenshot(path=str(artifacts / "sheet-refused.png"), full_page=True)
 
 
-def test_the_signers_and_the_self_check_pages_are_accessible(live_server, tablet, artifacts, demo):
+def test_the_signers_and_the_self_check_pages_are_accessible(
+    live_server, tablet, artifacts, demo_ready
+):
     page = tablet
     log_in(page, live_server.url, "admin", DEMO_PASSWORD)
     page.goto(f"{live_server.url}/pit/signers/")

@@ -151,8 +151,17 @@ def _document(form: GameFieldsForm) -> dict[str, Any] | None:
 def _saved(
     request: HttpRequest, form: GameFieldsForm, document: dict[str, Any], current: Any
 ) -> Any:
+    return library_save(
+        request, document=document, difficulty=form.cleaned_data["difficulty"], current=current
+    )
+
+
+def library_save(
+    request: HttpRequest, *, document: dict[str, Any], difficulty: int, current: Any
+) -> Scenario:
+    """Put the document in the library, a new scenario or a revision of ``current``, and
+    say so to the author (both of the workspace's editors)."""
     user: Any = request.user
-    difficulty = form.cleaned_data["difficulty"]
     if current is None:
         made = scenario_create(document=document, difficulty=difficulty, user=user)
         messages.success(request, f"The scenario '{made.title}' is in the library.")

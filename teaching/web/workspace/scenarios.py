@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,7 +16,12 @@ from teaching.selectors import drills as sel
 from teaching.web.workspace.authoring_words import PICKER_SUITS, RANKS, error_words
 from teaching.web.workspace.drills import round_preview, skill_labels, workspace
 from teaching.web.workspace.scenario_documents import document_author
-from teaching.web.workspace.scenario_fields import fields_author, fields_game, fields_games
+from teaching.web.workspace.scenario_fields import (
+    fields_author,
+    fields_game,
+    fields_games,
+    library_save,
+)
 from teaching.web.workspace.scenario_filters import SCENARIOS_PER_PAGE, ScenarioFilter
 from teaching.web.workspace.scenario_forms import (
     BOXES,
@@ -28,7 +32,6 @@ from teaching.web.workspace.scenario_forms import (
 )
 from trainer.games import DocumentError, game_named
 from trainer.models import Scenario
-from trainer.services.scenario_authoring import scenario_create, scenario_revise
 from trainer.services.scenarios import document_game, profile_version_for
 
 
@@ -74,17 +77,9 @@ def _place(form: ScenarioForm, field: str | None, message: str, reason: str = ""
 def _save(
     request: HttpRequest, form: ScenarioForm, document: dict[str, Any], current: Scenario | None
 ) -> Scenario:
-    user: Any = request.user
-    difficulty = form.cleaned_data["difficulty"]
-    if current is None:
-        made = scenario_create(document=document, difficulty=difficulty, user=user)
-        messages.success(request, f"The scenario '{made.title}' is in the library.")
-    else:
-        made = scenario_revise(
-            scenario=current, document=document, difficulty=difficulty, user=user
-        )
-        messages.success(request, f"Revision {made.revision} of '{made.title}' is in the library.")
-    return made
+    return library_save(
+        request, document=document, difficulty=form.cleaned_data["difficulty"], current=current
+    )
 
 
 def _author(request: HttpRequest, current: Scenario | None) -> HttpResponse:
