@@ -6,17 +6,15 @@ section."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from audit.authority import SignedForm, signature_text
-from audit.certification import CertificationRule, profile_label
+from audit.authority import SignedForm
+from audit.certification import CertificationRule
 from audit.forms import (
     DashboardFilter,
     FlagForm,
@@ -25,29 +23,28 @@ from audit.forms import (
     SignOffForm,
     WithdrawForm,
 )
-from audit.models import Certification, RetrainingFlag
+from audit.models import RetrainingFlag
 from audit.selectors import dashboard as figures_sel
 from audit.selectors import evidence
 from audit.selectors import grades as grade_rows
 from audit.selectors import pit as audit_selectors
 from audit.selectors import queue as queue
 from audit.selectors.chip_figures import chip_figures
-from audit.services import practical
 from audit.web import charts
 from audit.web.authority_words import signature_words
+from audit.web.certification_rows import (
+    practical_words,
+    signature_row,
+    sitting_row,
+    with_practical,
+)
 from audit.web.pit_common import (
-    NO_FIGURE,
-    day,
-    minute,
     page_number,
     pit_view,
     query_with_page,
-    role_label,
     standing_badge,
 )
-from core.durations import duration_text
 from trainer.games import game_named
-from trainer.models import RuleProfile
 from trainer.selectors import visibility
 
 if TYPE_CHECKING:
@@ -221,77 +218,6 @@ def trainee_retraining(request: HttpRequest, trainee_id: int) -> HttpResponse:
     return _retraining(request, trainee_id)
 
 
-@dataclass(frozen=True)
-class _SittingRow:
-    """A graded exam sitting, with what a sign-off on it would meet."""
-
-    attempt_id: int
-    title: str
-    table: str
-    table_name: str
-    sat: str
-    score: str
-    passed: bool
-    mean: str
-    rounds: int
-    refusals: list[str]
-    fast: str | None
-    # Why the table cannot be certified yet for want of a passed practical sheet.
-    practical: str | None = None
-
-    @property
-    def label(self) -> str:
-        """The sitting as the sign-off's choice reads it."""
-        # A table test's title names its table already ("Table test: Six-deck shoe").
-        named = self.title if self.table in self.title else f"{self.title} ({self.table})"
-        return f"{named}: {self.score}, {self.rounds} scenarios, mean {self.mean}, sat {self.sat}"
-
-
-def _sitting_row(sitting: audit_selectors.Sitting) -> _SittingRow:
-    proof, drill = sitting.evidence, sitting.drill
-    return _SittingRow(
-        attempt_id=proof.attempt_id,
-        title=drill.title,
-        table=profile_label(drill.certifies) if drill.certifies else NO_FIGURE,
-        table_name=drill.certifies.name if drill.certifies else "",
-        sat=minute(proof.submitted_at or proof.graded_at),
-        score=NO_FIGURE if proof.score is None else f"{proof.score} %",
-        passed=proof.passed is True,
-        mean=NO_FIGURE if proof.mean_ms is None else duration_text(proof.mean_ms, "ms"),
-        rounds=proof.rounds,
-        refusals=[r.text for r in sitting.check.refusals],
-        fast=sitting.check.fast,
-    )
-
-
-@dataclass(frozen=True)
-class _SignatureRow:
-    """A certification or a withdrawal as the certification section lists it."""
-
-    certification: Certification
-    table: str
-    role: str
-    signature: str
-    signed: str
-    expires: str
-    expired: bool
-    withdrawn_by: Certification | None
-
-
-def _signature_row(cert: Certification) -> _SignatureRow:
-    withdrawals = [c for c in cert.corrections.all() if c.withdrawn]
-    return _SignatureRow(
-        certification=cert,
-        table=profile_label(cert.profile),
-        role=role_label(cert.signer_role),
-        signature=signature_text(cert.signer_full_name, cert.signer_rank, cert.signer_licence),
-        signed=f"{minute(cert.signed_at)} {timezone.get_current_timezone_name()}",
-        expires=day(cert.expires_at) if cert.expires_at else "",
-        expired=cert.expires_at is not None and cert.expires_at <= timezone.now(),
-        withdrawn_by=withdrawals[0] if withdrawals else None,
-    )
-
-
 def _sittings(trainee: User, flags: list[RetrainingFlag]) -> audit_selectors.CertificationOverview:
     return audit_selectors.certification_overview(
         trainee_ids=[trainee.pk], rule=_rule(), flags={trainee.pk: flags}
@@ -308,7 +234,7 @@ def _certification(
     trainee = _trainee(request, trainee_id)
     context = _head(request, trainee, "certification")
     overview = _sittings(trainee, context["flags_in_force"])
-    sittings = _with_practical(trainee, overview.sittings.get(trainee.pk, []))
+    sittings = with_practical(trainee, overview.sittings.get(trainee.pk, []))
     context.update(
         rule=_rule(),
         record_url=reverse("pit:trainee_record", args=[trainee.pk]),
@@ -321,7 +247,7 @@ def _certification(
         sittings=sittings,
         any_signable=any(not row.refusals and not row.practical for row in sittings),
         certifications=[
-            _signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
+            signature_row(c) for c in audit_selectors.certification_history(trainee_id=trainee.pk)
         ],
     )
     if context["can_act"]:
@@ -347,7 +273,7 @@ def _sign_off(
     )
     context = _head(request, trainee, "sign_off")
     overview = _sittings(trainee, context["flags_in_force"])
-    rows = [_sitting_row(s) for s in overview.sittings.get(trainee.pk, [])]
+    rows = [sitting_row(s) for s in overview.sittings.get(trainee.pk, [])]
     offered = [row for row in rows if not row.refusals]
     # Sittings come newest first: the newest that can back a certification is the one ready.
     ready = offered[0] if offered else None
@@ -370,7 +296,7 @@ def _sign_off(
     )
     context.update(
         rule=_rule(),
-        practical=_practical_words(trainee, ready),
+        practical=practical_words(trainee, ready),
         signature=signature_words(request.user, SignedForm.CERTIFICATION),
         form=form,
         offered=offered,
@@ -379,31 +305,6 @@ def _sign_off(
         any_fast=any(row.fast for row in offered),
     )
     return render(request, "audit/pit/trainee_sign_off.html", context, status=status)
-
-
-def _with_practical(trainee: User, sittings: list[audit_selectors.Sitting]) -> list[_SittingRow]:
-    """The sittings' rows, each that could back a certification marked with why its table
-    still waits on the practical test (one check per table, on the table the drill
-    certifies as read with it)."""
-    waits: dict[int, str | None] = {}
-    rows = []
-    for sitting in sittings:
-        row, table = _sitting_row(sitting), sitting.drill.certifies
-        if table is not None and not row.refusals:
-            if table.pk not in waits:
-                waits[table.pk] = practical.practical_refusal(trainee=trainee, profile=table)
-            row = replace(row, practical=waits[table.pk])
-        rows.append(row)
-    return rows
-
-
-def _practical_words(trainee: User, ready: _SittingRow | None) -> str | None:
-    """Why the ready sitting's table cannot be certified yet for want of a passed practical
-    sheet (None: it has one, or needs none), said before the signer tries."""
-    profile = RuleProfile.objects.filter(name=ready.table_name).first() if ready else None
-    if profile is None:
-        return None
-    return practical.practical_refusal(trainee=trainee, profile=profile)
 
 
 @require_GET

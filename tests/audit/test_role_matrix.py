@@ -61,6 +61,9 @@ EXPECTED: dict[str, tuple[str, dict[str, int]]] = {
     "house_rules:table": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
     "house_rules:change": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
     "house_rules:copy": ("get", _row(302, 403, 403, 403, 403, 403, 200)),
+    # Whether a table's certifications need a practical sheet: administrators only (an
+    # empty form is refused in words, 400).
+    "house_rules:practical": ("post", _row(302, 403, 403, 403, 403, 403, 400)),
     "api:house-rules": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
     "api:house-rule": ("get", _row(403, 403, 403, 403, 403, 403, 200)),
     "api:house-rule-versions": ("post", _row(403, 403, 403, 403, 403, 403, 415)),
