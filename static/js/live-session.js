@@ -11,6 +11,10 @@
   var version = root.getAttribute("data-live-version");
   var PERIOD = parseInt(root.getAttribute("data-live-period") || "1000", 10);
   var busy = false;
+  // A button's form sent (close, reveal, next, end...): the page is on its way to the next
+  // one, and a reload now would cancel that navigation and keep the old page.
+  var leaving = false;
+  document.addEventListener("submit", function () { leaving = true; });
 
   function put(status) {
     document.querySelectorAll("[data-live-field]").forEach(function (el) {
@@ -34,13 +38,13 @@
   }
 
   function poll() {
-    if (busy) { return; }
+    if (busy || leaving) { return; }
     busy = true;
     fetch(url, { credentials: "same-origin", headers: { "Accept": "application/json" }, cache: "no-store" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (status) {
         busy = false;
-        if (!status) { return; }
+        if (!status || leaving) { return; }
         if (String(status.version) !== version) {
           // The session moved on: the page as it now stands (an answer half typed is
           // dropped only because the question closed under it).
