@@ -603,6 +603,14 @@ def report(load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu:
         f"  = {total / wall:.2f} cores busy of {CORES} ({100 * total / wall / CORES:.0f}% of "
         f"the machine); load average {os.getloadavg()[0]:.2f}"
     )
+    if answers:
+        # Issue #29's measure: everything the server ran (sign-ins, questions, grading,
+        # PostgreSQL) over the answers it accepted; gunicorn's share is the web requests'.
+        web = cpu.get("gunicorn", 0.0)
+        print(
+            f"server CPU per accepted answer: {1000 * total / answers:.1f} ms "
+            f"(gunicorn {1000 * web / answers:.1f} ms)"
+        )
     print(f"the simulated trainees (locust, same machine) used {client_cpu:.1f} s of CPU")
 
 

@@ -11,7 +11,7 @@ then drives everything over HTTP as the pages do: the instructor signs in and op
 session and each question; every trainee signs in through the login page, joins from My
 training's button, polls its seat's status about once a second as the page does, and
 answers when its question opens (through the API's answer path, as a client would);
-the instructor's status is polled once a second as the projector page does, and closes,
+the instructor's status is polled twice a second as the projector page does, and closes,
 shows and goes on once every answer is in.
 
 It prints: every answer accepted within its question's window (none refused, none after the
