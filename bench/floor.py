@@ -305,8 +305,9 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def scratch_database(url: str, name: str) -> str:
-    """DATABASE_URL's server with a fresh database ``name`` (dropped first if there)."""
+def scratch_database(url: str, name: str, *, drop_only: bool = False) -> str:
+    """DATABASE_URL's server with a fresh database ``name`` (dropped first if there; only
+    dropped with ``drop_only``)."""
     import psycopg
 
     if "floor" not in name and "bench" not in name:
@@ -315,7 +316,8 @@ def scratch_database(url: str, name: str) -> str:
     maintenance = urlunsplit(parts._replace(path="/postgres", scheme="postgresql"))
     with psycopg.connect(maintenance, autocommit=True) as connection:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{name}"')
+        if not drop_only:
+            connection.execute(f'CREATE DATABASE "{name}"')
     return urlunsplit(parts._replace(path=f"/{name}"))
 
 

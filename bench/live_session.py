@@ -1,26 +1,29 @@
 """A live class session under a room of trainees, against a local server.
 
 usage: python bench/live_session.py [--trainees 40] [--questions 4] [--wrong 0.2]
-           [--base-url http://127.0.0.1:PORT]
+           [--think 2 5] [--production | --base-url http://127.0.0.1:PORT]
 
 Without --base-url it makes a scratch SQLite database of its own (or uses DATABASE_URL),
 migrates it and starts the development server on a free port of 127.0.0.1 (the embedded
 defaults scripts/run uses; set DATABASE_URL and CELERY_BROKER_URL for PostgreSQL and
-Redis). It makes the trainees, their class, its instructor and a drill in that database,
-then drives everything over HTTP as the pages do: the instructor signs in and opens the
-session and each question; every trainee signs in through the login page, joins from My
-training's button, polls its seat's status about once a second as the page does, and
-answers when its question opens (through the API's answer path, as a client would);
-the instructor's status is polled twice a second as the projector page does, and closes,
-shows and goes on once every answer is in.
+Redis). With --production it starts production's set-up instead, as bench/floor.py does
+(DJANGO_ENV=production, gunicorn's sync workers, a prefork Celery worker, beat and a
+redis-server of its own) on a scratch database of DATABASE_URL's PostgreSQL server,
+dropped after. It makes the trainees, their class, its instructor and a drill in that
+database, then drives everything over HTTP as the pages do: the instructor signs in and
+opens the session and each question; every trainee signs in through the login page, joins
+from My training's button, polls its seat's status about once a second as the page does,
+and when its question opens looks at the table for --think seconds (uniformly between
+MIN and MAX; 0 0 answers at once) and answers through the API's answer path, as a client
+would; the instructor's status is polled twice a second as the projector page does, and
+closes, shows and goes on once every answer is in.
 
 It prints: every answer accepted within its question's window (none refused, none after the
 close), the answers' p50/p95/max, how far behind the instructor's count ran (for each
 accepted answer, from the moment it was accepted to the first poll that counted it), and a
 reconciliation: answers accepted = decisions in the session = decision.recorded ledger
 entries = the room's counts kept at each close, every attempt submitted at the end.
-Exits 1 if any check fails. Figures depend on the machine: none are written in the docs.
-"""
+Exits 1 if any check fails."""
 
 from __future__ import annotations
 
@@ -35,6 +38,8 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +53,32 @@ PASSWORD = "live-bench-password"  # noqa: S105 - throwaway accounts in a scratch
 POLL = 1.0  # a trainee's seat polls about once a second
 INSTRUCTOR_POLL = 0.5  # the projector page twice a second: its counts at most ~0.5 s behind
 WINDOW = 60.0  # the longest a question is left open waiting for the room
+
+
+class LoopbackTLS(DefaultCookiePolicy):
+    """Production marks its cookies Secure, which a cookie jar keeps from an http:// URL:
+    the bench stands behind no TLS proxy, says it does (X-Forwarded-Proto), and sends them."""
+
+    def return_ok_secure(self, cookie: Any, request: Any) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where the bench's browsers go, and the scheme their pages say they came from."""
+
+    url: str
+    secure: bool = False
+
+    def referer(self, path: str) -> str:
+        return (self.url.replace("http://", "https://", 1) if self.secure else self.url) + path
+
+    def browser(self) -> requests.Session:
+        browser = requests.Session()
+        if self.secure:
+            browser.cookies.set_policy(LoopbackTLS())
+            browser.headers["X-Forwarded-Proto"] = "https"
+        return browser
 
 
 def free_port() -> int:
@@ -81,14 +112,14 @@ def serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     raise RuntimeError("the server did not start")
 
 
-def signed_in(base: str, username: str) -> requests.Session:
-    browser = requests.Session()
-    browser.get(f"{base}/accounts/login/", timeout=30)
+def signed_in(site: Site, username: str) -> requests.Session:
+    browser = site.browser()
+    browser.get(f"{site.url}/accounts/login/", timeout=30)
     token = browser.cookies["csrftoken"]
     answered = browser.post(
-        f"{base}/accounts/login/",
+        f"{site.url}/accounts/login/",
         data={"csrfmiddlewaretoken": token, "username": username, "password": PASSWORD},
-        headers={"Referer": f"{base}/accounts/login/"},
+        headers={"Referer": site.referer("/accounts/login/")},
         timeout=30,
     )
     if "/accounts/login" in answered.url:
@@ -97,13 +128,13 @@ def signed_in(base: str, username: str) -> requests.Session:
 
 
 def post_form(
-    browser: requests.Session, base: str, path: str, data: dict[str, Any]
+    browser: requests.Session, site: Site, path: str, data: dict[str, Any]
 ) -> requests.Response:
     token = browser.cookies.get("csrftoken") or ""
     return browser.post(
-        f"{base}{path}",
+        f"{site.url}{path}",
         data={"csrfmiddlewaretoken": token, **data},
-        headers={"Referer": f"{base}{path}"},
+        headers={"Referer": site.referer(path)},
         timeout=30,
     )
 
@@ -150,46 +181,56 @@ class Room:
 
 
 def trainee_loop(
-    base: str,
+    site: Site,
     browser: requests.Session,
     seat: int,
     plan: list[dict[str, Any]],
     room: Room,
-    wrong: float,
+    args: argparse.Namespace,
     done: threading.Event,
 ) -> None:
-    """Poll the seat's status as the page does; answer each question once it opens."""
+    """Poll the seat's status as the page does; once a question opens, think, then answer
+    it (the page keeps polling meanwhile)."""
     version = None
     answered: set[int] = set()
+    pending: tuple[dict[str, Any], float] | None = None  # the question, when it is answered
     by_place = {(step["position"], step["n"]): step for step in plan}
     token = browser.cookies.get("csrftoken") or ""
+    rng = random.Random(seat)
+    next_poll = time.monotonic()
     while not done.is_set() and len(answered) < len(plan):
-        status = browser.get(f"{base}/train/live/{seat}/status", timeout=30).json()
-        if status["version"] != version:
-            # The page is drawn again: ask, as it does, which question is open.
-            version = status["version"]
-            asked = browser.get(f"{base}/api/attempts/{seat}/question", timeout=30).json()
-            question = asked.get("question")
-            step = by_place.get((question["position"], question["n"])) if question else None
-            if step is not None and step["number"] not in answered:
-                answer = step["expected"] if random.random() >= wrong else step["wrong"]
-                body = {"position": step["position"], "question": step["n"], "answer": answer}
-                start = time.monotonic()
-                sent = browser.post(
-                    f"{base}/api/attempts/{seat}/answers",
-                    json=body,
-                    headers={"X-CSRFToken": token, "Referer": f"{base}/train/live/{seat}/"},
-                    timeout=30,
-                )
-                now = time.monotonic()
-                with room.lock:
-                    room.latencies.append((now - start) * 1000)
-                    if sent.status_code == 201:
-                        room.accepted.append((step["number"], now))
-                    else:
-                        room.refused.append(f"{sent.status_code} {sent.text[:80]}")
-                answered.add(step["number"])
-        time.sleep(POLL)
+        if time.monotonic() >= next_poll:
+            next_poll = time.monotonic() + POLL
+            status = browser.get(f"{site.url}/train/live/{seat}/status", timeout=30).json()
+            if status["version"] != version:
+                # The page is drawn again: ask, as it does, which question is open.
+                version = status["version"]
+                asked = browser.get(f"{site.url}/api/attempts/{seat}/question", timeout=30)
+                question = asked.json().get("question")
+                step = by_place.get((question["position"], question["n"])) if question else None
+                if step is not None and step["number"] not in answered and pending is None:
+                    pending = (step, time.monotonic() + rng.uniform(*args.think))
+        if pending is not None and time.monotonic() >= pending[1]:
+            step, pending = pending[0], None
+            answer = step["expected"] if rng.random() >= args.wrong else step["wrong"]
+            body = {"position": step["position"], "question": step["n"], "answer": answer}
+            start = time.monotonic()
+            sent = browser.post(
+                f"{site.url}/api/attempts/{seat}/answers",
+                json=body,
+                headers={"X-CSRFToken": token, "Referer": site.referer(f"/train/live/{seat}/")},
+                timeout=30,
+            )
+            now = time.monotonic()
+            with room.lock:
+                room.latencies.append((now - start) * 1000)
+                if sent.status_code == 201:
+                    room.accepted.append((step["number"], now))
+                else:
+                    room.refused.append(f"{sent.status_code} {sent.text[:80]}")
+            answered.add(step["number"])
+        due = next_poll if pending is None else min(next_poll, pending[1])
+        time.sleep(max(0.0, min(POLL, due - time.monotonic())))
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -202,8 +243,20 @@ def main() -> int:
     parser.add_argument("--trainees", type=int, default=40)
     parser.add_argument("--questions", type=int, default=4)
     parser.add_argument("--wrong", type=float, default=0.2)
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=[2.0, 5.0], metavar=("MIN", "MAX"),
+        help="seconds a trainee looks at the table before answering (0 0: at once)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--production", action="store_true",
+        help="gunicorn, a Celery worker and Redis with production's settings, as the floor "
+        "bench starts them (needs DATABASE_URL=postgres://... and redis-server)",
+    )  # fmt: skip
+    parser.add_argument("--web-workers", type=int, default=4, help="gunicorn's (--production)")
     parser.add_argument("--base-url", default="")
     args = parser.parse_args()
+    if args.production:
+        return production(args)
 
     env = dict(os.environ)
     env.setdefault("DJANGO_ENV", "development")
@@ -215,24 +268,61 @@ def main() -> int:
     if not base:
         server, base = serve(env)
     try:
-        return run(base, args)
+        return run(Site(base), args)
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
 
 
-def run(base: str, args: argparse.Namespace) -> int:
+def production(args: argparse.Namespace) -> int:
+    """The session against production's set-up (bench.floor's services: gunicorn's sync
+    workers, a prefork Celery worker, beat and a Redis of their own) on a scratch database."""
+    from bench.floor import Services, production_environment, scratch_database
+
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        print("--production needs PostgreSQL: set DATABASE_URL=postgres://...", file=sys.stderr)
+        return 2
+    settings = argparse.Namespace(
+        web_workers=args.web_workers, web_threads=1, concurrency=2,
+        visibility_timeout=300, grading_timeout=10,
+    )  # fmt: skip
+    folder = Path(tempfile.mkdtemp(prefix="shoeschool-bench-live-"))
+    env = production_environment(scratch_database(url, "live_session_bench"), folder, settings)
+    services = Services(env, folder, settings)
+    os.environ.clear()
+    os.environ.update(env)
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    try:
+        services.start()
+        services.warm()
+        print(f"production set-up: gunicorn {args.web_workers} sync workers; files in {folder}")
+        return run(Site(f"http://127.0.0.1:{services.web_port}", secure=True), args)
+    finally:
+        services.stop()
+        from django.db import connections
+
+        connections.close_all()
+        scratch_database(url, "live_session_bench", drop_only=True)
+
+
+def run(site: Site, args: argparse.Namespace) -> int:
     room_rows = setup(args.trainees, args.questions)
     from ledger.events import Event
     from ledger.models import LedgerEntry
     from trainer.games import game_named
     from trainer.models import Attempt, AttemptStatus, Decision, LiveSession
 
-    boss = signed_in(base, room_rows["boss"].username)
+    boss = signed_in(site, room_rows["boss"].username)
     opened = post_form(
         boss,
-        base,
+        site,
         "/teach/live/",
         {"training_class": room_rows["class"].pk, "drill": room_rows["drill"].pk},
     )
@@ -260,42 +350,42 @@ def run(base: str, args: argparse.Namespace) -> int:
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         browsers = list(
-            pool.map(lambda person: signed_in(base, person.username), room_rows["room"])
+            pool.map(lambda person: signed_in(site, person.username), room_rows["room"])
         )
     seats = []
     for browser in browsers:
-        joined = post_form(browser, base, "/train/live/", {"session": session.pk})
+        joined = post_form(browser, site, "/train/live/", {"session": session.pk})
         seats.append(int(re.search(r"/train/live/(\d+)/", joined.url).group(1)))  # type: ignore[union-attr]
-    print(f"{len(seats)} trainees joined session {session.code} at {base}")
+    print(f"{len(seats)} trainees joined session {session.code} at {site.url}")
 
     room = Room()
     done = threading.Event()
     threads = [
         threading.Thread(
-            target=trainee_loop, args=(base, b, s, plan, room, args.wrong, done), daemon=True
+            target=trainee_loop, args=(site, b, s, plan, room, args, done), daemon=True
         )
         for b, s in zip(browsers, seats, strict=True)
     ]
     for thread in threads:
         thread.start()
     for step in plan:
-        post_form(boss, base, f"/teach/live/{session.pk}/open/", {})
+        post_form(boss, site, f"/teach/live/{session.pk}/open/", {})
         opened_at = time.monotonic()
         seen = room.seen.setdefault(step["number"], [])
         while time.monotonic() - opened_at < WINDOW:
-            count = boss.get(f"{base}/teach/live/{session.pk}/status", timeout=30).json()[
+            count = boss.get(f"{site.url}/teach/live/{session.pk}/status", timeout=30).json()[
                 "answered"
             ]
             seen.append((time.monotonic(), count))
             if count >= len(seats):
                 break
             time.sleep(INSTRUCTOR_POLL)
-        post_form(boss, base, f"/teach/live/{session.pk}/close/", {})
-        post_form(boss, base, f"/teach/live/{session.pk}/reveal/", {})
+        post_form(boss, site, f"/teach/live/{session.pk}/close/", {})
+        post_form(boss, site, f"/teach/live/{session.pk}/reveal/", {})
         if step is not plan[-1]:
-            post_form(boss, base, f"/teach/live/{session.pk}/next/", {})
+            post_form(boss, site, f"/teach/live/{session.pk}/next/", {})
     done.set()
-    post_form(boss, base, f"/teach/live/{session.pk}/end/", {})
+    post_form(boss, site, f"/teach/live/{session.pk}/end/", {})
     for thread in threads:
         thread.join(timeout=30)
 

@@ -5,6 +5,7 @@ for the tests of every app (the `pit` fixture is in tests/conftest.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -177,3 +178,15 @@ def client_for(user) -> Client:
 def signing_request(address: str = "127.0.0.1"):
     """The request a sign-off service is given: where the password was entered from."""
     return RequestFactory().post("/pit/", REMOTE_ADDR=address)
+
+
+def poll(read, until, seconds: float = 90.0):
+    """The first value ``read()`` gives that satisfies ``until`` (a worker grading, a page
+    catching up), read every 0.2 s; fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = read()
+        if until(value):
+            return value
+        assert time.monotonic() < deadline, f"still {value} after {seconds} s"
+        time.sleep(0.2)

@@ -60,10 +60,13 @@ def _bench_all():
 def test_the_live_session_bench_is_a_group_and_its_lines_are_figures():
     bench_all = _bench_all()
     assert "live" in bench_all.GROUPS
-    assert "live" in bench_all.NO_DATABASE  # its own scratch SQLite and development server
-    assert bench_all.FULL["live"][0][1] == [
-        "live_session.py", "--trainees", "40", "--questions", "4"
-    ]  # fmt: skip
+    # First its own scratch SQLite and development server (no database: the quick size runs
+    # without PostgreSQL), then production's set-up on the group's scratch database.
+    (first, *production) = bench_all.FULL["live"]
+    assert first == ("live", ["live_session.py", "--trainees", "40", "--questions", "4"], "")
+    assert production
+    assert all("--production" in bench and needs == "db" for _, bench, needs in production)
+    assert [needs for _, _, needs in bench_all.QUICK["live"]] == [""]
     assert "--trainees" in bench_all.QUICK["live"][0][1]
     output = "\n".join([
         "3 trainees joined session ABC234 at http://127.0.0.1:1234",

@@ -3,6 +3,10 @@
 Every task may run twice without harm: a graded run is a no-op. Database errors are
 retried with backoff (the run's transaction rolled back, nothing half-written); any other
 error fails the run with the reason, so a bug cannot keep a run bouncing forever.
+
+None stores its result (``ignore_result``): the run's row is the record, nobody reads a
+task's return value, and the result backend's row would cost each task a write (one per
+submit, and the sweep's every few seconds) and grow a table nobody reads.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ def _execute(run_id: int) -> str:
     max_retries=10,
     acks_late=True,
     reject_on_worker_lost=True,
+    ignore_result=True,
 )
 def grade_run(run_id: int) -> str:
     """Grade one run together with the runs waiting behind it (the submission path: see
@@ -100,6 +105,7 @@ def grade_run(run_id: int) -> str:
     max_retries=10,
     acks_late=True,
     reject_on_worker_lost=True,
+    ignore_result=True,
 )
 def grade_runs(run_ids: list[int]) -> dict[int, str]:
     """Grade several runs in one transaction; a retry skips the ones already graded."""
@@ -113,13 +119,13 @@ def grade_runs(run_ids: list[int]) -> dict[int, str]:
         return {run_id: _execute(run_id) for run_id in run_ids}
 
 
-@shared_task(name="trainer.tasks.close_expired_attempts", acks_late=True)
+@shared_task(name="trainer.tasks.close_expired_attempts", acks_late=True, ignore_result=True)
 def close_expired_attempts() -> int:
     """Submit attempts whose time box has ended (Celery beat, every minute)."""
     return len(attempts_close_expired())
 
 
-@shared_task(name="trainer.tasks.grading_sweep", acks_late=True)
+@shared_task(name="trainer.tasks.grading_sweep", acks_late=True, ignore_result=True)
 def grading_sweep_task() -> int:
     """Queue again the runs whose task was lost or whose worker died (Celery beat, every
     SHOESCHOOL_GRADING_SWEEP_SECONDS: trainer.services.grading.lease)."""

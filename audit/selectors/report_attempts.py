@@ -23,6 +23,7 @@ from django.db.models import (
     Value,
 )
 from django.db.models.functions import Abs, Coalesce
+from django.utils import timezone
 
 from core.dates import day_start
 from trainer.models import (
@@ -97,6 +98,15 @@ CLASS_COLUMNS = ("class", "instructors", "trainees_on_roster", "trainees_who_sub
 
 def class_cells(summary: ClassSummary) -> tuple[Any, ...]:
     return (summary.name, summary.instructors, summary.roster, summary.submitted, summary.attempts)
+
+
+def local_text(instant: dt.datetime | None, *, minutes: bool = True) -> str:
+    """An instant in the house's time zone, as the report's words write it:
+    "2026-03-10 12:00 UTC" (or the day alone)."""
+    if instant is None:
+        return ""
+    local = timezone.localtime(instant)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" if minutes else f"{local:%Y-%m-%d}"
 
 
 def person_text(full_name: str, username: str) -> str:

@@ -10,11 +10,12 @@ from typing import Any
 
 from django.db.models import CharField, QuerySet, Value
 from django.db.models.functions import Coalesce, NullIf
-from django.utils import timezone
 
+from audit.authority import rank_label
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
-from audit.selectors.report_attempts import period_bounds, person_text
+from audit.selectors.report_attempts import local_text, period_bounds, person_text
 from audit.selectors.report_decisions import QuestionWords
+from audit.selectors.report_practical import SheetsRestedOn
 from core.errors import NotFoundError
 from core.roles import Role
 from ledger.models import LedgerEntry
@@ -45,9 +46,12 @@ SIGNOFF_COLUMNS = (
     "signed_by",
     "signer_full_name",
     "signer_role",
+    "signer_rank",
+    "signer_licence",
     "trainee",
     "profile",
     "attempt",
+    "practical_sheet",
     "expires_at",
     "withdrawn",
     "corrects_certification",
@@ -56,15 +60,6 @@ SIGNOFF_COLUMNS = (
     "acknowledged",
     "statement",
 )
-
-
-def local_text(instant: dt.datetime | None, *, minutes: bool = True) -> str:
-    """An instant in the house's time zone, as the report's words write it:
-    "2026-03-10 12:00 UTC" (or the day alone)."""
-    if instant is None:
-        return ""
-    local = timezone.localtime(instant)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" if minutes else f"{local:%Y-%m-%d}"
 
 
 def _person(prefix: str) -> tuple[str, str, str]:
@@ -208,9 +203,10 @@ def report_signoffs(
     *, start: dt.date, end: dt.date, chunk_size: int = 2000
 ) -> Iterator[tuple[Any, ...]]:
     """Certifications signed or withdrawn in the period, oldest first, in SIGNOFF_COLUMNS order:
-    with the signer's role, the expiry, the retraining flags a signer signed over and why,
-    and the warnings they acknowledged, each as plain text (flags and the sitting in words,
-    the acknowledgements as worded to the signer, separated by "; ")."""
+    with the signer's role, rank and licence, the practical sheet the certification rested
+    on, the expiry, the retraining flags a signer signed over and why, and the warnings they
+    acknowledged, each as plain text (flags and the sitting in words, the acknowledgements
+    as worded to the signer, separated by "; ")."""
     lower, upper = period_bounds(start=start, end=end)
     rows = (
         Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
@@ -226,6 +222,8 @@ def report_signoffs(
             *_person("signed_by"),
             "signer_full_name",
             "signer_role",
+            "signer_rank",
+            "signer_licence",
             *_person("trainee"),
             "profile_title",
             "attempt__drill__title",
@@ -239,32 +237,47 @@ def report_signoffs(
             "override_reason",
             "acknowledged",
             "statement",
+            "pk",
+            "trainee_id",
+            "profile_id",
+            named=True,
         )
         .iterator(chunk_size=chunk_size)
     )
-    for (signed_at, sf, sl, su, signer_full_name, role, tf, tl, tu, profile, drill,
-         submitted_at, score, expires_at, withdrawn, corrected_at, corrected_by, flags,
-         override_reason, acknowledged, statement) in rows:  # fmt: skip
-        yield (
-            signed_at,
-            _named(sf, sl, su),
-            signer_full_name,
-            Role(role).label if role in set(Role) else "",
-            _named(tf, tl, tu),
-            profile,
-            sitting_text(drill, submitted_at, score),
-            expires_at,
-            withdrawn,
-            (
-                f"the certification signed {local_text(corrected_at)} by {corrected_by}"
-                if corrected_at
-                else ""
-            ),
-            flags_text(flags or []),
-            override_reason,
-            "; ".join(str(text) for text in acknowledged or []),
-            statement,
+    while batch := list(islice(rows, chunk_size)):
+        # A withdrawal rests on no sheet: it names the certification it withdraws.
+        sheets = SheetsRestedOn()
+        sheets.load(
+            (row.pk, row.trainee_id, row.profile_id, row.signed_at)
+            for row in batch
+            if not row.withdrawn
         )
+        for (signed_at, sf, sl, su, signer_full_name, role, rank, licence, tf, tl, tu, profile,
+             drill, submitted_at, score, expires_at, withdrawn, corrected_at, corrected_by,
+             flags, override_reason, acknowledged, statement, pk, _, _) in batch:  # fmt: skip
+            yield (
+                signed_at,
+                _named(sf, sl, su),
+                signer_full_name,
+                Role(role).label if role in set(Role) else "",
+                rank_label(rank),
+                licence or "",
+                _named(tf, tl, tu),
+                profile,
+                sitting_text(drill, submitted_at, score),
+                sheets.words(pk),
+                expires_at,
+                withdrawn,
+                (
+                    f"the certification signed {local_text(corrected_at)} by {corrected_by}"
+                    if corrected_at
+                    else ""
+                ),
+                flags_text(flags or []),
+                override_reason,
+                "; ".join(str(text) for text in acknowledged or []),
+                statement,
+            )
 
 
 def compliance_reports_list(*, limit: int = 100) -> QuerySet[ComplianceReport]:

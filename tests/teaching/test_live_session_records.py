@@ -4,7 +4,6 @@ worker, and on My record and the pit's trainee page as "Class session"."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -24,21 +23,11 @@ from teaching.services.live_questions import (
     live_session_reveal,
 )
 from teaching.services.live_sessions import live_session_join, live_session_open
-from tests.graded import client_for
+from tests.graded import client_for, poll
 from tests.trainer.factories import DrillFactory, natural_document
 from trainer.models import Attempt, Grade, GradingRunSummary, GradingStatus, Mode
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def _poll(read, until, seconds=90.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if until(value):
-            return value
-        assert time.monotonic() < deadline, f"still {value} after {seconds} s"
-        time.sleep(0.2)
 
 
 def test_a_class_session_is_answered_sealed_graded_and_recorded(
@@ -79,7 +68,7 @@ def test_a_class_session_is_answered_sealed_graded_and_recorded(
         live_session_next(session=session, user=pit_boss)
     live_session_end(session=session, user=pit_boss)
 
-    _poll(
+    poll(
         lambda: Attempt.objects.get(pk=attempt.pk).grading_status,
         lambda status: status == GradingStatus.GRADED,
     )

@@ -1,12 +1,11 @@
 """The whole trainee flow through the API, graded by a real Celery worker."""
 
-import time
-
 import pytest
 from rest_framework.test import APIClient
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
+from tests.graded import poll
 from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
@@ -16,17 +15,6 @@ from tests.trainer.factories import (
 from trainer.models import AttemptItem, Mode
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def poll(read, until, seconds=90.0):
-    """The first value read that satisfies ``until``; fails after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if until(value):
-            return value
-        assert time.monotonic() < deadline, f"still {value} after {seconds} s"
-        time.sleep(0.2)
 
 
 def test_a_trainee_takes_an_exam_from_assignment_to_graded_result(celery_worker, trainee):

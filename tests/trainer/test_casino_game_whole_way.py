@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from audit.models import Review
 from audit.services.reports.lifecycle import compliance_report_request
 from ledger.services.verify import ledger_verify
 from tests.audit.factories import TrainingClassFactory
-from tests.graded import client_for
+from tests.graded import client_for, poll
 from tests.pdf import needs_pdftotext, pdf_text
 from trainer.models import Attempt, Grade, GradingStatus, Mode
 from trainer.services.attempts import attempt_start
@@ -43,16 +42,6 @@ def _documents(*ids: str) -> list[dict]:
     rows = [json.loads(line)["scenario"] for line in CONFORMANCE.read_text().splitlines()]
     by_id = {row["id"]: row for row in rows}
     return [by_id[name] for name in ids]
-
-
-def _poll(read, until, seconds: float = 90.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if until(value):
-            return value
-        assert time.monotonic() < deadline, f"still {value} after {seconds} s"
-        time.sleep(0.2)
 
 
 def _no_internal_names(text: str, where: str) -> None:
@@ -143,7 +132,7 @@ def test_scarnes_casino_runs_the_whole_way(
         assert response.status_code == 201, response.content
 
     page.post(reverse("train:submit", args=[attempt.pk]), {"confirm": "yes"})
-    _poll(
+    poll(
         lambda: Attempt.objects.get(pk=attempt.pk).grading_status,
         lambda status: status == GradingStatus.GRADED,
     )

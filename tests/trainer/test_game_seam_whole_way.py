@@ -8,7 +8,6 @@ money), in its own words and no blackjack's."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -19,7 +18,7 @@ from audit.models import Review
 from audit.services.reports.lifecycle import compliance_report_request
 from ledger.services.verify import ledger_verify
 from tests.audit.factories import TrainingClassFactory
-from tests.graded import client_for
+from tests.graded import client_for, poll
 from tests.pdf import needs_pdftotext, pdf_text
 from trainer.models import Attempt, Grade, GradingStatus, Mode, RuleProfile
 from trainer.services.attempts import attempt_start
@@ -45,16 +44,6 @@ def _round(total: int, **more: object) -> dict[str, object]:
         "total": total,
         **more,
     }
-
-
-def _poll(read, until, seconds: float = 90.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if until(value):
-            return value
-        assert time.monotonic() < deadline, f"still {value} after {seconds} s"
-        time.sleep(0.2)
 
 
 def _no_blackjack(text: str, where: str) -> None:
@@ -124,7 +113,7 @@ def test_a_second_game_runs_the_whole_way(
 
     # Submitted on the page, graded by the worker.
     page.post(reverse("train:submit", args=[attempt.pk]), {"confirm": "yes"})
-    _poll(
+    poll(
         lambda: Attempt.objects.get(pk=attempt.pk).grading_status,
         lambda status: status == GradingStatus.GRADED,
     )

@@ -46,6 +46,7 @@ from audit.selectors.report_attempts import (
     report_totals,
     report_trainees,
 )
+from audit.selectors.report_practical import report_practical_sheets
 from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
@@ -55,10 +56,12 @@ from audit.selectors.reports import (
 )
 from audit.services.reports.rows import (
     CHIP_FIGURES_COLUMNS,
+    PRACTICAL_PDF_COLUMNS,
     SIGNOFF_PDF_COLUMNS,
     cell,
     chip_figures_cells,
     mispay_table,
+    practical_pdf_cells,
     signoff_pdf_cells,
     summary_rows,
     trainee_table,
@@ -410,6 +413,13 @@ def _sections(
             SIGNOFF_PDF_COLUMNS,
             map(signoff_pdf_cells, report_signoffs(start=start, end=end)),
             _text_last(SIGNOFF_PDF_COLUMNS),
+        ),
+        Paragraph("Practical tests", heading),
+        _table(
+            styles,
+            PRACTICAL_PDF_COLUMNS,
+            map(practical_pdf_cells, report_practical_sheets(start=start, end=end)),
+            _text_last(PRACTICAL_PDF_COLUMNS),
         ),
     ]
 

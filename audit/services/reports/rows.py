@@ -1,8 +1,8 @@
 """The compliance report's rows: its sections, their columns and cells, and the CSV.
 
 The report is one stream of rows whose first cell names its section (report, summary,
-trainees, classes, mispays, chipwork, reviews, retraining, signoffs, decisions, ledger);
-each section starts with its own header row. The CSV is that stream; the PDF
+trainees, classes, mispays, chipwork, reviews, retraining, signoffs, practical, decisions,
+ledger); each section starts with its own header row. The CSV is that stream; the PDF
 (audit.services.reports.pdf) lays the same sections out as tables, with the cells written
 here.
 
@@ -42,6 +42,7 @@ from audit.selectors.report_decisions import (
     report_decisions_csv,
     report_decisions_have_points,
 )
+from audit.selectors.report_practical import PRACTICAL_COLUMNS, report_practical_sheets
 from audit.selectors.reports import (
     FLAG_COLUMNS,
     REVIEW_COLUMNS,
@@ -218,11 +219,26 @@ SIGNOFF_PDF_COLUMNS = (
 
 def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
     cell = dict(zip(SIGNOFF_COLUMNS, row, strict=True))
-    # The name signed with, and the account (with its name now) that signed.
-    signer = f"{cell['signer_full_name']}, as {cell['signed_by']}"
-    if cell["signer_role"]:
-        signer += f", {cell['signer_role']}"
+    # The signature (name, rank and licence as signed), and the account (with its name
+    # now) that signed; a row older than ranks keeps its role's words.
+    if cell["signer_rank"]:
+        signed = ", ".join(
+            part
+            for part in (
+                cell["signer_full_name"],
+                cell["signer_rank"],
+                cell["signer_licence"] and f"licence {cell['signer_licence']}",
+            )
+            if part
+        )
+        signer = f"{signed}, as {cell['signed_by']}"
+    else:
+        signer = f"{cell['signer_full_name']}, as {cell['signed_by']}"
+        if cell["signer_role"]:
+            signer += f", {cell['signer_role']}"
     written = [f"“{cell['statement']}”"]
+    if cell["practical_sheet"]:
+        written.append(f"Practical test: {cell['practical_sheet']}.")
     if cell["corrects_certification"]:
         written.append(f"Withdraws {cell['corrects_certification']}.")
     if cell["flags_overridden"]:
@@ -239,6 +255,39 @@ def signoff_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
         cell["attempt"],
         cell["expires_at"],
         cell["withdrawn"],
+        " ".join(written),
+    )
+
+
+# The PDF's practical tests: the CSV's columns, the signature and the account in one cell,
+# the result in one, and what the sheet recorded in the last, so the page keeps its width.
+PRACTICAL_PDF_COLUMNS = ("signed_at", "evaluated_by", "trainee", "profile", "result", "sheet")
+
+
+def practical_pdf_cells(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    cell = dict(zip(PRACTICAL_COLUMNS, row, strict=True))
+    result = "passed" if cell["passed"] else "not passed"
+    result += f", {cell['score_percent']:.2f} % (pass mark {cell['pass_mark_percent']:.2f} %)"
+    written = [
+        f"{label}: {cell[column]}."
+        for label, column in (
+            ("Steps", "procedures"),
+            ("Timed", "timed_items"),
+            ("Rubric", "rubric"),
+            ("Short of passing", "shortfalls"),
+        )
+        if cell[column]
+    ]
+    if cell["comments"]:
+        written.append(f"Comments: “{cell['comments']}”")
+    if cell["corrects_sheet"]:
+        written.append(f"Corrects {cell['corrects_sheet']}.")
+    return (
+        cell["signed_at"],
+        f"{cell['evaluator_signature']}, as {cell['evaluated_by']}",
+        cell["trainee"],
+        cell["profile"],
+        result,
         " ".join(written),
     )
 
@@ -345,7 +394,8 @@ def compliance_report_rows(
 def leading_rows(
     *, start: dt.date, end: dt.date, generated_at: dt.datetime | None
 ) -> Iterator[Row]:
-    """The sections before the decisions: the report, summaries, reviews, flags, sign-offs."""
+    """The sections before the decisions: the report, summaries, reviews, flags, sign-offs
+    and practical tests."""
     generated_at = generated_at or timezone.now()
     yield from section(
         "report",
@@ -377,6 +427,9 @@ def leading_rows(
     yield from section("reviews", REVIEW_COLUMNS, report_reviews(start=start, end=end))
     yield from section("retraining", FLAG_COLUMNS, report_flags(start=start, end=end))
     yield from section("signoffs", SIGNOFF_COLUMNS, report_signoffs(start=start, end=end))
+    yield from section(
+        "practical", PRACTICAL_COLUMNS, report_practical_sheets(start=start, end=end)
+    )
 
 
 def compliance_report_write_csv(

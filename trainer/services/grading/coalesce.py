@@ -27,8 +27,8 @@ _OPEN = (RunStatus.PENDING, RunStatus.GRADING)
 
 def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
     """The run and up to `most - 1` other runs still pending, oldest first; with the run's
-    status instead when it is finished already (no runs then: one query for a task whose
-    run a batch graded).
+    status instead when it is finished already (no runs then: one query, outside any
+    transaction, for a task whose run a batch graded).
 
     The others are marked grading in the same transaction, so no other worker's batch takes
     them too, under this worker's lease. When another transaction holds the run itself,
@@ -37,6 +37,13 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
     """
     if not connection.features.has_select_for_update_skip_locked:
         return [run_id], None
+    # A finished run never opens again (the sweep reopens only pending and grading ones; a
+    # regrade is a new run), so a task whose run a batch took along needs no lock to know:
+    # one read, no transaction.
+    status = GradingRun.objects.filter(pk=run_id).order_by().values_list("status", flat=True)
+    finished = next(iter(status), None)
+    if finished is not None and finished not in _OPEN:
+        return [], finished
     with transaction.atomic():
         own = list(
             GradingRun.objects.select_for_update(skip_locked=True)
