@@ -63,6 +63,23 @@ class LoopbackTLS(DefaultCookiePolicy):
         return True
 
 
+class LoopbackTLSBrowser(requests.Session):
+    """A browser behind a pretended TLS proxy. requests prepares each request's cookies
+    from a new jar with the default policy (which drops Secure cookies over http://, the
+    session's among them, on a redirect too): they come from this session's own jar."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cookies.set_policy(LoopbackTLS())
+        self.headers["X-Forwarded-Proto"] = "https"
+
+    def prepare_request(self, request: requests.Request) -> requests.PreparedRequest:
+        prepared = super().prepare_request(request)
+        prepared.headers.pop("Cookie", None)
+        prepared.prepare_cookies(self.cookies)
+        return prepared
+
+
 @dataclass(frozen=True)
 class Site:
     """Where the bench's browsers go, and the scheme their pages say they came from."""
@@ -74,11 +91,7 @@ class Site:
         return (self.url.replace("http://", "https://", 1) if self.secure else self.url) + path
 
     def browser(self) -> requests.Session:
-        browser = requests.Session()
-        if self.secure:
-            browser.cookies.set_policy(LoopbackTLS())
-            browser.headers["X-Forwarded-Proto"] = "https"
-        return browser
+        return LoopbackTLSBrowser() if self.secure else requests.Session()
 
 
 def free_port() -> int:

@@ -55,15 +55,15 @@ def test_the_later_tasks_of_runs_graded_in_a_batch_change_nothing(attempt_of):
     assert Grade.objects.count() == 3 * 7
 
 
-# The task of a run a batch took along: on PostgreSQL one query (the run's status, read
-# without a lock or a transaction: a finished run never opens again), not a batch's lock
-# and reads for nothing (8 before issue #29, then 3 in a transaction); SQLite has no SKIP
-# LOCKED and goes through the batch, which finds nothing to grade.
-ALREADY_GRADED_QUERIES = 1
+# The task of a run a batch took along, with no run waiting: on PostgreSQL two reads (the
+# run's status and whether any run is pending) outside a transaction: a finished run never
+# opens again. Not a batch's lock and reads for nothing (8 before issue #29); SQLite has no
+# SKIP LOCKED and goes through the batch, which finds nothing to grade.
+ALREADY_GRADED_QUERIES = 2
 
 
 @pytest.mark.django_db
-def test_the_task_of_a_run_graded_already_costs_one_query(attempt_of):
+def test_the_task_of_a_run_graded_already_costs_two_reads(attempt_of):
     runs = submit(attempt_of, 3)
     grading_run_execute_coalesced(run_id=runs[0].pk)
     grades = Grade.objects.count()
@@ -74,6 +74,22 @@ def test_the_task_of_a_run_graded_already_costs_one_query(attempt_of):
     else:
         assert grading_run_execute_coalesced(run_id=runs[0].pk) == {runs[0].pk: RunStatus.GRADED}
     assert Grade.objects.count() == grades
+
+
+@pytest.mark.django_db
+def test_the_task_of_a_run_graded_already_grades_the_runs_still_waiting(attempt_of):
+    # Runs submitted while the batch that took this task's run was being graded: their own
+    # tasks are queued behind this one, so this one takes them (else a backlog drains only
+    # as fast as the worker takes finished runs' tasks off the queue).
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("SQLite has no SKIP LOCKED: a task grades its own run only")
+    first = submit(attempt_of, 1)
+    grading_run_execute_coalesced(run_id=first[0].pk)
+    waiting = submit(attempt_of, 3)
+    done = grading_run_execute_coalesced(run_id=first[0].pk, most=2)
+    assert done == {first[0].pk: RunStatus.GRADED, **{r.pk: RunStatus.GRADED for r in waiting[:2]}}
+    assert statuses(waiting) == [RunStatus.GRADED, RunStatus.GRADED, RunStatus.PENDING]
+    assert Grade.objects.count() == 3 * 7
 
 
 @pytest.mark.django_db

@@ -3,9 +3,11 @@
 A submit queues one task for its one run, and a batch's fixed cost (its queries, COPYs and
 ledger append) dwarfs one attempt's ~40 decisions. So the task for a run also takes the
 other runs still waiting when it starts — the ones that arrived while the worker was busy —
-and grades them all in one batch. Their own tasks come later, find their runs graded and do
-nothing (grading is idempotent). When submits are few the batch is the one run, so nothing
-waits on a timer: batches grow only as the queue does.
+and grades them all in one batch. Their own tasks come later and find their runs graded
+(grading is idempotent); each still takes along the runs waiting then, so a backlog drains
+as fast as batches are graded, not as fast as empty tasks are taken off the queue. When
+submits are few the batch is the one run, so nothing waits on a timer: batches grow only as
+the queue does.
 
 Runs are taken with SKIP LOCKED so two workers never wait on each other's batch; a run
 another worker has already started (status grading) is left to it. SQLite has no SKIP
@@ -26,9 +28,14 @@ _OPEN = (RunStatus.PENDING, RunStatus.GRADING)
 
 
 def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
-    """The run and up to `most - 1` other runs still pending, oldest first; with the run's
-    status instead when it is finished already (no runs then: one query, outside any
-    transaction, for a task whose run a batch graded).
+    """The runs this task grades: its run and up to `most - 1` other runs still pending,
+    oldest first; and the run's status when it is finished already.
+
+    A finished run's task still takes up to `most` pending runs along when there are any:
+    otherwise the runs behind a backlog would wait for their own tasks, queued behind every
+    task of a run graded already, and grading would go no faster than the worker can take
+    empty tasks off the queue (issue #29: three times slower at 2,000 submits). With no run
+    pending, that task costs two reads and no transaction.
 
     The others are marked grading in the same transaction, so no other worker's batch takes
     them too, under this worker's lease. When another transaction holds the run itself,
@@ -38,48 +45,49 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
     if not connection.features.has_select_for_update_skip_locked:
         return [run_id], None
     # A finished run never opens again (the sweep reopens only pending and grading ones; a
-    # regrade is a new run), so a task whose run a batch took along needs no lock to know:
-    # one read, no transaction.
+    # regrade is a new run), so its task needs no lock to know it.
     status = GradingRun.objects.filter(pk=run_id).order_by().values_list("status", flat=True)
     finished = next(iter(status), None)
-    if finished is not None and finished not in _OPEN:
+    if finished in _OPEN:
+        finished = None
+    elif finished is not None and not GradingRun.objects.filter(status=RunStatus.PENDING).exists():
         return [], finished
     with transaction.atomic():
-        own = list(
-            GradingRun.objects.select_for_update(skip_locked=True)
-            .filter(pk=run_id)
-            .order_by()  # one row: no join to the attempt for the default ordering
-            .values_list("status", flat=True)
-        )
-        if not own:
-            return [], None
-        if own[0] not in _OPEN:
-            # Graded (or failed) already, by a batch that took it along: nothing to do, and
-            # nothing to take along either (this task's batch would be the others' own).
-            return [], own[0]
+        own: list[int] = []
+        if finished is None:
+            own = list(
+                GradingRun.objects.select_for_update(skip_locked=True)
+                .filter(pk=run_id)
+                .order_by()  # one row: no join to the attempt for the default ordering
+                .values_list("pk", flat=True)
+            )
+            if not own:
+                return [], None
         others = list(
             GradingRun.objects.select_for_update(skip_locked=True)
             .filter(status=RunStatus.PENDING)
             .exclude(pk=run_id)
             .order_by("pk")
-            .values_list("pk", flat=True)[: most - 1]
+            .values_list("pk", flat=True)[: most - len(own)]
         )
         if others:
             now = timezone.now()
             GradingRun.objects.filter(pk__in=others).update(
                 status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
             )
-    return [run_id, *others], None
+    return [*own, *others], finished
 
 
 def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> dict[int, str]:
-    """Grade a run together with the runs waiting behind it; returns each run's status.
+    """Grade a run together with the runs waiting behind it; returns each run's status
+    (the run's own too when a batch had graded it already).
 
     The batch is graded as `grading_runs_execute` grades any batch (all or nothing, each
     run at most once), so a task delivered twice, or a run taken by two batches, is graded
     once.
     """
     run_ids, finished = _waiting_runs(run_id=run_id, most=most)
+    statuses = grading_runs_execute(run_ids=run_ids) if run_ids else {}
     if finished is not None:
-        return {run_id: finished}
-    return grading_runs_execute(run_ids=run_ids) if run_ids else {}
+        statuses[run_id] = finished
+    return statuses
