@@ -291,7 +291,7 @@ def main() -> int:
 def production(args: argparse.Namespace) -> int:
     """The session against production's set-up (bench.floor's services: gunicorn's sync
     workers, a prefork Celery worker, beat and a Redis of their own) on a scratch database."""
-    from bench.floor import Services, production_environment, scratch_database
+    from bench.floor import Services, children, production_environment, scratch_database
 
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
@@ -314,6 +314,12 @@ def production(args: argparse.Namespace) -> int:
     call_command("collectstatic", interactive=False, verbosity=0)
     try:
         services.start()
+        # gunicorn forks its workers after it binds: warm them all, not the first alone.
+        began = time.monotonic()
+        while len(children(services.procs["gunicorn"].pid)) < args.web_workers:
+            if time.monotonic() - began > 60:
+                break
+            time.sleep(0.2)
         services.warm()
         print(f"production set-up: gunicorn {args.web_workers} sync workers; files in {folder}")
         return run(Site(f"http://127.0.0.1:{services.web_port}", secure=True), args)
