@@ -5,9 +5,11 @@ usage: python bench/profile_api.py [--attempts 3] [--sql]
 
 A trainee takes --attempts practice attempts of bench/api.py's ten-round drill through
 Django's test client (the full middleware stack, session auth, the ledger per answer);
-every request of the loop runs under cProfile and CaptureQueriesContext. It prints, per
+every request of the loop (the start, each question and answer, the submit, and the results
+once graded in this process) runs under cProfile and CaptureQueriesContext. It prints, per
 endpoint, the queries a request makes (the median; the attempt's first question also
-starts its clock) and the Python function calls a request makes; --sql lists the
+starts its clock), the Python function calls a request makes and its CPU time (under the
+profiler: a guide, which moves with the machine); --sql lists the
 statements of a request of each endpoint for each count seen. Neither count moves with the
 machine's load, so two trees compare on a shared machine where their timings cannot
 (docs/benchmarks.md, "Issue 29: the answer path, counted").
@@ -20,6 +22,7 @@ import cProfile
 import pstats
 import statistics
 import sys
+import time
 from collections import defaultdict
 from functools import partial
 from pathlib import Path
@@ -33,19 +36,24 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from bench.api import setup  # noqa: E402  (sets Django up)
 from trainer.games.blackjack import answer_fields  # noqa: E402
-from trainer.models import AttemptItem  # noqa: E402
+from trainer.models import AttemptItem, GradingRun  # noqa: E402
+from trainer.services.grading.coalesce import grading_run_execute_coalesced  # noqa: E402
 
 QUERIES: dict[str, list[int]] = defaultdict(list)
 CALLS: dict[str, list[int]] = defaultdict(list)
+# CPU milliseconds of this process (under cProfile, so inflated): moves with the machine.
+CPU: dict[str, list[float]] = defaultdict(list)
 SQL: dict[str, dict[int, list[str]]] = defaultdict(dict)
 
 
 def counted(name: str, call: Any) -> Any:
     profiler = cProfile.Profile()
     with CaptureQueriesContext(connection) as queries:
+        began = time.process_time()
         profiler.enable()
         response = call()
         profiler.disable()
+        CPU[name].append(1000 * (time.process_time() - began))
     QUERIES[name].append(len(queries))
     CALLS[name].append(pstats.Stats(profiler).total_calls)  # type: ignore[attr-defined]
     SQL[name].setdefault(len(queries), [q["sql"] for q in queries.captured_queries])
@@ -61,7 +69,10 @@ def main() -> None:
     for n in range(args.attempts + 1):  # the first attempt warms: not counted
         label = "" if n else "warm "
         body = {"drill": drill.pk, "mode": "practice"}
-        started = client.post("/api/attempts/", body, content_type="application/json")
+        started = counted(
+            f"{label}POST start",
+            partial(client.post, "/api/attempts/", body, content_type="application/json"),
+        )
         url = f"/api/attempts/{started.json()['id']}"
         keys = {
             item.position: item.answer_key
@@ -85,8 +96,16 @@ def main() -> None:
             )
             assert response.status_code == 201, response.content
         counted(f"{label}POST submit", partial(client.post, f"{url}/submit"))
+        # Graded here, as a worker would, so that the results are the feedback a trainee
+        # reads (before grading they are a pending status).
+        run = GradingRun.objects.get(attempt_id=started.json()["id"])
+        grading_run_execute_coalesced(run_id=run.pk)
+        counted(f"{label}GET results", partial(client.get, f"{url}/results"))
     print(f"database: {connection.vendor}; {args.attempts} attempts of 10 rounds counted")
-    print(f"{'endpoint':20} {'n':>5} {'queries (median, min-max)':>28} {'calls/request':>14}")
+    print(
+        f"{'endpoint':20} {'n':>5} {'queries (median, min-max)':>28} {'calls/request':>14}"
+        f" {'CPU ms (median)':>16}"
+    )
     for name in QUERIES:
         if name.startswith("warm "):
             continue
@@ -94,6 +113,7 @@ def main() -> None:
         print(
             f"{name:20} {len(q):5d} {statistics.median(q):>14.0f} ({min(q)}-{max(q)})"
             f"{' ' * 8}{statistics.mean(CALLS[name]):>12,.0f}"
+            f" {statistics.median(CPU[name]):>16.1f}"
         )
         if args.sql:
             for size in sorted(SQL[name]):
