@@ -15,14 +15,16 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import (
+    CharField,
     Count,
     DecimalField,
+    Model,
     Q,
     QuerySet,
     Sum,
     Value,
 )
-from django.db.models.functions import Abs, Coalesce
+from django.db.models.functions import Abs, Coalesce, NullIf
 from django.utils import timezone
 
 from core.dates import day_start
@@ -107,6 +109,27 @@ def local_text(instant: dt.datetime | None, *, minutes: bool = True) -> str:
         return ""
     local = timezone.localtime(instant)
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()}" if minutes else f"{local:%Y-%m-%d}"
+
+
+def signed_in_period(model: type[Model], *, start: dt.date, end: dt.date) -> QuerySet[Any]:
+    """The rows of a signed record (a certification, a practical sheet) signed in the
+    period, oldest first, each with its table as people know it (`profile_title`: the
+    profile's title; its name, the program's, only when it has none)."""
+    lower, upper = period_bounds(start=start, end=end)
+    return (
+        model._default_manager.filter(signed_at__gte=lower, signed_at__lt=upper)
+        .order_by("signed_at", "id")
+        .annotate(
+            profile_title=Coalesce(
+                NullIf("profile__title", Value("")), "profile__name", output_field=CharField()
+            )
+        )
+    )
+
+
+def person_named(first: str | None, last: str | None, username: str) -> str:
+    """A person from their name's parts and username, as the report writes people."""
+    return person_text(f"{first or ''} {last or ''}".strip(), username)
 
 
 def person_text(full_name: str, username: str) -> str:

@@ -10,12 +10,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from django.db.models import CharField, Value
-from django.db.models.functions import Coalesce, NullIf
-
 from audit.authority import signature_text
 from audit.models import PracticalSheet
-from audit.selectors.report_attempts import local_text, period_bounds, person_text
+from audit.selectors.report_attempts import local_text, person_named, signed_in_period
 from trainer.games.observing import SheetTemplate, timed_met
 
 PRACTICAL_COLUMNS = (
@@ -34,10 +31,6 @@ PRACTICAL_COLUMNS = (
     "comments",
     "corrects_sheet",
 )
-
-
-def _named(first: str | None, last: str | None, username: str) -> str:
-    return person_text(f"{first or ''} {last or ''}".strip(), username)
 
 
 def _seconds(value: Any) -> Decimal | None:
@@ -84,15 +77,8 @@ def report_practical_sheets(
 ) -> Iterator[tuple[Any, ...]]:
     """Practical evaluation sheets signed in the period, oldest first, in PRACTICAL_COLUMNS
     order."""
-    lower, upper = period_bounds(start=start, end=end)
     rows = (
-        PracticalSheet.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
-        .order_by("signed_at", "id")
-        .annotate(
-            profile_title=Coalesce(
-                NullIf("profile__title", Value("")), "profile__name", output_field=CharField()
-            )
-        )
+        signed_in_period(PracticalSheet, start=start, end=end)
         .values_list(
             "signed_at",
             "evaluator__first_name",
@@ -124,9 +110,9 @@ def report_practical_sheets(
         procedures, timed, rubric = sheet_marks_words(template, marks)
         yield (
             signed_at,
-            _named(ef, el, eu),
+            person_named(ef, el, eu),
             signature_text(name, rank, licence),
-            _named(tf, tl, tu),
+            person_named(tf, tl, tu),
             profile,
             passed,
             score,

@@ -8,12 +8,16 @@ from decimal import Decimal
 from itertools import islice
 from typing import Any
 
-from django.db.models import CharField, QuerySet, Value
-from django.db.models.functions import Coalesce, NullIf
+from django.db.models import QuerySet
 
 from audit.authority import rank_label
 from audit.models import Certification, ComplianceReport, ReportStatus, RetrainingFlag, Review
-from audit.selectors.report_attempts import local_text, period_bounds, person_text
+from audit.selectors.report_attempts import (
+    local_text,
+    period_bounds,
+    person_named,
+    signed_in_period,
+)
 from audit.selectors.report_decisions import QuestionWords
 from audit.selectors.report_practical import SheetsRestedOn
 from core.errors import NotFoundError
@@ -66,10 +70,6 @@ def _person(prefix: str) -> tuple[str, str, str]:
     return (f"{prefix}__first_name", f"{prefix}__last_name", f"{prefix}__username")
 
 
-def _named(first: str | None, last: str | None, username: str) -> str:
-    return person_text(f"{first or ''} {last or ''}".strip(), username)
-
-
 def report_reviews(
     *, start: dt.date, end: dt.date, chunk_size: int = 2000
 ) -> Iterator[tuple[Any, ...]]:
@@ -101,14 +101,15 @@ def report_reviews(
         for (at, rf, rl, ru, tf, tl, tu, drill, position, item, n, category,
              corrected_at, cf, cl, cu, comment) in batch:  # fmt: skip
             corrects = (
-                f"Corrects the review written {local_text(corrected_at)} by {_named(cf, cl, cu)}"
+                f"Corrects the review written {local_text(corrected_at)} "
+                f"by {person_named(cf, cl, cu)}"
                 if corrected_at
                 else ""
             )
             yield (
                 at,
-                _named(rf, rl, ru),
-                _named(tf, tl, tu),
+                person_named(rf, rl, ru),
+                person_named(tf, tl, tu),
                 drill,
                 position,
                 questions.text(item, n),
@@ -122,8 +123,8 @@ def _flag_text(
     at: dt.datetime, by: tuple[str, str, str], trainee: tuple[str, str, str], reason: str
 ) -> str:
     return (
-        f"Retraining flag raised {local_text(at, minutes=False)} by {_named(*by)} "
-        f"for {_named(*trainee)}: {reason}"
+        f"Retraining flag raised {local_text(at, minutes=False)} by {person_named(*by)} "
+        f"for {person_named(*trainee)}: {reason}"
     )
 
 
@@ -156,12 +157,12 @@ def report_flags(
             verb = "Replaces" if active else "Lifts"
             corrects = (
                 f"{verb} the retraining flag raised {local_text(corrected_at, minutes=False)} "
-                f"by {_named(cf, cl, cu)}"
+                f"by {person_named(cf, cl, cu)}"
             )
         yield (
             at,
-            _named(ff, fl, fu),
-            _named(tf, tl, tu),
+            person_named(ff, fl, fu),
+            person_named(tf, tl, tu),
             active,
             "; ".join(skill_words.get(str(s), str(s)) for s in skills or []),
             corrects,
@@ -207,16 +208,8 @@ def report_signoffs(
     on, the expiry, the retraining flags a signer signed over and why, and the warnings they
     acknowledged, each as plain text (flags and the sitting in words, the acknowledgements
     as worded to the signer, separated by "; ")."""
-    lower, upper = period_bounds(start=start, end=end)
     rows = (
-        Certification.objects.filter(signed_at__gte=lower, signed_at__lt=upper)
-        .order_by("signed_at", "id")
-        # A profile by its title, as people know it (its name is the program's).
-        .annotate(
-            profile_title=Coalesce(
-                NullIf("profile__title", Value("")), "profile__name", output_field=CharField()
-            )
-        )
+        signed_in_period(Certification, start=start, end=end)
         .values_list(
             "signed_at",
             *_person("signed_by"),
@@ -257,12 +250,12 @@ def report_signoffs(
              flags, override_reason, acknowledged, statement, pk, _, _) in batch:  # fmt: skip
             yield (
                 signed_at,
-                _named(sf, sl, su),
+                person_named(sf, sl, su),
                 signer_full_name,
                 Role(role).label if role in set(Role) else "",
                 rank_label(rank),
                 licence or "",
-                _named(tf, tl, tu),
+                person_named(tf, tl, tu),
                 profile,
                 sitting_text(drill, submitted_at, score),
                 sheets.words(pk),
