@@ -131,3 +131,9 @@ def test_the_pdf_lists_the_practical_tests(evaluated, tmp_path):
     assert f"passed, {passed.score:.2f} % (pass mark 70.00 %)" in text
     assert "Comments: “Missed the insurance.”" in text
     assert "Practical test: the sheet signed" in text
+
+
+def test_an_evaluators_comment_cannot_run_as_a_formula(trainee, pit, pit_boss, shoe):  # noqa: F811
+    evaluate(trainee, shoe, pit_boss, comments='=HYPERLINK("http://example.test","x")')
+    (sheet,) = as_dicts(sections(report_csv())["practical"])
+    assert sheet["comments"] == '\'=HYPERLINK("http://example.test","x")'
