@@ -267,6 +267,8 @@ class CpuMeter(threading.Thread):
         self.services, self.database = services, database
         self.first: dict[int, float] = {}
         self.last: dict[int, tuple[str, float]] = {}
+        # (monotonic moment, CPU seconds by part so far) at each sample.
+        self.timeline: list[tuple[float, dict[str, float]]] = []
         self.running = True
         self.sample(initial=True)
 
@@ -281,6 +283,23 @@ class CpuMeter(threading.Thread):
                 if pid not in self.first:
                     self.first[pid] = used if initial else 0.0
                 self.last[pid] = (part, used)
+        self.timeline.append((time.monotonic(), self.used()))
+
+    def used(self) -> dict[str, float]:
+        """CPU seconds by part since the first sample."""
+        used: dict[str, float] = {}
+        for pid, (part, seconds) in self.last.items():
+            used[part] = used.get(part, 0.0) + seconds - self.first[pid]
+        return used
+
+    def since(self, moment: float) -> tuple[dict[str, float], float]:
+        """CPU seconds by part from the first sample at or after ``moment`` (monotonic) to
+        the last, and the seconds between those samples."""
+        start = next(((at, used) for at, used in self.timeline if at >= moment), None)
+        if start is None:
+            return {}, 0.0
+        end_at, end = self.timeline[-1]
+        return {part: end[part] - start[1].get(part, 0.0) for part in end}, end_at - start[0]
 
     def run(self) -> None:
         while self.running:
@@ -292,10 +311,7 @@ class CpuMeter(threading.Thread):
         self.running = False
         self.join()
         self.sample()
-        used: dict[str, float] = {}
-        for pid, (part, seconds) in self.last.items():
-            used[part] = used.get(part, 0.0) + seconds - self.first[pid]
-        return used
+        return self.used()
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -572,7 +588,9 @@ def _latencies(samples: dict[str, list[float]], title: str) -> None:
             )
 
 
-def report(load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu: float) -> None:
+def report(
+    load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu: float, meter: CpuMeter
+) -> None:
     samples = load["samples"]
     _latencies(samples, "request")
     # The same once every trainee has signed in: a sign-in hashes the password (about
@@ -587,6 +605,18 @@ def report(load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu:
         }
         print(f"after every trainee signed in ({signed_in:.0f} s into the run):")
         _latencies(steady, "request")
+        steady_answers = len(steady.get("answer", []))
+        used, span = meter.since(load["began"] + signed_in) if "began" in load else ({}, 0.0)
+        if steady_answers and span:
+            # Issue #29's measure without the sign-ins (a password hash each, on purpose):
+            # what answering costs the server once the class is at the table.
+            total = sum(used.values())
+            print(
+                f"server CPU per accepted answer after sign-in: "
+                f"{1000 * total / steady_answers:.1f} ms (gunicorn "
+                f"{1000 * used.get('gunicorn', 0.0) / steady_answers:.1f} ms; "
+                f"{total / span:.2f} cores busy over {span:.0f} s)"
+            )
     answers = len(samples.get("answer", []))
     print(f"answers accepted per second: {answers / wall:.1f}")
     polled = load["polled"]
@@ -660,7 +690,7 @@ def run_size(
     client_cpu = (children_after.children_user - children_before.children_user) + (
         children_after.children_system - children_before.children_system
     )
-    report(load, cpu, wall, client_cpu)
+    report(load, cpu, wall, client_cpu, meter)
     failures = reconcile(load, env, args.grace, services)
     fault_report(services)
     for restart in services.restarts:

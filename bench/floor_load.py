@@ -205,6 +205,9 @@ def main() -> None:
     out = {
         "users": users,
         "seconds": time.monotonic() - started,
+        # The moment "ended" counts from, on the machine's monotonic clock (the server's
+        # CPU samples are taken on the same clock, in the bench's process).
+        "began": BEGAN,
         "samples": SAMPLES,
         "ended": ENDED,
         "errors": ERRORS,
