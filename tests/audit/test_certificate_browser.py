@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from audit.models import Certification
 from tests.accessibility import assert_accessible
+from tests.audit.browser_steps import certification_withdrawn
 from tests.audit.factories import table_test
 from tests.browser import artifacts_dir, chromium_page, csp_violations, log_in
 from tests.factories import PASSWORD
@@ -64,12 +65,7 @@ def test_sign_verify_withdraw_verify(live_server, page, artifacts, pit, trainee,
     assert refused == []
 
     page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/certification/")
-    page.locator("summary", has_text="Withdraw this certification").click()
-    withdraw = page.locator(f"form[action$='/certifications/{certification.pk}/withdraw/']")
-    withdraw.locator("textarea[name=statement]").fill("Mispaid a split on the floor")
-    withdraw.locator("input[name=password]").fill(PASSWORD)
-    withdraw.locator("button[type=submit]").click()
-    expect(page.locator(".pit-history")).to_contain_text("Withdrawal")
+    certification_withdrawn(page, certification.pk, PASSWORD)
 
     public.context.clear_cookies()
     public.set_viewport_size({"width": 1280, "height": 900})

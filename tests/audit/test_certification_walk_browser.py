@@ -22,6 +22,11 @@ from audit.services.certificates import code_shown
 from audit.services.practical import sheet_template
 from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from tests.accessibility import assert_accessible
+from tests.audit.browser_steps import (
+    certification_signed,
+    certification_withdrawn,
+    sheet_finished_and_signed,
+)
 from tests.browser import artifacts_dir, csp_violations, log_in
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import RuleProfile, TrainingClass
@@ -56,15 +61,7 @@ def fill_and_sign_the_sheet(page: Page, base: str, trainee_pk: int) -> str:
     toggle.click()
     expect(toggle).to_have_text("Start")
     expect(box.locator("[data-stopwatch-status]")).to_contain_text("under the target")
-    for task in template.timed[1:]:
-        page.fill(f"#time-{task.code}", "7.0")
-    for line in template.rubric:
-        page.select_option(f"#rubric-{line.code}", "8")
-    page.fill("#comments", "Offered insurance to every box; settled right to left.")
-    page.fill("#password", DEMO_PASSWORD)
-    page.get_by_role("button", name="Sign the evaluation sheet").click()
-    expect(page.locator("#sheets")).to_contain_text("passed")
-    expect(page.locator("#sheets")).to_contain_text("Pit manager, licence PM-10417")
+    sheet_finished_and_signed(page, template, DEMO_PASSWORD)
     return first.code
 
 
@@ -92,12 +89,7 @@ def test_the_certification_walk_on_a_tablet(
     assert 0.4 <= float(sheet.marks["timed"][timed_code]) < 5
 
     # The certification, signed on the sign-off page.
-    page.goto(f"{base}/pit/trainees/{trainee.pk}/sign-off/")
-    expect(page.locator("#signer-rank")).to_have_text("Pit manager")
-    page.fill("#sign_statement", "Dealt the shoe to standard, observed live.")
-    page.fill("#sign_password", DEMO_PASSWORD)
-    page.get_by_role("button", name="Sign off the certification").click()
-    expect(page.locator(".signer").first).to_contain_text("Pit manager, licence PM-10417")
+    certification_signed(page, base, trainee.pk, DEMO_PASSWORD)
     certification = Certification.objects.get(trainee=trainee)
     code = code_shown(certification.certificate.code)
     address = f"{base}/verify/{code}/"
@@ -129,12 +121,7 @@ def test_the_certification_walk_on_a_tablet(
     public.screenshot(path=artifacts / "1-verify-valid.png", full_page=True)
 
     # The pit manager withdraws it; the same address says so.
-    page.locator("summary", has_text="Withdraw this certification").click()
-    withdraw = page.locator(f"form[action$='/certifications/{certification.pk}/withdraw/']")
-    withdraw.locator("textarea[name=statement]").fill("Mispaid a split on the floor")
-    withdraw.locator("input[name=password]").fill(DEMO_PASSWORD)
-    withdraw.locator("button[type=submit]").click()
-    expect(page.locator(".pit-history")).to_contain_text("Withdrawal")
+    certification_withdrawn(page, certification.pk, DEMO_PASSWORD)
     public.goto(address)
     expect(public.locator("#verdict")).to_contain_text("Withdrawn")
     expect(public.locator("#holder")).to_have_text(trainee.get_full_name())

@@ -20,6 +20,7 @@ from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from teaching.management.commands.setup_demo import DEMO_CLASS, DEMO_PASSWORD
 from tests.accessibility import assert_accessible
+from tests.audit.browser_steps import certification_signed, sheet_finished_and_signed
 from tests.browser import artifacts_dir, csp_violations, log_in
 from tests.factories import PASSWORD, UserFactory
 from trainer.models import RuleProfile, TrainingClass
@@ -61,27 +62,14 @@ def test_a_pit_manager_evaluates_the_demo_trainee_on_a_tablet_and_signs(
     expect(box.locator("[data-stopwatch-status]")).to_contain_text("under the target")
     timed = float(page.locator(f"#time-{first.code}").input_value())
     assert 0.4 <= timed < 5
-    for item in template.timed[1:]:
-        page.fill(f"#time-{item.code}", "7.0")
-    for line in template.rubric:
-        page.select_option(f"#rubric-{line.code}", "8")
-    page.fill("#comments", "Offered insurance to every box; settled right to left.")
-    page.fill("#password", DEMO_PASSWORD)
-    page.get_by_role("button", name="Sign the evaluation sheet").click()
-    expect(page.locator("#sheets")).to_contain_text("passed")
-    expect(page.locator("#sheets")).to_contain_text("Pit manager, licence PM-10417")
+    sheet_finished_and_signed(page, template, DEMO_PASSWORD)
     sheet = PracticalSheet.objects.get(trainee=trainee)
     assert sheet.passed
     assert sheet.evaluator_rank == "pit_manager"
     assert 0.4 <= float(sheet.marks["timed"][first.code]) < 5
 
     # The certification now rests on the sitting and the sheet.
-    page.goto(f"{live_server.url}/pit/trainees/{trainee.pk}/sign-off/")
-    expect(page.locator("#signer-rank")).to_have_text("Pit manager")
-    page.fill("#sign_statement", "Dealt the shoe to standard, observed live.")
-    page.fill("#sign_password", DEMO_PASSWORD)
-    page.get_by_role("button", name="Sign off the certification").click()
-    expect(page.locator(".signer").first).to_contain_text("Pit manager, licence PM-10417")
+    certification_signed(page, live_server.url, trainee.pk, DEMO_PASSWORD)
     certification = Certification.objects.get(trainee=trainee)
     assert certification.signer_licence == "PM-10417"
     assert LedgerEntry.objects.filter(event=Event.PRACTICAL_SHEET_SIGNED).count() == 1
