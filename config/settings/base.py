@@ -250,6 +250,8 @@ SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 # administrators; a sign-in marked "This is a shared device", if shorter), and any
 # session ends this many hours after its sign-in.
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
+# Database sessions, read with one fixed statement (config.session_store; issue #29).
+SESSION_ENGINE = "config.session_store"
 SHOESCHOOL_SESSION_IDLE_MINUTES = env.int("SHOESCHOOL_SESSION_IDLE_MINUTES", default=30)
 SHOESCHOOL_SESSION_STAFF_IDLE_MINUTES = env.int("SHOESCHOOL_SESSION_STAFF_IDLE_MINUTES", default=15)
 SHOESCHOOL_SESSION_SHARED_IDLE_MINUTES = env.int(

@@ -21,15 +21,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from decimal import Decimal
+from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet
-from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, NotFoundError
+from core.rows import columns, fetch_one, instance, optional_instance, table
 from trainer.games import Game, game_named
 from trainer.games.marking import money_figure
 from trainer.labels import skill_words
@@ -139,27 +140,29 @@ class CurrentQuestion:
         return self.n == len(self.item.answer_key)
 
 
-# How many rounds the attempt deals, counted in the query of the round being played. Raw
-# SQL built from the model's own table name, nothing from a request: a Subquery of the same
-# count cost the question request 1,200 Python calls more to compile (bench/profile_api.py).
-_TABLE = AttemptItem._meta.db_table
-_ROUNDS_DEALT = RawSQL(  # noqa: S611
-    f'SELECT COUNT(*) FROM "{_TABLE}" AS dealt WHERE dealt.attempt_id = "{_TABLE}".attempt_id',  # noqa: S608
-    (),
-)
+# The reads of the question being asked are fixed SQL (core.rows), built from the models'
+# own table and column names, nothing from a request: as querysets they cost a question
+# request more Python to build than PostgreSQL to run (bench/profile_api.py).
 
 
-# Which of the round's questions are answered, read in the same query: k when they are
-# questions 1 to k (k answers, the highest k, none below 1: one decision a question makes
-# that exact), as they are when answered in the key's order; -1 otherwise, which sends the
-# caller to read the questions themselves. Raw SQL for the reason above.
-_DECISIONS = Decision._meta.db_table
-_ANSWERED = RawSQL(  # noqa: S611
-    f"SELECT CASE WHEN COUNT(*) = COALESCE(MAX(answered.question), 0) "  # noqa: S608
-    f"AND COALESCE(MIN(answered.question), 1) >= 1 THEN COUNT(*) ELSE -1 END "
-    f'FROM "{_DECISIONS}" AS answered WHERE answered.item_id = "{_TABLE}".id',
-    (),
-)
+def _rounds_dealt_sql(item: str) -> str:
+    """How many rounds the attempt of round ``item`` deals."""
+    return (
+        f"SELECT COUNT(*) FROM {table(AttemptItem)} AS dealt "  # noqa: S608
+        f"WHERE dealt.attempt_id = {item}.attempt_id"
+    )
+
+
+def _answered_sql(item: str) -> str:
+    """Which of round ``item``'s questions are answered: k when they are questions 1 to k
+    (k answers, the highest k, none below 1: one decision a question makes that exact), as
+    they are when answered in the key's order; -1 otherwise, which sends the caller to read
+    the questions themselves."""
+    return (
+        "SELECT CASE WHEN COUNT(*) = COALESCE(MAX(answered.question), 0) "  # noqa: S608
+        "AND COALESCE(MIN(answered.question), 1) >= 1 THEN COUNT(*) ELSE -1 END "
+        f"FROM {table(Decision)} AS answered WHERE answered.item_id = {item}.id"
+    )
 
 
 def attempt_current_question(
@@ -167,15 +170,28 @@ def attempt_current_question(
 ) -> CurrentQuestion | None:
     """The first unanswered question of the first unfinished round; None when all are in.
 
-    One query: the round, with how many of its questions are answered (and, for
-    count_rounds, how many rounds the attempt deals: its `rounds`; 0 without).
+    One query (fixed SQL, core.rows: every answer reads it): the round, with how many of
+    its questions are answered (and, for count_rounds, how many rounds the attempt deals:
+    its `rounds`; 0 without).
     """
-    unfinished = attempt.items.filter(completed_at__isnull=True).order_by("position")
-    unfinished = unfinished.annotate(answered_upto=_ANSWERED)
-    if count_rounds:  # the count in the same query, as a subquery (cheap to compile)
-        unfinished = unfinished.annotate(rounds_dealt=_ROUNDS_DEALT)
-    item = unfinished.first()
-    return _current_of(item) if item is not None else None
+    row = fetch_one(_unfinished_sql(count_rounds), [attempt.pk])
+    if row is None:
+        return None
+    item, at = instance(AttemptItem, row)
+    item.attempt = attempt
+    item.answered_upto = row[at]  # type: ignore[attr-defined]
+    item.rounds_dealt = row[at + 1] if count_rounds else 0  # type: ignore[attr-defined]
+    return _current_of(item)
+
+
+@cache
+def _unfinished_sql(count_rounds: bool) -> str:
+    rounds = f", ({_rounds_dealt_sql('i')})" if count_rounds else ""
+    return (
+        f"SELECT {columns(AttemptItem, 'i')}, ({_answered_sql('i')}){rounds} "  # noqa: S608
+        f"FROM {table(AttemptItem)} i WHERE i.attempt_id = %s AND i.completed_at IS NULL "
+        "ORDER BY i.position LIMIT 1"
+    )
 
 
 @dataclass(frozen=True)
@@ -190,20 +206,37 @@ def attempt_with_question(
     *, attempt_id: int, user: AbstractBaseUser | AnonymousUser
 ) -> AskedAttempt:
     """The user's attempt (NotFoundError for anyone else's) with the question being asked,
-    in one query while a round is unfinished: the round read with its attempt and drill,
-    its owner in the WHERE. Otherwise the attempt alone (attempt_get_for_user)."""
-    item = (
-        AttemptItem.objects.filter(
-            attempt_id=attempt_id, attempt__trainee_id=user.pk, completed_at__isnull=True
-        )
-        .select_related("attempt__drill", "attempt__assignment")
-        .annotate(answered_upto=_ANSWERED, rounds_dealt=_ROUNDS_DEALT)
-        .order_by("position")
-        .first()
-    )
-    if item is None:
+    in one query while a round is unfinished: the round read with its attempt, drill and
+    assignment, its owner in the WHERE. Otherwise the attempt alone (attempt_get_for_user).
+    Fixed SQL (core.rows): every question a trainee is shown starts here."""
+    row = fetch_one(_asked_sql(), [attempt_id, user.pk])
+    if row is None:
         return AskedAttempt(attempt_get_for_user(attempt_id=attempt_id, user=user), None)
-    return AskedAttempt(item.attempt, _current_of(item))
+    item, at = instance(AttemptItem, row)
+    attempt, at = instance(Attempt, row, at)
+    drill, at = instance(Drill, row, at)
+    assignment, at = optional_instance(Assignment, row, at)
+    attempt.drill = drill
+    attempt.assignment = assignment
+    item.attempt = attempt
+    item.answered_upto, item.rounds_dealt = row[at], row[at + 1]  # type: ignore[attr-defined]
+    return AskedAttempt(attempt, _current_of(item))
+
+
+@cache
+def _asked_sql() -> str:
+    return (
+        f"SELECT {columns(AttemptItem, 'i')}, {columns(Attempt, 'a')}, "  # noqa: S608 - names only
+        f"{columns(Drill, 'd')}, {columns(Assignment, 's')}, "
+        f"({_answered_sql('i')}), "
+        f"({_rounds_dealt_sql('i')}) "
+        f"FROM {table(AttemptItem)} i "
+        f"JOIN {table(Attempt)} a ON a.id = i.attempt_id "
+        f"JOIN {table(Drill)} d ON d.id = a.drill_id "
+        f"LEFT JOIN {table(Assignment)} s ON s.id = a.assignment_id "
+        "WHERE i.attempt_id = %s AND a.trainee_id = %s AND i.completed_at IS NULL "
+        "ORDER BY i.position LIMIT 1"
+    )
 
 
 def _current_of(item: AttemptItem) -> CurrentQuestion | None:

@@ -20,11 +20,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import datetime, timedelta
+from functools import cache
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -32,6 +33,7 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
+from core.rows import columns, fetch_one, instance, table
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -366,12 +368,7 @@ def decision_record(
     attempt_id = attempt.pk if isinstance(attempt, Attempt) else attempt
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
-        locked = (
-            Attempt.objects.select_for_update(of=("self",))
-            .select_related("drill")
-            .filter(pk=attempt_id, trainee_id=user.pk)
-            .first()
-        )
+        locked = _locked_with_drill(attempt_id, trainee_id=user.pk)
         if locked is None:
             raise NotFoundError("no such attempt", field="attempt")
         if not _past_deadline(locked):
@@ -380,6 +377,28 @@ def decision_record(
     raise ConflictError(
         "the time for this attempt has ended: it was submitted as it stood",
         code="deadline_passed",
+    )
+
+
+def _locked_with_drill(attempt_id: int, *, trainee_id: int | None) -> Attempt | None:
+    """The trainee's attempt with its drill, its row locked (FOR UPDATE OF the attempt
+    alone): fixed SQL (core.rows), as every answer reads it."""
+    row = fetch_one(_locked_with_drill_sql(), [attempt_id, trainee_id])
+    if row is None:
+        return None
+    attempt, at = instance(Attempt, row)
+    attempt.drill, _ = instance(Drill, row, at)
+    return attempt
+
+
+@cache
+def _locked_with_drill_sql() -> str:
+    lock = ""
+    if connection.features.has_select_for_update:  # SQLite locks the whole database instead
+        lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    return (
+        f"SELECT {columns(Attempt, 'a')}, {columns(Drill, 'd')} FROM {table(Attempt)} a "  # noqa: S608
+        f"JOIN {table(Drill)} d ON d.id = a.drill_id WHERE a.id = %s AND a.trainee_id = %s{lock}"
     )
 
 

@@ -1,0 +1,92 @@
+"""Fixed SQL for the reads every answer makes: the statement is written once, its columns
+taken from the models, and its rows turned into model instances as the ORM would.
+
+Why not the ORM: building and compiling a queryset costs a request more Python than the
+query costs PostgreSQL. On the answering loop (a session, a user, an attempt and its round,
+read on every question and every answer) that compiling was a quarter of the web
+workers' CPU (docs/benchmarks.md, "Issue 29"). Nothing here takes text from a request:
+values travel as parameters, and the SQL is built from the models' own table and column
+names only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+# PostgreSQL and SQLite (the two databases the product runs on) quote names alike.
+def table(model: type[Model]) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+def columns(model: type[Model], as_: str) -> str:
+    """The model's concrete columns, in field order, as ``as_``'s: the select list that
+    ``instance`` reads."""
+    return ", ".join(f'{as_}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+class _Shape:
+    """How one model's columns are read back from the database: its attribute names, where
+    its primary key is, and the converters the ORM runs on a value read (the backend's,
+    then the field's own: a JSON column parsed, SQLite's datetimes made aware), kept only
+    for the fields that have any."""
+
+    def __init__(self, model: type[Model]) -> None:
+        fields = model._meta.concrete_fields
+        self.width = len(fields)
+        self.names = [field.attname for field in fields]
+        self.pk_index = list(fields).index(model._meta.pk)
+        self.converters: list[tuple[int, Any, list[Converter]]] = []
+        for index, field in enumerate(fields):
+            col = field.get_col(model._meta.db_table)
+            found = [*connection.ops.get_db_converters(col), *col.get_db_converters(connection)]
+            if found:
+                self.converters.append((index, col, found))
+
+
+_SHAPES: dict[type[Model], _Shape] = {}
+
+
+def optional_instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M | None, int]:
+    """The instance whose columns (``columns``) begin at ``row[start]``, and where the next
+    model's begin. None for a LEFT JOIN that found no row (its primary key is NULL)."""
+    shape = _SHAPES.get(model)
+    if shape is None:
+        shape = _SHAPES[model] = _Shape(model)
+    end = start + shape.width
+    values = list(row[start:end])
+    if values[shape.pk_index] is None:
+        return None, end
+    for index, col, converters in shape.converters:
+        for convert in converters:
+            values[index] = convert(values[index], col, connection)
+    return model.from_db(connection.alias, shape.names, values), end
+
+
+def instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int]:
+    """``optional_instance`` for a row that is there (an inner join, the FROM table)."""
+    found, end = optional_instance(model, row, start)
+    if found is None:
+        raise ValueError(f"no {model._meta.label} row at column {start}")
+    return found, end
+
+
+def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return tuple(row) if row is not None else None
+
+
+def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [tuple(row) for row in cursor.fetchall()]
