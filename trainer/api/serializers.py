@@ -48,6 +48,16 @@ class StrictSerializer(serializers.Serializer[Any]):
         return super().to_internal_value(data)
 
 
+def validated(serializer: serializers.Serializer[Any], data: Any) -> Any:
+    """``data`` validated by a serializer built once and shared (it keeps no state between
+    calls this way): what ``is_valid(raise_exception=True)`` then ``validated_data`` give,
+    with the same errors, without building the serializer's fields again."""
+    try:
+        return serializer.run_validation(data)
+    except serializers.ValidationError as exc:
+        raise serializers.ValidationError(exc.detail) from None
+
+
 def choice_message(choices: Any) -> str:
     """The error for a value outside ``choices`` (Django's (value, label) pairs): it lists
     the choices instead of repeating the input, whatever its length."""
@@ -213,6 +223,10 @@ class AttemptDetailOutput(AttemptOutput):
     progress = ProgressOutput()
 
 
+# Built once: a serializer's fields are deep-copied for every instance (see validated).
+_TABLE_VIEW = TableViewOutput()
+
+
 @extend_schema_field(TableViewOutput)
 class QuestionViewField(serializers.DictField):
     """The table at a question: blackjack's table (its schema, ``TableViewOutput``), or the
@@ -220,7 +234,7 @@ class QuestionViewField(serializers.DictField):
 
     def to_representation(self, value: Any) -> Any:
         try:
-            return TableViewOutput().to_representation(value)
+            return _TABLE_VIEW.to_representation(value)
         except (KeyError, AttributeError):
             return dict(value)
 

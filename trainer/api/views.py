@@ -172,6 +172,15 @@ class AttemptDetailView(TraineeView):
         return Response(_detail(attempt))
 
 
+# The answering loop's serializers are built once per worker: DRF deep-copies a
+# serializer's fields for every instance, which cost a question or an answer more than
+# writing its JSON (bench/profile_api.py). Safe to share: to_representation and
+# run_validation keep nothing between calls (s.validated).
+_QUESTION_OUT = s.QuestionResponseOutput()
+_ANSWER_OUT = s.AnswerResponseOutput()
+_ANSWER_IN = AnswerInput()
+
+
 class AttemptQuestionView(TraineeView):
     @extend_schema(responses={200: s.QuestionResponseOutput, **errors(404)})
     def get(self, request: Request, attempt_id: int) -> Response:
@@ -193,7 +202,7 @@ class AttemptQuestionView(TraineeView):
             "deadline": attempt.deadline,
             "question": question,
         }
-        return Response(s.QuestionResponseOutput(body).data)
+        return Response(_QUESTION_OUT.to_representation(body))
 
 
 class AttemptAnswerView(TraineeView):
@@ -230,13 +239,11 @@ class AttemptAnswerView(TraineeView):
     def post(self, request: Request, attempt_id: int) -> Response:
         """Answer the question being asked. Sending the same answer again changes nothing."""
         try:
-            body = AnswerInput(data=request.data)
-            body.is_valid(raise_exception=True)
+            data = s.validated(_ANSWER_IN, request.data)
         except Exception:
             # Ownership first: someone else's attempt answers 404 whatever the body holds.
             attempt_get_for_user(attempt_id=attempt_id, user=request.user)
             raise
-        data = body.validated_data
         # The attempt is read once, under its lock: NotFoundError for anyone else's.
         decision, created = decision_record(
             attempt=attempt_id,
@@ -252,7 +259,7 @@ class AttemptAnswerView(TraineeView):
         if complete and attempt.mode == Mode.PRACTICE:
             feedback = round_feedback(attempt=attempt, position=data["position"], item=item)
         out = {"decision": decision, "round_complete": complete, "feedback": feedback}
-        return Response(s.AnswerResponseOutput(out).data, status=201 if created else 200)
+        return Response(_ANSWER_OUT.to_representation(out), status=201 if created else 200)
 
 
 class AttemptSubmitView(TraineeView):
