@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core.postgres import copy_instances, reserve_ids
+from core.rows import fetch_one, insert, table
 from ledger.chain import GENESIS_HASH, entry_hash
 from ledger.events import Event, Subject
 from ledger.models import LedgerEntry, LedgerHead
@@ -41,12 +42,9 @@ def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
     # No savepoint: an append that fails fails the change it records with it, and every
     # change appends, so a savepoint would only add two round trips to each.
     with transaction.atomic(savepoint=False):
-        head, _ = LedgerHead.objects.select_for_update().get_or_create(
-            id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
-        )
+        sequence, previous_hash = _locked_head()
         now = timezone.now()
         rows: list[LedgerEntry] = []
-        previous_hash, sequence = head.hash, head.sequence
         for pending in entries:
             sequence += 1
             actor = pending.actor
@@ -66,8 +64,28 @@ def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
             rows.append(row)
         if rows:
             _insert(rows)
-            LedgerHead.objects.filter(id=1).update(sequence=sequence, hash=previous_hash)
+            with connection.cursor() as cursor:
+                cursor.execute(_HEAD_MOVE_SQL, [sequence, previous_hash])
         return rows
+
+
+# The head is read and moved with fixed SQL (core.rows): every answer appends, and the
+# querysets cost an answer more Python than the statements cost PostgreSQL.
+_HEAD = table(LedgerHead)
+_HEAD_MOVE_SQL = f"UPDATE {_HEAD} SET sequence = %s, hash = %s WHERE id = 1"  # noqa: S608
+
+
+def _locked_head() -> tuple[int, str]:
+    """The chain's length and last hash, the head's row locked until the transaction ends
+    (made on the first append: a new database has none)."""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    row = fetch_one(f"SELECT sequence, hash FROM {_HEAD} WHERE id = 1{lock}", [])  # noqa: S608
+    if row is None:
+        head, _ = LedgerHead.objects.select_for_update().get_or_create(
+            id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
+        )
+        return head.sequence, head.hash
+    return int(row[0]), str(row[1])
 
 
 def _insert(rows: list[LedgerEntry]) -> None:
@@ -75,7 +93,10 @@ def _insert(rows: list[LedgerEntry]) -> None:
     bulk_create: see core.postgres.copy_rows). The ids are taken from the table's sequence
     first, so the rows come back with their pk as bulk_create's do.
     """
-    if connection.vendor != "postgresql" or len(rows) < 2:
+    if len(rows) == 1:  # an answer's: one fixed INSERT (core.rows)
+        insert(rows[0])
+        return
+    if connection.vendor != "postgresql":
         LedgerEntry.objects.bulk_create(rows, batch_size=1000)
         return
     for row, pk in zip(rows, reserve_ids(model=LedgerEntry, count=len(rows)), strict=True):

@@ -33,7 +33,7 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
-from core.rows import columns, fetch_one, instance, table
+from core.rows import columns, fetch_one, insert, instance, table
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -447,17 +447,20 @@ def _record(
     # question is open until its instructor closes it: no limit.
     live = locked.live_session_id is not None
     limit_ms = None if live else locked.drill.time_limit_seconds * 1000
-    decision = Decision.objects.create(
-        item=item,
-        question=question,
-        kind=current.kind,
-        answer=parsed,
-        shown=question_view(item, key, game=game),
-        shown_at=shown_at,
-        answered_at=now,
-        response_ms=response_ms,
-        time_limit_ms=limit_ms,
-        late=limit_ms is not None and response_ms > limit_ms,
+    # One fixed INSERT (core.rows): a decision is new here, and never edited.
+    decision = insert(
+        Decision(
+            item=item,
+            question=question,
+            kind=current.kind,
+            answer=parsed,
+            shown=question_view(item, key, game=game),
+            shown_at=shown_at,
+            answered_at=now,
+            response_ms=response_ms,
+            time_limit_ms=limit_ms,
+            late=limit_ms is not None and response_ms > limit_ms,
+        )
     )
     if current.is_last_of_round:
         item.completed_at = now

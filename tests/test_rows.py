@@ -1,0 +1,83 @@
+"""core.rows: the fixed SQL of the answering loop reads and writes rows as the ORM does."""
+
+from datetime import timedelta
+
+import pytest
+from django.db.models.signals import post_save, pre_save
+from django.utils import timezone
+
+from core.rows import columns, fetch_one, insert, instance, optional_instance, table
+from ledger.models import LedgerEntry
+from tests.answered import make_attempt
+from trainer.models import Assignment, Attempt, Decision, Drill
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def answered(trainee):
+    return make_attempt(trainee)
+
+
+@pytest.mark.parametrize("model", [Decision, LedgerEntry])
+def test_nothing_listens_to_the_saves_insert_skips(model):
+    # insert() runs no save signal: a receiver added for these rows would be skipped.
+    for signal in (pre_save, post_save):
+        assert not signal._live_receivers(model)[0], f"{signal} has a receiver for {model}"
+
+
+def test_a_row_read_back_equals_the_orms(answered):
+    decision = Decision.objects.filter(item__attempt=answered).first()
+    row = fetch_one(
+        f"SELECT {columns(Decision, 'x')} FROM {table(Decision)} x WHERE x.id = %s",  # noqa: S608
+        [decision.pk],
+    )
+    read, end = instance(Decision, row)
+    assert end == len(row)
+    orm = Decision.objects.get(pk=decision.pk)
+    for field in Decision._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(orm, field.attname), field.name
+    # JSON is parsed and times are aware, on SQLite as on PostgreSQL.
+    assert isinstance(read.answer, dict)
+    assert timezone.is_aware(read.answered_at)
+    assert read._state.adding is False
+
+
+def test_a_left_join_that_found_nothing_is_none(answered):
+    attempt = answered
+    row = fetch_one(
+        f"SELECT {columns(Attempt, 'a')}, {columns(Drill, 'd')}, {columns(Assignment, 's')} "  # noqa: S608
+        f"FROM {table(Attempt)} a JOIN {table(Drill)} d ON d.id = a.drill_id "
+        f"LEFT JOIN {table(Assignment)} s ON s.id = a.assignment_id WHERE a.id = %s",
+        [attempt.pk],
+    )
+    read, at = instance(Attempt, row)
+    drill, at = instance(Drill, row, at)
+    assignment, at = optional_instance(Assignment, row, at)
+    assert (read.pk, drill.pk) == (attempt.pk, attempt.drill_id)
+    assert assignment is None and attempt.assignment_id is None
+    with pytest.raises(ValueError, match="no trainer.Assignment row"):
+        instance(Assignment, row, at - len(Assignment._meta.concrete_fields))
+
+
+def test_insert_saves_what_save_would(answered):
+    item = answered.items.first()
+    now = timezone.now()
+    made = insert(
+        Decision(
+            item=item,
+            question=99,
+            kind="settle_hand",
+            answer={"action": "pay", "amount": "12.50"},
+            shown={"dealer": ["A"]},
+            shown_at=now - timedelta(seconds=3),
+            answered_at=now,
+            response_ms=3000,
+        )
+    )
+    assert made.pk is not None and made._state.adding is False
+    stored = Decision.objects.get(pk=made.pk)
+    assert stored.answer == {"action": "pay", "amount": "12.50"}
+    assert stored.shown == {"dealer": ["A"]}
+    assert stored.created_at is not None  # auto_now_add filled, as save() fills it
+    assert stored.late is False and stored.time_limit_ms is None
