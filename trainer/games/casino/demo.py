@@ -41,7 +41,8 @@ def given(question: Mapping[str, Any]) -> dict[str, Any]:
 
 def slip(question: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     """A plausible mistake: the wrong call (or the right call for another reason), an item
-    left, a play missed, a line miscounted, another ruling."""
+    left, a play missed, a line miscounted, another ruling. What a card takes from an empty
+    table has no mistake to make: it is answered right."""
     kind = question.get("kind")
     answer = given(question)
     if kind == "is_legal":
@@ -53,7 +54,11 @@ def slip(question: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         return {"legal": True}
     if kind == "may_take":
         takes = answer["takes"]
-        return {"takes": takes[:-1]} if takes else {"takes": [_first_item(question)]}
+        if takes:
+            return {"takes": takes[:-1]}
+        first = _first_item(question)
+        # Nothing on the table: "it takes nothing" is the only answer there is to give.
+        return {"takes": [first] if first is not None else []}
     if kind == "legal_plays":
         plays = answer["plays"]
         return {"plays": plays[:-1]} if plays else {"plays": ["trail"]}
@@ -66,6 +71,6 @@ def slip(question: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
     return {"ruling": rng.choice(others)}
 
 
-def _first_item(question: Mapping[str, Any]) -> str:
+def _first_item(question: Mapping[str, Any]) -> str | None:
     items = (question.get("view") or {}).get("table") or []
-    return str(items[0]["key"]) if items else "Ks"
+    return str(items[0]["key"]) if items else None
