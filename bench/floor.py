@@ -598,12 +598,18 @@ def report(
     ended = load.get("ended", {})
     if ended.get("login") and len(ended["login"]) == len(samples.get("login", [])):
         signed_in = max(ended["login"])
+        # Requests sent after the last sign-in ended: one sent during the sign-ins waited
+        # behind them, whenever it ended.
         steady = {
-            name: [ms for ms, at in zip(values, ended.get(name, []), strict=True) if at > signed_in]
+            name: [
+                ms
+                for ms, at in zip(values, ended.get(name, []), strict=True)
+                if at - ms / 1000 > signed_in
+            ]
             for name, values in samples.items()
             if name != "login"
         }
-        print(f"after every trainee signed in ({signed_in:.0f} s into the run):")
+        print(f"sent after every trainee signed in ({signed_in:.0f} s into the run):")
         _latencies(steady, "request")
         steady_answers = len(steady.get("answer", []))
         used, span = meter.since(load["began"] + signed_in) if "began" in load else ({}, 0.0)

@@ -93,7 +93,7 @@ def test_the_live_session_bench_is_a_group_and_its_lines_are_figures():
 def test_the_floors_cpu_per_answer_is_a_figure_with_and_without_the_sign_ins():
     bench_all = _bench_all()
     output = "\n".join([
-        "after every trainee signed in (20 s into the run):",
+        "sent after every trainee signed in (20 s into the run):",
         "server CPU per accepted answer after sign-in: 41.0 ms (gunicorn 30.2 ms; 1.10 cores "
         "busy over 100 s)",
         "server CPU per accepted answer: 67.2 ms (gunicorn 52.4 ms)",

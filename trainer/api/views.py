@@ -56,6 +56,19 @@ _ERRORS = {
 }
 
 
+# The answering loop's serializers (a start, each question and answer, the submit and the
+# results) are built once per worker: DRF deep-copies a serializer's fields for every
+# instance, which cost a question or an answer more than writing its JSON
+# (bench/profile_api.py). Safe to share: to_representation and run_validation keep nothing
+# between calls (s.validated).
+_START_IN = s.AttemptStartInput()
+_ATTEMPT_OUT = s.AttemptOutput()
+_QUESTION_OUT = s.QuestionResponseOutput()
+_ANSWER_OUT = s.AnswerResponseOutput()
+_ANSWER_IN = AnswerInput()
+_RESULTS_OUT = s.ResultsOutput()
+
+
 def errors(*codes: int) -> dict[int | str, Any]:
     # Any request may carry HTTP Basic credentials, so any may meet the password lockout.
     return {code: _ERRORS[code] for code in (403, 429, *codes)}
@@ -146,9 +159,7 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
         "of this drill in this mode (and assignment) in progress, that one is returned instead.",
     )
     def post(self, request: Request) -> Response:
-        body = s.AttemptStartInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
+        data = s.validated(_START_IN, request.data)
         user = _user(request)
         drill = drill_get(drill_id=data["drill"])
         assignment = (
@@ -161,7 +172,8 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
 
 
 def _detail(attempt: Attempt) -> dict[str, Any]:
-    return {**s.AttemptOutput(attempt).data, "progress": attempt_progress(attempt=attempt)}
+    progress = attempt_progress(attempt=attempt)
+    return {**_ATTEMPT_OUT.to_representation(attempt), "progress": progress}
 
 
 class AttemptDetailView(TraineeView):
@@ -170,15 +182,6 @@ class AttemptDetailView(TraineeView):
         """One of your attempts: its status, grading status and progress."""
         attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
         return Response(_detail(attempt))
-
-
-# The answering loop's serializers are built once per worker: DRF deep-copies a
-# serializer's fields for every instance, which cost a question or an answer more than
-# writing its JSON (bench/profile_api.py). Safe to share: to_representation and
-# run_validation keep nothing between calls (s.validated).
-_QUESTION_OUT = s.QuestionResponseOutput()
-_ANSWER_OUT = s.AnswerResponseOutput()
-_ANSWER_IN = AnswerInput()
 
 
 class AttemptQuestionView(TraineeView):
@@ -297,4 +300,4 @@ class AttemptResultsView(TraineeView):
             "skills": results.skills,
             "grades": results.grades,
         }
-        return Response(s.ResultsOutput(body).data)
+        return Response(_RESULTS_OUT.to_representation(body))

@@ -25,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -57,14 +57,24 @@ from trainer.tallies import skill_tallies
 
 def attempt_get_for_user(*, attempt_id: int, user: AbstractBaseUser | AnonymousUser) -> Attempt:
     """The user's own attempt; NotFoundError for a missing id and for anyone else's."""
-    attempt = (
-        Attempt.objects.select_related("drill", "assignment")
-        .filter(pk=attempt_id, trainee_id=user.pk)
-        .first()
-    )
-    if attempt is None:
+    # Fixed SQL (core.rows): a trainee's results and each page of the table start here.
+    row = fetch_one(_attempt_of_sql(), [attempt_id, user.pk])
+    if row is None:
         raise NotFoundError("no such attempt", field="attempt")
+    attempt, at = instance(Attempt, row)
+    attempt.drill, at = instance(Drill, row, at)
+    attempt.assignment, _ = optional_instance(Assignment, row, at)
     return attempt
+
+
+@cache
+def _attempt_of_sql() -> str:
+    return (
+        f"SELECT {columns(Attempt, 'a')}, {columns(Drill, 'd')}, {columns(Assignment, 's')} "  # noqa: S608
+        f"FROM {table(Attempt)} a JOIN {table(Drill)} d ON d.id = a.drill_id "
+        f"LEFT JOIN {table(Assignment)} s ON s.id = a.assignment_id "
+        "WHERE a.id = %s AND a.trainee_id = %s"
+    )
 
 
 def assignments_for_trainee(*, user: AbstractBaseUser) -> QuerySet[Assignment]:
@@ -110,12 +120,22 @@ def drill_get_active(*, drill_id: int) -> Drill:
 
 def attempt_progress(*, attempt: Attempt) -> dict[str, Any]:
     """How far the attempt has come: rounds dealt, rounds fully answered, answers given."""
-    # One query: the rounds joined to their answers, each round counted once.
-    return attempt.items.aggregate(
-        rounds=Count("pk", distinct=True),
-        rounds_answered=Count("pk", filter=Q(completed_at__isnull=False), distinct=True),
-        decisions=Count("decisions"),
-    )
+    # One query (fixed SQL, core.rows: every start and submit answers with it): the rounds,
+    # each with its answers counted.
+    row = fetch_one(_PROGRESS_SQL, [attempt.pk])
+    rounds, answered, decisions = row if row is not None else (0, 0, 0)
+    return {
+        "rounds": int(rounds or 0),
+        "rounds_answered": int(answered or 0),
+        "decisions": int(decisions or 0),
+    }
+
+
+_PROGRESS_SQL = (
+    "SELECT COUNT(*), COUNT(i.completed_at), "  # noqa: S608
+    f"SUM((SELECT COUNT(*) FROM {table(Decision)} x WHERE x.item_id = i.id)) "
+    f"FROM {table(AttemptItem)} i WHERE i.attempt_id = %s"
+)
 
 
 @dataclass(frozen=True)

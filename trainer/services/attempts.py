@@ -380,25 +380,36 @@ def decision_record(
     )
 
 
-def _locked_with_drill(attempt_id: int, *, trainee_id: int | None) -> Attempt | None:
-    """The trainee's attempt with its drill, its row locked (FOR UPDATE OF the attempt
-    alone): fixed SQL (core.rows), as every answer reads it."""
-    row = fetch_one(_locked_with_drill_sql(), [attempt_id, trainee_id])
+def _locked_with_drill(
+    attempt_id: int, *, trainee_id: int | None, with_trainee: bool = False
+) -> Attempt | None:
+    """The attempt (the trainee's, unless ``trainee_id`` is None) with its drill (and its
+    trainee), its row locked (FOR UPDATE OF the attempt alone): fixed SQL (core.rows), as
+    every answer and submit reads it."""
+    params = [attempt_id] if trainee_id is None else [attempt_id, trainee_id]
+    row = fetch_one(_locked_sql(trainee_id is not None, with_trainee), params)
     if row is None:
         return None
     attempt, at = instance(Attempt, row)
-    attempt.drill, _ = instance(Drill, row, at)
+    attempt.drill, at = instance(Drill, row, at)
+    if with_trainee:
+        attempt.trainee, _ = instance(get_user_model(), row, at)
     return attempt
 
 
 @cache
-def _locked_with_drill_sql() -> str:
+def _locked_sql(by_trainee: bool, with_trainee: bool) -> str:
+    user = get_user_model()
     lock = ""
     if connection.features.has_select_for_update:  # SQLite locks the whole database instead
         lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    trainee_columns = f", {columns(user, 'u')}" if with_trainee else ""
+    trainee_join = f" JOIN {table(user)} u ON u.id = a.trainee_id" if with_trainee else ""
+    owner = " AND a.trainee_id = %s" if by_trainee else ""
     return (
-        f"SELECT {columns(Attempt, 'a')}, {columns(Drill, 'd')} FROM {table(Attempt)} a "  # noqa: S608
-        f"JOIN {table(Drill)} d ON d.id = a.drill_id WHERE a.id = %s AND a.trainee_id = %s{lock}"
+        f"SELECT {columns(Attempt, 'a')}, {columns(Drill, 'd')}{trainee_columns} "  # noqa: S608
+        f"FROM {table(Attempt)} a JOIN {table(Drill)} d ON d.id = a.drill_id{trainee_join} "
+        f"WHERE a.id = %s{owner}{lock}"
     )
 
 
@@ -515,14 +526,7 @@ def attempt_submit(*, attempt: Attempt | int, user: AbstractBaseUser) -> Attempt
 def _close(attempt_id: int, *, trainee_id: int | None = None) -> Attempt:
     with transaction.atomic():
         # Read with what the ledger entry (the trainee) and the answer (the drill) need.
-        found = (
-            Attempt.objects.select_for_update(of=("self",))
-            .select_related("drill", "trainee")
-            .filter(pk=attempt_id)
-        )
-        if trainee_id is not None:
-            found = found.filter(trainee_id=trainee_id)
-        locked = found.first()
+        locked = _locked_with_drill(attempt_id, trainee_id=trainee_id, with_trainee=True)
         if locked is None:
             raise NotFoundError("no such attempt", field="attempt")
         if locked.status == AttemptStatus.SUBMITTED:
