@@ -103,9 +103,15 @@ class Trainee(HttpUser):
         headers = {**self.base, "Cookie": "; ".join(f"{k}={v}" for k, v in self.jar.items())}
         if "csrftoken" in self.jar:
             headers["X-CSRFToken"] = self.jar["csrftoken"]
-        return self.client.request(
+        response = self.client.request(
             method, url, name=name, headers=headers, allow_redirects=False, **kwargs
         )
+        # The connection is closed once the response is read, as the TLS proxy in front of
+        # production closes its connection to gunicorn: gunicorn's sync worker answers
+        # "Connection: close" and then waits (up to 2 s) for the client to close its side,
+        # so a client slow to close holds a worker.
+        self.client.close()
+        return response
 
     def _retried(self, method: str, url: str, name: str, **kwargs: Any) -> tuple[Any, int]:
         """The response and how many tries it took, retrying as a client would while a
