@@ -26,8 +26,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -69,7 +67,7 @@ from trainer.selectors.pools import (
 )
 from trainer.selectors.sittings import sitting_state
 from trainer.services.grading.request import grading_request_on_submit
-from trainer.services.json_keys import WithKey
+from trainer.services.json_keys import first_showing_sql
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -327,14 +325,14 @@ def _first_showing(unlocked: AttemptItem, key: str) -> AttemptItem:
     changes nothing; it then reads the moment the first recorded)."""
     now = timezone.now()
     moment = now.isoformat()
-    marked = (
-        AttemptItem.objects.filter(pk=unlocked.pk)
-        .exclude(questions_shown__has_key=key)
-        .update(
-            questions_shown=WithKey("questions_shown", key, moment),
-            shown_at=Coalesce(F("shown_at"), Value(now)),
+    if not key.isdigit():
+        raise ValueError(f"a question's number, not {key!r}")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            first_showing_sql(table(AttemptItem), connection.vendor),
+            [key, moment, now, unlocked.pk, key],
         )
-    )
+        marked = cursor.rowcount
     if not marked:  # shown meanwhile by another request: its moment stands
         return AttemptItem.objects.get(pk=unlocked.pk)
     unlocked.questions_shown = {**unlocked.questions_shown, key: moment}
