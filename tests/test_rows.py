@@ -81,3 +81,30 @@ def test_insert_saves_what_save_would(answered):
     assert stored.shown == {"dealer": ["A"]}
     assert stored.created_at is not None  # auto_now_add filled, as save() fills it
     assert stored.late is False and stored.time_limit_ms is None
+
+
+def test_the_session_store_reads_a_live_session_and_refuses_an_expired_one():
+    from datetime import timedelta
+
+    from django.contrib.sessions.models import Session
+
+    from config.session_store import SessionStore
+
+    live = SessionStore()
+    live["who"] = "tina"
+    live.create()
+    assert SessionStore(live.session_key)["who"] == "tina"
+    # Past its expiry date the row is there but is no session: empty, and its key dropped
+    # (a new one is made on save), as Django's own database store does.
+    Session.objects.filter(session_key=live.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    expired = SessionStore(live.session_key)
+    assert expired.load() == {}
+    assert expired.session_key is None
+    # A deleted row (signed out elsewhere) is no session either.
+    gone = SessionStore()
+    gone["who"] = "tina"
+    gone.create()
+    Session.objects.filter(session_key=gone.session_key).delete()
+    assert "who" not in SessionStore(gone.session_key)
