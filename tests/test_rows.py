@@ -55,8 +55,9 @@ def test_a_left_join_that_found_nothing_is_none(answered):
     drill, at = instance(Drill, row, at)
     assignment, at = optional_instance(Assignment, row, at)
     assert (read.pk, drill.pk) == (attempt.pk, attempt.drill_id)
-    assert assignment is None and attempt.assignment_id is None
-    with pytest.raises(ValueError, match="no trainer.Assignment row"):
+    assert assignment is None
+    assert attempt.assignment_id is None
+    with pytest.raises(ValueError, match=r"no trainer\.Assignment row"):
         instance(Assignment, row, at - len(Assignment._meta.concrete_fields))
 
 
@@ -75,12 +76,14 @@ def test_insert_saves_what_save_would(answered):
             response_ms=3000,
         )
     )
-    assert made.pk is not None and made._state.adding is False
+    assert made.pk is not None
+    assert made._state.adding is False
     stored = Decision.objects.get(pk=made.pk)
     assert stored.answer == {"action": "pay", "amount": "12.50"}
     assert stored.shown == {"dealer": ["A"]}
     assert stored.created_at is not None  # auto_now_add filled, as save() fills it
-    assert stored.late is False and stored.time_limit_ms is None
+    assert stored.late is False
+    assert stored.time_limit_ms is None
 
 
 def test_the_session_store_reads_a_live_session_and_refuses_an_expired_one():

@@ -173,9 +173,12 @@ def test_the_expected_answer_written_by_either_door_is_marked_right(seed, pick, 
             slip = CASINO.demo_answer(question, rng=pick, right=False)
             # What a card takes from an empty table has one answer: nothing; the slip is it.
             one_answer = question["kind"] == "may_take" and not question["view"]["table"]
-            assert CASINO.compare(
-                question, CASINO.parse_answer(question["kind"], slip, document=document)
-            ).right is one_answer
+            assert (
+                CASINO.compare(
+                    question, CASINO.parse_answer(question["kind"], slip, document=document)
+                ).right
+                is one_answer
+            )
             right = CASINO.demo_answer(question, rng=pick, right=True)
             assert CASINO.compare(
                 question, CASINO.parse_answer(question["kind"], right, document=document)
