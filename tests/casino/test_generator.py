@@ -139,3 +139,14 @@ def test_every_legal_play_is_asked_only_of_a_card_whose_plays_an_answer_can_list
     ]
     assert asked
     assert all(len(plays) <= 2 for plays in asked)
+
+
+def test_a_refused_raise_is_never_to_the_builds_own_value():
+    # Found by the property above (seed 61942): "may the dealer raise the nine to nine?",
+    # an ace played onto a nine and named nine, which is no raise at all.
+    (doc,) = generate(["raise-build"], count=1, seed=61942)
+    (question,) = doc["questions"]
+    assert question["kind"] == "is_legal"
+    assert question["play"]["on"] == "3s+6s"
+    assert question["play"]["build"] != 9
+    assert EXERCISES["raise-build"](doc)

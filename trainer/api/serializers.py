@@ -13,7 +13,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.errors import clip
-from trainer.api.table_serializers import TableViewOutput
+from trainer.api.table_serializers import QuestionViewField
 from trainer.models import ASSIGNED_MODE_CHOICES
 from trainer.selectors.sittings import sitting_state_of
 
@@ -221,22 +221,6 @@ class AttemptOutput(serializers.Serializer[Any]):
 
 class AttemptDetailOutput(AttemptOutput):
     progress = ProgressOutput()
-
-
-# Built once: a serializer's fields are deep-copied for every instance (see validated).
-_TABLE_VIEW = TableViewOutput()
-
-
-@extend_schema_field(TableViewOutput)
-class QuestionViewField(serializers.DictField):
-    """The table at a question: blackjack's table (its schema, ``TableViewOutput``), or the
-    view of another game's question as that game keeps it (its own object)."""
-
-    def to_representation(self, value: Any) -> Any:
-        try:
-            return _TABLE_VIEW.to_representation(value)
-        except (KeyError, AttributeError):
-            return dict(value)
 
 
 class QuestionOutput(serializers.Serializer[Any]):

@@ -3,6 +3,7 @@ the shoe, with the facts a question depends on."""
 
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 
@@ -58,3 +59,20 @@ class TableViewOutput(serializers.Serializer[Any]):
     shoe = ShoeViewOutput(
         required=False, help_text="The shoe: burn, cards dealt, where the cut card lies."
     )
+
+
+# Built once: DRF deep-copies a serializer's fields for every instance
+# (trainer.api.serializers.validated).
+_TABLE_VIEW = TableViewOutput()
+
+
+@extend_schema_field(TableViewOutput)
+class QuestionViewField(serializers.DictField):
+    """The table at a question: blackjack's table (its schema, ``TableViewOutput``), or the
+    view of another game's question as that game keeps it (its own object)."""
+
+    def to_representation(self, value: Any) -> Any:
+        try:
+            return _TABLE_VIEW.to_representation(value)
+        except (KeyError, AttributeError):
+            return dict(value)

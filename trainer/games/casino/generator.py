@@ -312,7 +312,9 @@ def _raise_refused(state: State, rng: random.Random) -> Asked | None:
     target = rng.choice(below or sorted(singles))
     within = [c for c in cards if singles[target] + (value_of(c) or 0) <= MAX_BUILD]
     card = rng.choice(within or cards)  # mostly a raise that stays within ten
-    value = singles[target] + (value_of(card) or 0) + rng.choice((-1, 0, 1))
+    raised = singles[target] + (value_of(card) or 0)
+    # Off by one at most, never the build's own value: that would be no raise at all.
+    value = rng.choice([v for v in (raised - 1, raised, raised + 1) if v != singles[target]])
     play = Play(card, "build", (), target, value)
     was = VALUES[singles[target]]
     title = f"Raising a build: may {_mover(state)} raise the {was} to {_number(value)}?"
