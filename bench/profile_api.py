@@ -9,9 +9,10 @@ every request of the loop (the start, each question and answer, the submit, and 
 once graded in this process) runs under cProfile and CaptureQueriesContext. It prints, per
 endpoint, the queries a request makes (the median; the attempt's first question also
 starts its clock), the Python function calls a request makes and its CPU time (under the
-profiler: a guide, which moves with the machine); --sql lists the
-statements of a request of each endpoint for each count seen. Neither count moves with the
-machine's load, so two trees compare on a shared machine where their timings cannot
+profiler: a guide, which moves with the machine); --sql lists the statements of a request
+of each endpoint for each count seen, --top N the N functions heaviest (--sort cumulative
+or tottime) over all of an endpoint's requests. Neither count moves with the machine's
+load, so two trees compare on a shared machine where their timings cannot
 (docs/benchmarks.md, "Issue 29: the answer path, counted").
 """
 
@@ -44,6 +45,8 @@ CALLS: dict[str, list[int]] = defaultdict(list)
 # CPU milliseconds of this process (under cProfile, so inflated): moves with the machine.
 CPU: dict[str, list[float]] = defaultdict(list)
 SQL: dict[str, dict[int, list[str]]] = defaultdict(dict)
+# Every counted request's profile, by endpoint, for --top.
+PROFILES: dict[str, list[cProfile.Profile]] = defaultdict(list)
 
 
 def counted(name: str, call: Any) -> Any:
@@ -57,6 +60,7 @@ def counted(name: str, call: Any) -> Any:
     QUERIES[name].append(len(queries))
     CALLS[name].append(pstats.Stats(profiler).total_calls)  # type: ignore[attr-defined]
     SQL[name].setdefault(len(queries), [q["sql"] for q in queries.captured_queries])
+    PROFILES[name].append(profiler)
     return response
 
 
@@ -64,6 +68,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--attempts", type=int, default=3)
     parser.add_argument("--sql", action="store_true")
+    parser.add_argument(
+        "--top", type=int, default=0, help="list each endpoint's N heaviest functions"
+    )
+    parser.add_argument(
+        "--sort", default="cumulative", help="--top's order: cumulative or tottime (own time)"
+    )
     args = parser.parse_args()
     client, drill = setup(1)
     for n in range(args.attempts + 1):  # the first attempt warms: not counted
@@ -120,6 +130,11 @@ def main() -> None:
                 print(f"   a request of {size} queries:")
                 for sql in SQL[name][size]:
                     print("    ", sql[:230])
+        if args.top:
+            stats = pstats.Stats(PROFILES[name][0])
+            for profile in PROFILES[name][1:]:
+                stats.add(profile)
+            stats.sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ from typing import Any
 from django.db import connection
 from django.db.models import Field, Model, QuerySet
 
+from core.rows import prepared
+
 # Bulk writers.
 
 
@@ -44,10 +46,7 @@ def copy_instances(*, model: type[Model], instances: Iterable[Model], with_pk: b
     copy_rows(
         table=meta.db_table,
         columns=[str(f.column) for f in fields],
-        rows=(
-            [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-            for instance in instances
-        ),
+        rows=(prepared(instance, fields) for instance in instances),
     )
 
 

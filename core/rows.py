@@ -1,5 +1,6 @@
-"""Fixed SQL for the reads every answer makes: the statement is written once, its columns
-taken from the models, and its rows turned into model instances as the ORM would.
+"""Fixed SQL for the reads and writes every answer makes: the statement is written once,
+its columns taken from the models, its rows turned into model instances and its values
+prepared as the ORM would.
 
 Why not the ORM: building and compiling a queryset costs a request more Python than the
 query costs PostgreSQL. On the answering loop (a session, a user, an attempt and its round,
@@ -93,13 +94,31 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return [tuple(row) for row in cursor.fetchall()]
 
 
+def lock_clause(of: str | None = None) -> str:
+    """The row lock a fixed SELECT ends with: FOR UPDATE (OF the alias ``of`` alone where
+    the database can say so); none on SQLite, which locks the whole database for the
+    write transaction instead."""
+    features = connection.features
+    if not features.has_select_for_update:
+        return ""
+    if of is not None and features.has_select_for_update_of:
+        return f" FOR UPDATE OF {of}"
+    return " FOR UPDATE"
+
+
+def prepared(obj: Model, fields: Sequence[Any]) -> list[Any]:
+    """The values of a new row, each prepared by its field as a first save() prepares it
+    (``auto_now_add`` filled, JSON dumped)."""
+    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+
+
 @cache
-def _insert_sql(model: type[Model], returning: bool) -> str:
+def _insert_sql(model: type[Model], returning: bool, rows: int = 1) -> str:
     fields = _inserted_fields(model)
     names = ", ".join(f'"{field.column}"' for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * rows)
     back = f' RETURNING "{model._meta.pk.column}"' if returning else ""
-    return f"INSERT INTO {table(model)} ({names}) VALUES ({marks}){back}"  # noqa: S608 - names only
+    return f"INSERT INTO {table(model)} ({names}) VALUES {marks}{back}"  # noqa: S608 - names only
 
 
 @cache
@@ -110,6 +129,13 @@ def _inserted_fields(model: type[Model]) -> list[Any]:
     return [field for field in model._meta.concrete_fields if not (automatic and field is pk)]
 
 
+def _saved(obj: M, pk: Any) -> M:
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return obj
+
+
 def insert(obj: M) -> M:
     """Save a new instance in one fixed INSERT, as ``save()`` would: each value prepared
     by its field (``auto_now_add`` filled), the new primary key set on the instance. No
@@ -117,12 +143,37 @@ def insert(obj: M) -> M:
     a first insert (tests/test_rows.py checks no receiver listens for them)."""
     model = type(obj)
     returning = bool(connection.features.can_return_columns_from_insert)
-    fields = _inserted_fields(model)
-    params = [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+    params = prepared(obj, _inserted_fields(model))
     with connection.cursor() as cursor:
         cursor.execute(_insert_sql(model, returning), params)
         pk = cursor.fetchone()[0] if returning else cursor.lastrowid
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = connection.alias
-    return obj
+    return _saved(obj, pk)
+
+
+# PostgreSQL takes at most 65,535 parameters a statement.
+_MOST_PARAMETERS = 65_535
+
+
+def insert_many(objs: Sequence[M]) -> list[M]:
+    """Save new instances of one model as ``insert`` does, in one multi-row INSERT (one
+    more for each 65,535 values), their primary keys set.
+
+    Why not bulk_create: Django 5.2 sends a bulk insert to PostgreSQL as UNNEST of one
+    array a column, and the database adapter quotes a JSON array in Python, character by
+    character: for the ten rounds an attempt's start deals, a third of the request's
+    Python (docs/benchmarks.md, "Issue 29"). Here each document is one parameter."""
+    if not objs:
+        return []
+    model = type(objs[0])
+    if not connection.features.can_return_rows_from_bulk_insert:
+        return model._default_manager.bulk_create(objs)  # an old SQLite: the ORM's way
+    fields = _inserted_fields(model)
+    size = max(1, _MOST_PARAMETERS // len(fields))
+    for begin in range(0, len(objs), size):
+        batch = objs[begin : begin + size]
+        params = [value for obj in batch for value in prepared(obj, fields)]
+        with connection.cursor() as cursor:
+            cursor.execute(_insert_sql(model, True, len(batch)), params)
+            for obj, (pk,) in zip(batch, cursor.fetchall(), strict=True):
+                _saved(obj, pk)
+    return list(objs)

@@ -396,3 +396,34 @@ def test_the_trainee_sections_as_compliance_reads_them_at_two_sizes(
     _warm(client, url)
     with assert_database_query_count(COMPLIANCE_TRAINEE_SECTION_QUERIES[section]):
         assert client.get(url).status_code == 200
+
+
+# The results of a graded attempt, through the API and as the trainee's page: the session,
+# the user, the attempt with its drill, the newest graded run, its grades each with its
+# round (one query: the page once read each round's table again, a query a round), the
+# run's summary by skill.
+RESULTS_QUERIES = 6
+
+
+@pytest.mark.parametrize("rounds", [2, 9])
+@pytest.mark.parametrize("door", ["api", "page"])
+def test_the_results_at_two_sizes(trainee, rounds, door):
+    answers = [RIGHT] * (rounds - 1) + [wrong("1.00")]
+    attempt = make_attempt(trainee=trainee, answers=answers, mode=Mode.PRACTICE)
+    client = client_for(trainee)
+    url = (
+        f"/api/attempts/{attempt.pk}/results"
+        if door == "api"
+        else reverse("train:results", kwargs={"attempt_id": attempt.pk})
+    )
+    client.get(url)  # the session's own writes, once
+    with assert_database_query_count(RESULTS_QUERIES):
+        response = client.get(url)
+    assert response.status_code == 200
+    # Every round's grade is there, the one mistake among them, whatever the door.
+    if door == "api":
+        correct = [g["correct"] for g in response.json()["grades"]]
+    else:
+        correct = [row[0].correct for row in response.context["grades"]]
+    assert len(correct) == rounds
+    assert correct.count(False) == 1

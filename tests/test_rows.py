@@ -6,10 +6,19 @@ import pytest
 from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 
-from core.rows import columns, fetch_one, insert, instance, optional_instance, table
+import core.rows
+from core.rows import (
+    columns,
+    fetch_one,
+    insert,
+    insert_many,
+    instance,
+    optional_instance,
+    table,
+)
 from ledger.models import LedgerEntry
 from tests.answered import make_attempt
-from trainer.models import Assignment, Attempt, Decision, Drill
+from trainer.models import Assignment, Attempt, AttemptItem, Decision, Drill
 
 pytestmark = pytest.mark.django_db
 
@@ -84,6 +93,58 @@ def test_insert_saves_what_save_would(answered):
     assert stored.created_at is not None  # auto_now_add filled, as save() fills it
     assert stored.late is False
     assert stored.time_limit_ms is None
+
+
+def _copies(attempt, count):
+    """New rounds for ``attempt``, copied from its first (JSON documents with quotes in)."""
+    first = attempt.items.order_by("position").first()
+    return [
+        AttemptItem(
+            attempt=attempt,
+            position=100 + n,
+            scenario_id=first.scenario_id,
+            profile_version_id=first.profile_version_id,
+            document={**first.document, "note": f'a "quoted" note {n}, with \\ and {{ }}'},
+            answer_key=first.answer_key,
+            questions_shown={"1": "2026-11-27T10:00:00+00:00"},
+        )
+        for n in range(count)
+    ]
+
+
+def test_insert_many_saves_every_row_in_one_statement_as_bulk_create_would(answered):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    rows = _copies(answered, 7)
+    with CaptureQueriesContext(connection) as queries:
+        made = insert_many(rows)
+    assert len(queries) == 1
+    assert [row.position for row in made] == list(range(100, 107))
+    for row in made:
+        assert row._state.adding is False
+        stored = AttemptItem.objects.get(pk=row.pk)  # each pk is its own row's
+        assert stored.position == row.position
+        assert stored.document == row.document
+        assert stored.answer_key == row.answer_key
+        assert stored.questions_shown == {"1": "2026-11-27T10:00:00+00:00"}
+    assert insert_many([]) == []
+
+
+def test_insert_many_splits_a_statement_past_the_parameter_limit(answered, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    width = len(core.rows._inserted_fields(AttemptItem))
+    monkeypatch.setattr(core.rows, "_MOST_PARAMETERS", 2 * width)  # two rows a statement
+    rows = _copies(answered, 5)
+    with CaptureQueriesContext(connection) as queries:
+        insert_many(rows)
+    if connection.features.can_return_rows_from_bulk_insert:
+        assert len(queries) == 3
+    got = AttemptItem.objects.filter(attempt=answered, position__gte=100)
+    assert sorted(item.position for item in got) == list(range(100, 105))
+    assert {item.pk for item in got} == {row.pk for row in rows}
 
 
 def test_the_session_store_reads_a_live_session_and_refuses_an_expired_one():

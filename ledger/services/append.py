@@ -11,7 +11,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core.postgres import copy_instances, reserve_ids
-from core.rows import fetch_one, insert, table
+from core.rows import fetch_one, insert, lock_clause, table
 from ledger.chain import GENESIS_HASH, entry_hash
 from ledger.events import Event, Subject
 from ledger.models import LedgerEntry, LedgerHead
@@ -78,8 +78,7 @@ _HEAD_MOVE_SQL = f"UPDATE {_HEAD} SET sequence = %s, hash = %s WHERE id = 1"  # 
 def _locked_head() -> tuple[int, str]:
     """The chain's length and last hash, the head's row locked until the transaction ends
     (made on the first append: a new database has none)."""
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    row = fetch_one(f"SELECT sequence, hash FROM {_HEAD} WHERE id = 1{lock}", [])  # noqa: S608
+    row = fetch_one(f"SELECT sequence, hash FROM {_HEAD} WHERE id = 1{lock_clause()}", [])  # noqa: S608
     if row is None:
         head, _ = LedgerHead.objects.select_for_update().get_or_create(
             id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}

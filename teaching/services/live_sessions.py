@@ -29,6 +29,7 @@ from django.db.models import Q
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
+from core.rows import insert_many
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -307,17 +308,19 @@ def rounds_add(*, session: LiveSession, attempts: Sequence[Attempt], position: i
         for q in session.questions.filter(position=position, opened_at__isnull=False)
         if q.opened_at is not None
     }
-    AttemptItem.objects.bulk_create(
-        AttemptItem(
-            attempt=attempt,
-            position=position,
-            scenario_id=one["scenario"],
-            profile_version_id=one["profile_version"],
-            document=one["document"],
-            answer_key=one["answer_key"],
-            questions_shown=shown,
-            shown_at=min(shown.values()) if shown else None,
-        )
-        for attempt in attempts
-        if attempt.pk not in have
+    insert_many(
+        [
+            AttemptItem(
+                attempt=attempt,
+                position=position,
+                scenario_id=one["scenario"],
+                profile_version_id=one["profile_version"],
+                document=one["document"],
+                answer_key=one["answer_key"],
+                questions_shown=shown,
+                shown_at=min(shown.values()) if shown else None,
+            )
+            for attempt in attempts
+            if attempt.pk not in have
+        ]
     )

@@ -463,19 +463,22 @@ class AttemptResults:
         return [g for g in self.grades if not g.correct and g.category != ErrorCategory.UNANSWERED]
 
 
-def attempt_results(*, attempt: Attempt, user: AbstractBaseUser | AnonymousUser) -> AttemptResults:
-    """The user's attempt with the newest graded run's grades; none before grading."""
+def attempt_results(
+    *, attempt: Attempt, user: AbstractBaseUser | AnonymousUser, with_tables: bool = False
+) -> AttemptResults:
+    """The user's attempt with the newest graded run's grades; none before grading. Each
+    grade's round comes with it; ``with_tables`` includes the round's table and answer
+    key (a page that words each question again), else they are not read."""
     if attempt.trainee_id != user.pk:
         raise NotFoundError("no such attempt", field="attempt")
     run = attempt.grading_runs.filter(status=RunStatus.GRADED).order_by("-number").first()
     pool = pool_state(drill=attempt.drill)
     if run is None:
         return AttemptResults(attempt=attempt, run=None, pool=pool)
-    every = list(
-        run.grades.select_related("item")
-        .order_by("item__position", "question")
-        .defer("item__document")
-    )
+    grades = run.grades.select_related("item").order_by("item__position", "question")
+    if not with_tables:
+        grades = grades.defer("item__document", "item__answer_key")
+    every = list(grades)
     shown = [g for g in every if str(g.question) in (g.item.questions_shown or {})]
     if pool.sealed:
         for grade in shown:

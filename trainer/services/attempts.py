@@ -31,7 +31,7 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
-from core.rows import columns, fetch_one, insert, instance, table
+from core.rows import columns, fetch_one, insert, insert_many, instance, lock_clause, table
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -213,16 +213,18 @@ def attempt_start(
                 seed=seed if (drill.kind == DrillKind.GENERATED or sealed) else None,
                 deadline=now + timedelta(seconds=drill.time_box_seconds) if timed else None,
             )
-            AttemptItem.objects.bulk_create(
-                AttemptItem(
-                    attempt=attempt,
-                    position=position,
-                    scenario=scenario,
-                    profile_version=version,
-                    document=document,
-                    answer_key=key,
-                )
-                for position, document, version, scenario, key in dealt
+            insert_many(
+                [
+                    AttemptItem(
+                        attempt=attempt,
+                        position=position,
+                        scenario=scenario,
+                        profile_version=version,
+                        document=document,
+                        answer_key=key,
+                    )
+                    for position, document, version, scenario, key in dealt
+                ]
             )
             if sitting is not None:
                 ledger_append(
@@ -398,9 +400,7 @@ def _locked_with_drill(
 @cache
 def _locked_sql(by_trainee: bool, with_trainee: bool) -> str:
     user = get_user_model()
-    lock = ""
-    if connection.features.has_select_for_update:  # SQLite locks the whole database instead
-        lock = " FOR UPDATE OF a" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    lock = lock_clause(of="a")
     trainee_columns = f", {columns(user, 'u')}" if with_trainee else ""
     trainee_join = f" JOIN {table(user)} u ON u.id = a.trainee_id" if with_trainee else ""
     owner = " AND a.trainee_id = %s" if by_trainee else ""

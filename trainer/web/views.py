@@ -276,7 +276,7 @@ def results(request: HttpRequest, attempt_id: int) -> HttpResponse:
     attempt = attempt_get_for_user(attempt_id=attempt_id, user=_me(request))
     if attempt.status == AttemptStatus.IN_PROGRESS:
         return redirect("train:table", attempt_id=attempt.pk)
-    outcome = attempt_results(attempt=attempt, user=_me(request))
+    outcome = attempt_results(attempt=attempt, user=_me(request), with_tables=True)
     game = game_named(attempt.drill.game)
     # A pool exam still open (outcome.sealed): the grades carry no expected answer; the
     # page shows the rule instead.
