@@ -195,3 +195,41 @@ def test_the_admins_password_change_leads_to_the_one_inside_the_lockout(admin_us
     response = signed_in(admin_user).get("/admin/password_change/")
     assert response.status_code == 302
     assert response["Location"] == CHANGE
+
+
+# Hashing (config/settings/base.py). The tests hash with MD5 for speed; these use the
+# hashers the product runs with.
+
+
+@pytest.fixture
+def product_hashers(settings):
+    from config.settings import base
+
+    settings.PASSWORD_HASHERS = base.PASSWORD_HASHERS
+    return base.PASSWORD_HASHERS
+
+
+def test_the_product_stores_new_passwords_with_argon2(product_hashers):
+    user = UserFactory(username="new-hire")
+    user.set_password(NEW)
+    user.save()
+    assert user.password.startswith("argon2$argon2id$")
+    assert log_in("new-hire", NEW) == 302
+    assert log_in("new-hire", "wrong-password-1") == 200
+
+
+def test_an_older_pbkdf2_password_still_signs_in_and_is_stored_again_as_argon2(
+    product_hashers,
+):
+    from django.contrib.auth.hashers import make_password
+
+    user = UserFactory(username="old-hand")
+    user.password = make_password(NEW, hasher="pbkdf2_sha256")
+    user.save(update_fields=["password"])
+    assert log_in("old-hand", "wrong-password-1") == 200
+    user.refresh_from_db()
+    assert user.password.startswith("pbkdf2_sha256$")  # a wrong password changes nothing
+    assert log_in("old-hand", NEW) == 302
+    user.refresh_from_db()
+    assert user.password.startswith("argon2$argon2id$")
+    assert log_in("old-hand", NEW) == 302

@@ -153,6 +153,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Argon2 first, as Django recommends: memory-hard (a guesser's GPU gains little) and, at
+# Django's settings (argon2id, 100 MiB, 2 passes), half the CPU of PBKDF2's million rounds
+# per sign-in (docs/security.md; a room of trainees signs in within minutes). The others
+# still check older hashes, and a sign-in with one stores the password again as Argon2.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 # Axes' backend first: it refuses a locked-out client before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
