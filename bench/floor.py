@@ -269,6 +269,8 @@ class CpuMeter(threading.Thread):
         self.last: dict[int, tuple[str, float]] = {}
         # (monotonic moment, CPU seconds by part so far) at each sample.
         self.timeline: list[tuple[float, dict[str, float]]] = []
+        # (monotonic moment, busy and total jiffies of the whole machine: /proc/stat).
+        self.machine: list[tuple[float, int, int]] = []
         self.running = True
         self.sample(initial=True)
 
@@ -283,7 +285,12 @@ class CpuMeter(threading.Thread):
                 if pid not in self.first:
                     self.first[pid] = used if initial else 0.0
                 self.last[pid] = (part, used)
-        self.timeline.append((time.monotonic(), self.used()))
+        now = time.monotonic()
+        self.timeline.append((now, self.used()))
+        with contextlib.suppress(OSError), open("/proc/stat") as stat:
+            jiffies = [int(value) for value in stat.readline().split()[1:]]
+            idle = jiffies[3] + (jiffies[4] if len(jiffies) > 4 else 0)  # idle + iowait
+            self.machine.append((now, sum(jiffies) - idle, sum(jiffies)))
 
     def used(self) -> dict[str, float]:
         """CPU seconds by part since the first sample."""
@@ -295,11 +302,24 @@ class CpuMeter(threading.Thread):
     def since(self, moment: float) -> tuple[dict[str, float], float]:
         """CPU seconds by part from the first sample at or after ``moment`` (monotonic) to
         the last, and the seconds between those samples."""
-        start = next(((at, used) for at, used in self.timeline if at >= moment), None)
-        if start is None:
+        return self.between(moment, float("inf"))
+
+    def between(self, begin: float, end: float) -> tuple[dict[str, float], float]:
+        """CPU seconds by part between the first and last samples in [begin, end), and
+        the seconds between them."""
+        inside = [(at, used) for at, used in self.timeline if begin <= at < end]
+        if len(inside) < 2:
             return {}, 0.0
-        end_at, end = self.timeline[-1]
-        return {part: end[part] - start[1].get(part, 0.0) for part in end}, end_at - start[0]
+        (first_at, first), (last_at, last) = inside[0], inside[-1]
+        return {part: last[part] - first.get(part, 0.0) for part in last}, last_at - first_at
+
+    def machine_busy(self, begin: float, end: float) -> float | None:
+        """How busy the whole machine was in [begin, end), 0 to 1: the server, the
+        simulated trainees beside it and the kernel."""
+        inside = [sample for sample in self.machine if begin <= sample[0] < end]
+        if len(inside) < 2 or inside[-1][2] == inside[0][2]:
+            return None
+        return (inside[-1][1] - inside[0][1]) / (inside[-1][2] - inside[0][2])
 
     def run(self) -> None:
         while self.running:
@@ -588,6 +608,50 @@ def _latencies(samples: dict[str, list[float]], title: str) -> None:
             )
 
 
+def _waves(
+    samples: dict[str, list[float]],
+    ended: dict[str, list[float]],
+    signed_in: float,
+    began: float,
+    meter: CpuMeter,
+    step: float = 10.0,
+) -> None:
+    """After sign-in, by ``step`` seconds of the run (when a request was sent): the
+    requests, the answers' latency, the server's cores busy and the whole machine's share
+    busy (the simulated trainees run beside the server). A class that signed in
+    together starts, submits and is graded together: the answers' p95 is made in these
+    waves, not spread over the run."""
+    sent: dict[int, list[tuple[str, float]]] = {}
+    for name, values in samples.items():
+        if name == "login":
+            continue
+        for ms, at in zip(values, ended.get(name, []), strict=True):
+            moment = at - ms / 1000
+            if moment > signed_in:
+                sent.setdefault(int((moment - signed_in) // step), []).append((name, ms))
+    if not sent:
+        return
+    print(f"after sign-in, by {step:.0f} s (when sent):")
+    heads = (
+        ("requests", 9), ("starts", 7), ("answer p50", 11), ("p95", 7), ("cores", 6),
+        ("machine", 8),
+    )  # fmt: skip
+    print(f"{'seconds':>10} " + " ".join(f"{head:>{width}}" for head, width in heads))
+    for window in range(max(sent) + 1):
+        rows = sent.get(window, [])
+        answers = [ms for name, ms in rows if name == "answer"]
+        starts = sum(1 for name, _ in rows if name == "start")
+        begin = began + signed_in + window * step
+        used, span = meter.between(begin, begin + step)
+        cores = f"{sum(used.values()) / span:6.2f}" if span else f"{'-':>6}"
+        busy = meter.machine_busy(begin, begin + step)
+        machine = f"{100 * busy:7.0f}%" if busy is not None else f"{'-':>8}"
+        p50 = f"{percentile(answers, 50):11.0f}" if answers else f"{'-':>11}"
+        p95 = f"{percentile(answers, 95):7.0f}" if answers else f"{'-':>7}"
+        label = f"+{window * step:.0f}-{(window + 1) * step:.0f}"
+        print(f"{label:>10} {len(rows):9d} {starts:7d} {p50} {p95} {cores} {machine}")
+
+
 def report(
     load: dict[str, Any], cpu: dict[str, float], wall: float, client_cpu: float, meter: CpuMeter
 ) -> None:
@@ -623,6 +687,8 @@ def report(
                 f"{1000 * used.get('gunicorn', 0.0) / steady_answers:.1f} ms; "
                 f"{total / span:.2f} cores busy over {span:.0f} s)"
             )
+        if "began" in load:
+            _waves(samples, ended, signed_in, load["began"], meter)
     answers = len(samples.get("answer", []))
     print(f"answers accepted per second: {answers / wall:.1f}")
     polled = load["polled"]

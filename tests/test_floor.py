@@ -60,6 +60,13 @@ def test_five_trainees_lose_nothing_and_double_nothing():
     submitted = re.search(r"attempts submitted\s+(\d+)", run.stdout)
     assert submitted is not None, run.stdout
     assert int(submitted[1]) > 0, run.stdout
+    # The run after sign-in by ten seconds: its requests, the answers' latency, the cores.
+    waves = re.search(
+        r"after sign-in, by 10 s \(when sent\):\n\s+seconds +requests.*\n\s+\+0-10 +(\d+)",
+        run.stdout,
+    )
+    assert waves is not None, run.stdout
+    assert int(waves[1]) > 0, run.stdout
 
 
 def test_a_killed_celery_worker_loses_no_grade_and_no_answer():
