@@ -20,9 +20,10 @@ import time
 from collections import Counter, defaultdict
 from http.cookies import SimpleCookie
 from typing import Any
+from urllib.parse import urlencode
 
 import gevent
-from locust import HttpUser, constant, events, task
+from locust import FastHttpUser, constant, events, task
 from locust.env import Environment
 from locust.exception import StopUser
 
@@ -73,12 +74,12 @@ def _cookies(response: Any) -> dict[str, str]:
     them Secure, which a cookie jar keeps from an http:// URL (the bench stands behind
     no TLS proxy, so it says it does with X-Forwarded-Proto and carries them itself)."""
     jar: SimpleCookie = SimpleCookie()
-    for header in response.raw.headers.getlist("Set-Cookie"):
+    for header in response.headers.getlist("Set-Cookie") if response.headers else []:
         jar.load(header)
     return {name: morsel.value for name, morsel in jar.items()}
 
 
-class Trainee(HttpUser):
+class Trainee(FastHttpUser):
     wait_time = constant(0)
 
     def on_start(self) -> None:
@@ -103,15 +104,18 @@ class Trainee(HttpUser):
         headers = {**self.base, "Cookie": "; ".join(f"{k}={v}" for k, v in self.jar.items())}
         if "csrftoken" in self.jar:
             headers["X-CSRFToken"] = self.jar["csrftoken"]
-        response = self.client.request(
+        if isinstance(kwargs.get("data"), dict):  # a form, as a browser posts it
+            kwargs["data"] = urlencode(kwargs["data"])
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        # gunicorn's sync worker answers every request with "Connection: close", as the TLS
+        # proxy in front of production expects, and then waits (up to 2 s) for the client
+        # to close its side: the client opens a connection for each request and closes it
+        # once the response is read. FastHttpUser (geventhttpclient), not HttpUser: the
+        # simulated trainees share the server's two cores, and it spends a fraction of
+        # requests' CPU a request.
+        return self.client.request(
             method, url, name=name, headers=headers, allow_redirects=False, **kwargs
         )
-        # The connection is closed once the response is read, as the TLS proxy in front of
-        # production closes its connection to gunicorn: gunicorn's sync worker answers
-        # "Connection: close" and then waits (up to 2 s) for the client to close its side,
-        # so a client slow to close holds a worker.
-        self.client.close()
-        return response
 
     def _retried(self, method: str, url: str, name: str, **kwargs: Any) -> tuple[Any, int]:
         """The response and how many tries it took, retrying as a client would while a
