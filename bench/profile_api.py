@@ -4,10 +4,11 @@ usage: python bench/profile_api.py [--attempts 3] [--sql]
        DATABASE_URL=postgres://... python bench/profile_api.py   (a scratch database)
 
 A trainee takes --attempts practice attempts of bench/api.py's ten-round drill through
-Django's test client (the full middleware stack, session auth, the ledger per answer);
-every request of the loop (the start, each question and answer, the submit, and the results
-once graded in this process) runs under cProfile and CaptureQueriesContext. It prints, per
-endpoint, the queries a request makes (the median; the attempt's first question also
+Django's test client (the full middleware stack, session auth, the ledger per answer).
+Every request of the loop (the start, each question and answer, the submit, and the
+results once graded) and the grading of the submitted run, as a worker's task grades it,
+run under cProfile and CaptureQueriesContext. It prints, per step, the queries it makes
+(the median; the attempt's first question also
 starts its clock), the Python function calls a request makes and its CPU time (under the
 profiler: a guide, which moves with the machine); --sql lists the statements of a request
 of each endpoint for each count seen, --top N the N functions heaviest (--sort cumulative
@@ -109,7 +110,7 @@ def main() -> None:
         # Graded here, as a worker would, so that the results are the feedback a trainee
         # reads (before grading they are a pending status).
         run = GradingRun.objects.get(attempt_id=started.json()["id"])
-        grading_run_execute_coalesced(run_id=run.pk)
+        counted(f"{label}grade (worker)", partial(grading_run_execute_coalesced, run_id=run.pk))
         counted(f"{label}GET results", partial(client.get, f"{url}/results"))
     print(f"database: {connection.vendor}; {args.attempts} attempts of 10 rounds counted")
     print(
