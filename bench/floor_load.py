@@ -81,6 +81,10 @@ def _cookies(response: Any) -> dict[str, str]:
 
 class Trainee(FastHttpUser):
     wait_time = constant(0)
+    # A browser waits minutes for a page, not FastHttpUser's default minute: a sign-in
+    # queued behind a whole class's is slow, not failed.
+    network_timeout = 300.0
+    connection_timeout = 300.0
 
     def on_start(self) -> None:
         self.me = SPEC["trainees"].pop()
