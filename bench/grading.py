@@ -2,7 +2,7 @@
 
 usage: DATABASE_URL=postgres://... [CELERY_BROKER_URL=redis://...] \
        python bench/grading.py [--decisions 100000] [--rounds 10] [--in-process] [--profile]
-                               [--reuse] [--limit N] [--path bulk|submit] [--distinct]
+                               [--reuse] [--limit N] [--path bulk|submit|trainee] [--distinct]
 
 The database named by DATABASE_URL is migrated and filled with attempts made of the
 scenario library's casino-shoe rounds (each round's answer key stored, as dealing does),
@@ -16,7 +16,11 @@ the first N attempts. Use a scratch database: the bench adds rows and deletes no
 
 --path submit measures the path a training floor takes: every attempt submitted on its
 own (one run and one task each, as a trainee's submit queues), all at once, as a class
-finishing an exam together does. --path bulk (the
+finishing an exam together does. --path trainee loads the attempts in progress and submits
+each through the submit service the API calls (trainer.services.attempts.attempt_submit:
+the attempt closed, its run and ledger entry written, its task queued), each in its own
+transaction, one after another: what a class's submits cost the server, graded as they
+commit. --path bulk (the
 default) requests every run at once, as a regrade does. --distinct deals every round fresh
 from the generator (as generated exams are) instead of drawing the library's rounds, so no
 two rounds share a document and the per-batch caches help less.
@@ -67,6 +71,7 @@ from trainer.models import (  # noqa: E402
     RuleProfileVersion,
     RunStatus,
 )
+from trainer.services.attempts import attempt_submit  # noqa: E402
 from trainer.services.grading.coalesce import grading_run_execute_coalesced  # noqa: E402
 from trainer.services.grading.execute import grading_runs_execute  # noqa: E402
 from trainer.services.grading.request import (  # noqa: E402
@@ -102,8 +107,11 @@ def fresh_rounds(rng: random.Random, version: RuleProfileVersion) -> Iterator[di
         )
 
 
-def load(decisions: int, rounds: int, seed: int, *, distinct: bool = False) -> list[Attempt]:
-    """Attempts of `rounds` rounds each, holding about `decisions` answered questions."""
+def load(
+    decisions: int, rounds: int, seed: int, *, distinct: bool = False, submitted: bool = True
+) -> list[Attempt]:
+    """Attempts of `rounds` rounds each, holding about `decisions` answered questions:
+    submitted, or still in progress for their trainee to submit (`submitted=False`)."""
     rng = random.Random(seed)
     documents = [json.loads(line)["scenario"] for line in LIBRARY.read_text().splitlines()]
     keys = [rules.answer_key(doc) for doc in documents]
@@ -115,15 +123,22 @@ def load(decisions: int, rounds: int, seed: int, *, distinct: bool = False) -> l
     made = 0
     attempts: list[Attempt] = []
     while made < decisions:
+        # An attempt in progress is its own trainee's (one open attempt a drill each).
+        owners = [trainee] * 200
+        if not submitted:
+            owners = get_user_model().objects.bulk_create(
+                get_user_model()(username=f"bench-{drill.pk}-{len(attempts) + n}")
+                for n in range(200)
+            )
         batch = [
             Attempt(
-                trainee=trainee,
+                trainee=owner,
                 drill=drill,
                 mode=Mode.EXAM,
-                status=AttemptStatus.SUBMITTED,
-                submitted_at=now,
+                status=AttemptStatus.SUBMITTED if submitted else AttemptStatus.IN_PROGRESS,
+                submitted_at=now if submitted else None,
             )
-            for _ in range(200)
+            for owner in owners
         ]
         Attempt.objects.bulk_create(batch)
         items: list[AttemptItem] = []
@@ -207,9 +222,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--path",
-        choices=("bulk", "submit"),
+        choices=("bulk", "submit", "trainee"),
         default="bulk",
-        help="bulk: every run requested at once; submit: one submit (and task) per attempt",
+        help="bulk: every run requested at once; submit: one run (and task) per attempt, in "
+        "one transaction; trainee: each attempt submitted by the submit service in its own",
     )
     parser.add_argument("--distinct", action="store_true", help="fresh generated rounds")
     args = parser.parse_args()
@@ -218,11 +234,19 @@ def main() -> None:
     call_command("migrate", verbosity=0)
 
     started = time.perf_counter()
+    if args.reuse and args.path == "trainee":
+        sys.exit("--path trainee submits attempts in progress: load them afresh (no --reuse)")
     if args.reuse:
         drill = Drill.objects.filter(title="Grading bench").latest("pk")
         attempts = list(Attempt.objects.filter(drill=drill).order_by("pk"))
     else:
-        attempts = load(args.decisions, args.rounds, args.seed, distinct=args.distinct)
+        attempts = load(
+            args.decisions,
+            args.rounds,
+            args.seed,
+            distinct=args.distinct,
+            submitted=args.path != "trainee",
+        )
     if args.limit:
         attempts = attempts[: args.limit]
     ids = [a.pk for a in attempts]
@@ -241,7 +265,14 @@ def main() -> None:
     try:
         started = time.perf_counter()
         cpu_started = time.process_time()
-        if args.path == "submit":
+        if args.path == "trainee":
+            # Each trainee's Submit as the API serves it (the attempt closed, its run and
+            # ledger entry written, its task queued on commit), one after another: the
+            # worker grades the first while the later ones are still coming.
+            for attempt in attempts:
+                attempt_submit(attempt=attempt.pk, user=attempt.trainee)
+            runs = list(GradingRun.objects.filter(attempt_id__in=ids))
+        elif args.path == "submit":
             # Every trainee of a class pressing Submit at once: one run and one task each,
             # all queued when the transaction commits.
             with transaction.atomic():
@@ -255,7 +286,7 @@ def main() -> None:
             profiler = cProfile.Profile() if args.profile else None
             if profiler:
                 profiler.enable()
-            if args.path == "submit":
+            if args.path in ("submit", "trainee"):
                 for run_id in run_ids:
                     grading_run_execute_coalesced(run_id=run_id)
             else:
@@ -294,10 +325,17 @@ def main() -> None:
         f"{graded / elapsed:,.1f} runs/s"
     )
     after = elapsed - requested
-    print(
-        f"after the request committed: {after:.2f} s, {decisions / after:,.0f} decisions/s "
-        "(the worker's own rate: the request's time is the submits', not grading's)"
-    )
+    if args.path == "trainee":
+        # The worker grades while the submits come: no rate of its own to single out.
+        print(
+            f"the submits: {1000 * requested / max(1, len(run_ids)):.1f} ms each; the last run "
+            f"graded {after:.2f} s after the last submit committed"
+        )
+    else:
+        print(
+            f"after the request committed: {after:.2f} s, {decisions / after:,.0f} decisions/s "
+            "(the worker's own rate: the request's time is the submits', not grading's)"
+        )
     print(
         f"CPU of this process{' and the worker' if worker else ''}: {cpu:.1f} s "
         f"(wall {elapsed:.1f} s)"
