@@ -203,10 +203,10 @@ def test_the_admins_password_change_leads_to_the_one_inside_the_lockout(admin_us
 
 @pytest.fixture
 def product_hashers(settings):
-    from config.settings import base
+    from config.settings.passwords import PASSWORD_HASHERS
 
-    settings.PASSWORD_HASHERS = base.PASSWORD_HASHERS
-    return base.PASSWORD_HASHERS
+    settings.PASSWORD_HASHERS = PASSWORD_HASHERS
+    return PASSWORD_HASHERS
 
 
 def test_the_product_stores_new_passwords_with_argon2(product_hashers):

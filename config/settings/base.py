@@ -18,6 +18,7 @@ from .certificates import (  # noqa: F401 - settings, read by name from django.c
 )
 from .environment import BASE_DIR, DATA_DIR, ENVIRONMENT, env
 from .house_zone import house_zone_name
+from .passwords import AUTH_PASSWORD_VALIDATORS, PASSWORD_HASHERS  # noqa: F401 - settings
 from .storage import file_storage
 
 # The development keys are public on purpose: production refuses to start with either
@@ -142,27 +143,6 @@ if str(CACHES["default"]["BACKEND"]).endswith("LocMemCache"):
     CACHES["default"].setdefault("OPTIONS", {}).setdefault("MAX_ENTRIES", 20_000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# The password policy (docs/security.md): checked wherever a password is chosen (the admin,
-# changepassword, createsuperuser); set_password alone, as the demo set-up uses, skips it.
-AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {
-        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 12},
-    },
-    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
-]
-# Argon2 first, as Django recommends: memory-hard (a guesser's GPU gains little) and, at
-# Django's settings (argon2id, 100 MiB, 2 passes), half the CPU of PBKDF2's million rounds
-# per sign-in (docs/security.md; a room of trainees signs in within minutes). The others
-# still check older hashes, and a sign-in with one stores the password again as Argon2.
-PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.ScryptPasswordHasher",
-]
 # Axes' backend first: it refuses a locked-out client before any password is checked.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
