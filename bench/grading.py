@@ -117,7 +117,8 @@ def load(
     keys = [rules.answer_key(doc) for doc in documents]
     version = RuleProfileVersion.objects.filter(profile__name="casino-shoe").order_by("-version")[0]
     fresh = fresh_rounds(rng, version) if distinct else None
-    trainee, _ = get_user_model().objects.get_or_create(username="bench-trainee")
+    user_model = get_user_model()
+    trainee, _ = user_model.objects.get_or_create(username="bench-trainee")
     drill = Drill.objects.create(title="Grading bench", pass_mark=90)
     now = timezone.now()
     made = 0
@@ -126,9 +127,8 @@ def load(
         # An attempt in progress is its own trainee's (one open attempt a drill each).
         owners = [trainee] * 200
         if not submitted:
-            owners = get_user_model().objects.bulk_create(
-                get_user_model()(username=f"bench-{drill.pk}-{len(attempts) + n}")
-                for n in range(200)
+            owners = user_model.objects.bulk_create(
+                user_model(username=f"bench-{drill.pk}-{len(attempts) + n}") for n in range(200)
             )
         batch = [
             Attempt(

@@ -73,7 +73,10 @@ def main() -> None:
         "--top", type=int, default=0, help="list each endpoint's N heaviest functions"
     )
     parser.add_argument(
-        "--sort", default="cumulative", help="--top's order: cumulative or tottime (own time)"
+        "--sort",
+        choices=("cumulative", "tottime"),
+        default="cumulative",
+        help="--top's order: time with what a function calls, or its own time",
     )
     args = parser.parse_args()
     client, drill = setup(1)

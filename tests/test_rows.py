@@ -3,7 +3,9 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.db.models.signals import post_save, pre_save
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 import core.rows
@@ -113,9 +115,6 @@ def _copies(attempt, count):
 
 
 def test_insert_many_saves_every_row_in_one_statement_as_bulk_create_would(answered):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     rows = _copies(answered, 7)
     with CaptureQueriesContext(connection) as queries:
         made = insert_many(rows)
@@ -132,9 +131,6 @@ def test_insert_many_saves_every_row_in_one_statement_as_bulk_create_would(answe
 
 
 def test_insert_many_splits_a_statement_past_the_parameter_limit(answered, monkeypatch):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
     width = len(core.rows._inserted_fields(AttemptItem))
     monkeypatch.setattr(core.rows, "_MOST_PARAMETERS", 2 * width)  # two rows a statement
     rows = _copies(answered, 5)
@@ -148,8 +144,6 @@ def test_insert_many_splits_a_statement_past_the_parameter_limit(answered, monke
 
 
 def test_the_session_store_reads_a_live_session_and_refuses_an_expired_one():
-    from datetime import timedelta
-
     from django.contrib.sessions.models import Session
 
     from config.session_store import SessionStore

@@ -8,7 +8,10 @@ into the SQL; the key is a question's number (SQLite's path quotes it as one mem
 
 from __future__ import annotations
 
+from functools import cache
 
+
+@cache
 def first_showing_sql(table: str, vendor: str) -> str:
     """The UPDATE that records a question's first showing in the round's row, where it has
     none yet: parameters (key, moment, now, row id, key). Fixed SQL (core.rows): every
