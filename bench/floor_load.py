@@ -4,7 +4,8 @@ usage: python bench/floor_load.py SPEC.json OUT.json
 
 Locust as a library, headless: one user per trainee of the spec signs in through the login
 page, then until the spec's deadline takes practice attempts through the trainee API:
-start, fetch the question, think, answer, ... submit, poll the results until graded.
+start, fetch the first question, think, answer (each answer bringing back the next question),
+... submit, poll the results until graded.
 It counts what the server accepted per attempt (2xx answers), what it may have written
 unseen (an answer whose request died with the process serving it), every request's
 latency and every error by kind, and writes them to OUT.json. Locust's gevent patching
@@ -152,20 +153,29 @@ class Trainee(FastHttpUser):
             attempt, {"accepted": [], "unconfirmed": [], "submitted": False}
         )
         url = f"/api/attempts/{attempt}"
+        # The question asked now, as the last answer brought it back (?next=question), or
+        # None: then it is fetched. A build without `next` fetches every question.
+        following: dict[str, Any] | None = None
         while time.monotonic() < SPEC["deadline"]:
-            shown, _ = self._retried("GET", f"{url}/question", "question")
-            if shown.status_code != 200:
-                gevent.sleep(1)
-                continue
-            question = shown.json()["question"]
+            if following is None:
+                shown, _ = self._retried("GET", f"{url}/question", "question")
+                if shown.status_code != 200:
+                    gevent.sleep(1)
+                    continue
+                following = shown.json()
+            question = following["question"]
+            following = None
             if question is None:
                 break
             self._think()
             key = [question["position"], question["n"]]
             given = {"position": key[0], "question": key[1], "answer": answer_for(question)}
-            answered, tries = self._retried("POST", f"{url}/answers", "answer", json=given)
+            answered, tries = self._retried(
+                "POST", f"{url}/answers?next=question", "answer", json=given
+            )
             if answered.status_code in (200, 201):
                 record["accepted"].append(key)
+                following = answered.json().get("next")
             elif tries > 1 or answered.status_code in RETRIED:
                 # The first try may have been written before its process died.
                 record["unconfirmed"].append(key)

@@ -328,6 +328,11 @@ class AnswerResponseOutput(serializers.Serializer[Any]):
         allow_null=True,
         help_text="Practice mode, once the round's last answer is in: every question's verdict.",
     )
+    next = QuestionResponseOutput(
+        allow_null=True,
+        help_text="Asked for with ?next=question: the question asked now, as GET …/question "
+        "returns it (its clock started). null otherwise.",
+    )
 
 
 class GradeOutput(serializers.Serializer[Any]):

@@ -8,13 +8,14 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import ProductError
 from trainer.api import serializers as s
 from trainer.api.answer_serializers import AnswerInput
 from trainer.api.filters import MomentFilter, StrictFilterSet, choice_filter
@@ -192,25 +193,57 @@ class AttemptQuestionView(TraineeView):
         `question` is null once every question is answered or the attempt is closed (a
         speed attempt past its time box is submitted as it stands).
         """
-        # The attempt and the question being asked in one query (NotFoundError for anyone
-        # else's attempt).
-        asked = attempt_with_question(attempt_id=attempt_id, user=request.user)
-        attempt = asked.attempt
-        question = attempt_question_show(attempt=asked, user=_user(request))
-        if question is None:
-            attempt.refresh_from_db(fields=["status", "grading_status"])
-        body = {
-            "attempt": attempt.pk,
-            "status": attempt.status,
-            "deadline": attempt.deadline,
-            "question": question,
-        }
-        return Response(_QUESTION_OUT.to_representation(body))
+        return Response(_QUESTION_OUT.to_representation(_question_body(attempt_id, _user(request))))
+
+
+def _question_body(attempt_id: int, user: AbstractBaseUser) -> dict[str, Any]:
+    """The question being asked, shown (its first showing timed), for
+    s.QuestionResponseOutput: GET …/question's body, and an answer's `next`."""
+    # The attempt and the question being asked in one query (NotFoundError for anyone
+    # else's attempt).
+    asked = attempt_with_question(attempt_id=attempt_id, user=user)
+    attempt = asked.attempt
+    question = attempt_question_show(attempt=asked, user=user)
+    if question is None:
+        attempt.refresh_from_db(fields=["status", "grading_status"])
+    return {
+        "attempt": attempt.pk,
+        "status": attempt.status,
+        "deadline": attempt.deadline,
+        "question": question,
+    }
+
+
+# What an answer may ask to be sent back with it (the `next` query parameter).
+_NEXT_CHOICES = ("question",)
+
+
+def _next_wanted(request: Request) -> bool:
+    wanted = request.query_params.getlist("next")
+    if not wanted:
+        return False
+    if len(wanted) > 1 or wanted[0] not in _NEXT_CHOICES:
+        raise ProductError(
+            "next takes one value: question (send the next question with the answer)",
+            field="next",
+        )
+    return True
 
 
 class AttemptAnswerView(TraineeView):
     @extend_schema(
         request=AnswerInput,
+        parameters=[
+            OpenApiParameter(
+                "next",
+                str,
+                enum=list(_NEXT_CHOICES),
+                required=False,
+                description="`question`: send back, as `next`, the question asked now (what "
+                "GET …/question would return), its clock started. Ask for it only when "
+                "you show it at once: it saves that request.",
+            )
+        ],
         responses={
             201: s.AnswerResponseOutput,
             200: OpenApiResponse(
@@ -240,8 +273,14 @@ class AttemptAnswerView(TraineeView):
         ],
     )
     def post(self, request: Request, attempt_id: int) -> Response:
-        """Answer the question being asked. Sending the same answer again changes nothing."""
+        """Answer the question being asked. Sending the same answer again changes nothing.
+
+        With `?next=question` the response also carries the question asked now (`next`,
+        as GET …/question returns it, its clock started): one request a question instead
+        of two.
+        """
         try:
+            then_show = _next_wanted(request)
             data = s.validated(_ANSWER_IN, request.data)
         except Exception:
             # Ownership first: someone else's attempt answers 404 whatever the body holds.
@@ -261,7 +300,14 @@ class AttemptAnswerView(TraineeView):
         feedback = None
         if complete and attempt.mode == Mode.PRACTICE:
             feedback = round_feedback(attempt=attempt, position=data["position"], item=item)
-        out = {"decision": decision, "round_complete": complete, "feedback": feedback}
+        # Read after the decision committed: the question asked now is the one after it.
+        after = _question_body(attempt_id, _user(request)) if then_show else None
+        out = {
+            "decision": decision,
+            "round_complete": complete,
+            "feedback": feedback,
+            "next": after,
+        }
         return Response(_ANSWER_OUT.to_representation(out), status=201 if created else 200)
 
 
