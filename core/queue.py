@@ -10,10 +10,9 @@ from celery import current_app
 from django.db import transaction
 
 
-def enqueue(task_name: str, *args: Any, countdown: float | None = None) -> None:
+def enqueue(task_name: str, *args: Any) -> None:
     """Send the task registered as `task_name` with `args` when the current transaction
-    commits (at once outside one); nothing is sent if it rolls back. `countdown`: the
-    seconds after sending before a worker starts it (the worker holds it meanwhile).
+    commits (at once outside one); nothing is sent if it rolls back.
 
     A broker that cannot be reached then is logged, not raised: the change is committed
     and its sweep sends the task again (grading runs and compliance reports are left
@@ -21,7 +20,7 @@ def enqueue(task_name: str, *args: Any, countdown: float | None = None) -> None:
     """
 
     def send() -> None:
-        current_app.send_task(task_name, args=args, countdown=countdown)
+        current_app.send_task(task_name, args=args)
 
     # A function of its own, not a partial: Django names the callback when it logs it.
     send.__qualname__ = f"enqueue({task_name})"

@@ -46,11 +46,6 @@ SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS
 # the two (trainer.services.grading.sweep.grading_fault_bound).
 SHOESCHOOL_GRADING_LEASE_SECONDS = env.int("SHOESCHOOL_GRADING_LEASE_SECONDS", default=10)
 SHOESCHOOL_GRADING_SWEEP_SECONDS = env.int("SHOESCHOOL_GRADING_SWEEP_SECONDS", default=5)
-# A submit's grading task is sent this many seconds after its commit, so the runs of a class
-# submitting together are graded in a few batches instead of one batch each (a batch's
-# fixed cost is most of one run's: trainer.services.grading.coalesce). Within the lease and
-# timeout above: the fault bound is unchanged.
-SHOESCHOOL_GRADING_GATHER_SECONDS = env.float("SHOESCHOOL_GRADING_GATHER_SECONDS", default=0.3)
 # How often the ledger's head is appended to the checkpoint file (a line only when it moved).
 SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS = env.int("SHOESCHOOL_LEDGER_CHECKPOINT_SECONDS", default=3600)
 # How often the whole ledger is verified (ledger.tasks.verify_ledger_full): the reports verify

@@ -54,20 +54,3 @@ def test_the_sweep_runs_every_few_seconds_under_celery_beat():
         "schedule": float(settings.SHOESCHOOL_GRADING_SWEEP_SECONDS),
     }
     assert settings.SHOESCHOOL_GRADING_SWEEP_SECONDS == 5
-
-
-def test_a_class_submitting_together_is_graded_in_one_batch(celery_worker, attempt_of, settings):
-    """Each submit queues its own task, started a gathering delay after its commit: the
-    runs submitted within the delay are graded together, in one batch (one moment)."""
-    settings.SHOESCHOOL_GRADING_GATHER_SECONDS = 2.0
-    attempts = [attempt_of() for _ in range(4)]
-    runs = []
-    for attempt in attempts:
-        with transaction.atomic():
-            runs.append(grading_request(attempt=attempt))
-    assert wait_for(lambda: graded(*runs))
-    finished = set(
-        GradingRun.objects.filter(pk__in=[r.pk for r in runs]).values_list("finished_at", flat=True)
-    )
-    assert len(finished) == 1
-    assert Grade.objects.count() == 4 * 7

@@ -57,8 +57,8 @@ QUEUE = "worker-kill"
 def own_queue(monkeypatch):
     from config.celery import app
 
-    def send_task(name: str, *, args: tuple[object, ...], countdown: float | None = None) -> object:
-        return app.send_task(name, args=args, queue=QUEUE, countdown=countdown)
+    def send_task(name: str, *, args: tuple[object, ...]) -> object:
+        return app.send_task(name, args=args, queue=QUEUE)
 
     monkeypatch.setattr("core.queue.current_app", SimpleNamespace(send_task=send_task))
 

@@ -54,8 +54,8 @@ def sent(monkeypatch):
 
     tasks: list[tuple[str, tuple[object, ...]]] = []
 
-    def send_task(name: str, *, args: tuple[object, ...], countdown: float | None = None) -> object:
-        countdown = 3600 if not tasks else countdown
+    def send_task(name: str, *, args: tuple[object, ...]) -> object:
+        countdown = 3600 if not tasks else None
         tasks.append((name, args))
         return app.send_task(name, args=args, queue=QUEUE, countdown=countdown)
 

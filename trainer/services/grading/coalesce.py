@@ -5,14 +5,9 @@ ledger append) dwarfs one attempt's ~40 decisions. So the task for a run also ta
 other runs still waiting when it starts — the ones that arrived while the worker was busy —
 and grades them all in one batch. Their own tasks come later and find their runs graded
 (grading is idempotent); each still takes along the runs waiting then, so a backlog drains
-as fast as batches are graded, not as fast as empty tasks are taken off the queue.
-
-A submit's task starts a short gathering delay after its commit
-(SHOESCHOOL_GRADING_GATHER_SECONDS, trainer.services.grading.lease.grading_gather): a class
-finishing together submits a few runs a second, each graded alone as it came, at the cost
-of a batch each; gathered, the runs submitted within the delay are one batch (the floor at
-200 trainees: a fifth less of the worker's CPU a run, issue #29). A submit alone is graded
-that much later; the results page asks every three seconds (static/js/results.js).
+as fast as batches are graded, not as fast as empty tasks are taken off the queue. When
+submits are few the batch is the one run, so nothing waits on a timer: batches grow only as
+the queue does.
 
 Runs are taken with SKIP LOCKED so two workers never wait on each other's batch; a run
 another worker has already started (status grading) is left to it. SQLite has no SKIP

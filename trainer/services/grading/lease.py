@@ -46,9 +46,3 @@ def grading_fault_bound() -> timedelta:
     not started the pending timeout (queued before the worker died); then one sweep
     interval."""
     return max(grading_lease(), grading_timeout()) + grading_sweep_interval()
-
-
-def grading_gather() -> float:
-    """Seconds a submit's grading task waits before a worker starts it, so the runs a class
-    submits together are graded together (trainer.services.grading.coalesce)."""
-    return float(settings.SHOESCHOOL_GRADING_GATHER_SECONDS)

@@ -21,7 +21,6 @@ from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
 from trainer.selectors.runs import latest_run_numbers
 from trainer.selectors.visibility import not_for_oneself
-from trainer.services.grading.lease import grading_gather
 
 # Runs per batch task (one transaction): big enough to amortise the queries and the
 # task's overhead, small enough that a killed worker or a retry redoes little work.
@@ -177,10 +176,9 @@ def _runs_record(
 
 
 def grading_enqueue(run_ids: Sequence[int]) -> None:
-    """Queue the runs' grading (trainer.tasks) when the transaction commits. A run alone
-    (a submit's) is started after the gathering delay, with the runs submitted meanwhile."""
+    """Queue the runs' grading (trainer.tasks) when the transaction commits."""
     if len(run_ids) == 1:
-        enqueue("trainer.tasks.grade_run", run_ids[0], countdown=grading_gather())
+        enqueue("trainer.tasks.grade_run", run_ids[0])
         return
     for start in range(0, len(run_ids), RUNS_PER_TASK):
         enqueue("trainer.tasks.grade_runs", list(run_ids[start : start + RUNS_PER_TASK]))
