@@ -22,18 +22,6 @@ SETTLE = {"position": 1, "question": 1, "answer": {"action": "pay", "amount": "3
 CONTINUE = {"position": 1, "question": 2, "answer": {"answer": "reshuffle"}}
 
 
-@pytest.fixture
-def attempt(trainee):
-    drill = DrillFactory(documents=[natural_document(), simple_document()])
-    return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
-
-
-@pytest.fixture
-def shown(api, attempt):
-    assert api.get(f"/api/attempts/{attempt.pk}/question").status_code == 200
-    return attempt
-
-
 def answer(api, attempt, body, query="?next=question"):
     return api.post(f"/api/attempts/{attempt.pk}/answers{query}", body, format="json")
 

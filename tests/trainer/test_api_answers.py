@@ -12,7 +12,6 @@ from tests.trainer.factories import (
     AssignmentFactory,
     DrillFactory,
     natural_document,
-    simple_document,
 )
 from trainer.models import AttemptStatus, Decision, Mode
 from trainer.services.attempts import attempt_start, attempt_submit
@@ -21,19 +20,6 @@ pytestmark = pytest.mark.django_db
 
 # The first question of the natural_document round: settle p1's natural on 25.
 RIGHT = {"position": 1, "question": 1, "answer": {"action": "pay", "amount": "37.50"}}
-
-
-@pytest.fixture
-def attempt(trainee):
-    drill = DrillFactory(documents=[natural_document(), simple_document()])
-    return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
-
-
-@pytest.fixture
-def shown(api, attempt):
-    """The attempt with its first question shown (its clock started)."""
-    assert api.get(f"/api/attempts/{attempt.pk}/question").status_code == 200
-    return attempt
 
 
 def post(api, attempt, body):
