@@ -20,6 +20,7 @@ from trainer.api import serializers as s
 from trainer.api.answer_serializers import AnswerInput
 from trainer.api.filters import MomentFilter, StrictFilterSet, choice_filter
 from trainer.api.permissions import IsTrainee
+from trainer.api.results_serializers import ResultsOutput
 from trainer.api.selectors import (
     assignment_get_for_trainee,
     assignments_with_attempts,
@@ -67,7 +68,7 @@ _ATTEMPT_OUT = s.AttemptOutput()
 _QUESTION_OUT = s.QuestionResponseOutput()
 _ANSWER_OUT = s.AnswerResponseOutput()
 _ANSWER_IN = AnswerInput()
-_RESULTS_OUT = s.ResultsOutput()
+_RESULTS_OUT = ResultsOutput()
 
 
 def errors(*codes: int) -> dict[int | str, Any]:
@@ -321,7 +322,7 @@ class AttemptSubmitView(TraineeView):
 
 
 class AttemptResultsView(TraineeView):
-    @extend_schema(responses={200: s.ResultsOutput, **errors(404)})
+    @extend_schema(responses={200: ResultsOutput, **errors(404)})
     def get(self, request: Request, attempt_id: int) -> Response:
         """The grading status and, once graded, the score and every question's grade."""
         attempt = attempt_get_for_user(attempt_id=attempt_id, user=request.user)
