@@ -75,6 +75,12 @@ _HEAD = table(LedgerHead)
 _HEAD_MOVE_SQL = f"UPDATE {_HEAD} SET sequence = %s, hash = %s WHERE id = 1"  # noqa: S608
 
 
+def ledger_hold() -> None:
+    """Lock the chain's head for the rest of the caller's transaction (one must be open):
+    a change that appends commits before this returns, or appends after the caller."""
+    _locked_head()
+
+
 def _locked_head() -> tuple[int, str]:
     """The chain's length and last hash, the head's row locked until the transaction ends
     (made on the first append: a new database has none)."""

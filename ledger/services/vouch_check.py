@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import models
+from django.db import models, transaction
 
 from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
-from ledger.services.append import PendingEntry, ledger_append_many
+from ledger.services.append import PendingEntry, ledger_append_many, ledger_hold
 from ledger.services.vouch import (
     EMPTY_GROUP,
     VOUCHES,
@@ -186,7 +186,18 @@ def vouch_backfill(*, specs: Sequence[tuple[Vouched, Any]]) -> int:
     """Vouch for the rows already in the tables (written before vouching existed): one
     `vouched.backfilled` entry per subject, holding the current digests of its rows, found
     as later entries are. `specs`: each spec with the manager to read through (a
-    migration's historical model's). Returns the entries written."""
+    migration's historical model's). Returns the entries written.
+
+    The rows are read holding the ledger's head: a change being written now (a grading
+    that appends at its end) either commits before they are read, or appends after these
+    entries, so its own later entry vouches for it. Read first, a row could be vouched as it
+    was after a fresher entry had vouched for it as it is."""
+    with transaction.atomic():
+        ledger_hold()
+        return _backfill(specs)
+
+
+def _backfill(specs: Sequence[tuple[Vouched, Any]]) -> int:
     by_subject: dict[tuple[Subject, str], dict[str, str]] = {}
     for spec, manager in specs:
         found = [(value, digest) for value, digest, _ in digests(spec, manager=manager)]
