@@ -81,6 +81,19 @@ def instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int
     return found, end
 
 
+def read_value(model: type[Model], attname: str, value: Any) -> Any:
+    """One column's value as the ORM reads it (an SQLite datetime made aware, JSON parsed)."""
+    shape = _SHAPES.get(model)
+    if shape is None:
+        shape = _SHAPES[model] = _Shape(model)
+    index = shape.names.index(attname)
+    for at, col, converters in shape.converters:
+        if at == index:
+            for convert in converters:
+                value = convert(value, col, connection)
+    return value
+
+
 def fetch_one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -148,6 +161,31 @@ def insert(obj: M) -> M:
         cursor.execute(_insert_sql(model, returning), params)
         pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     return _saved(obj, pk)
+
+
+def update(obj: Model, fields: Sequence[str]) -> None:
+    """``save(update_fields=fields)`` in one fixed UPDATE of the row with the instance's
+    primary key: each value prepared by its field (``auto_now`` set). No save() override or
+    save signal runs: for rows whose model's own save() adds nothing to an update
+    (tests/test_rows.py checks no receiver listens for them)."""
+    model = type(obj)
+    known = [_concrete(model, name) for name in fields]
+    params = [field.get_db_prep_save(field.pre_save(obj, False), connection) for field in known]
+    with connection.cursor() as cursor:
+        cursor.execute(_update_sql(model, tuple(fields)), [*params, obj.pk])
+
+
+def _concrete(model: type[Model], name: str) -> Any:
+    field = model._meta.get_field(name)
+    if not getattr(field, "concrete", False):
+        raise ValueError(f"{model._meta.label}.{name} is not a column")
+    return field
+
+
+@cache
+def _update_sql(model: type[Model], fields: tuple[str, ...]) -> str:
+    sets = ", ".join(f'"{_concrete(model, name).column}" = %s' for name in fields)
+    return f'UPDATE {table(model)} SET {sets} WHERE "{model._meta.pk.column}" = %s'  # noqa: S608
 
 
 # PostgreSQL takes at most 65,535 parameters a statement.

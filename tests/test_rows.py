@@ -17,10 +17,20 @@ from core.rows import (
     instance,
     optional_instance,
     table,
+    update,
 )
 from ledger.models import LedgerEntry
 from tests.answered import make_attempt
-from trainer.models import Assignment, Attempt, AttemptItem, Decision, Drill
+from trainer.models import (
+    Assignment,
+    Attempt,
+    AttemptItem,
+    AttemptStatus,
+    Decision,
+    Drill,
+    GradingRun,
+    GradingStatus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -30,9 +40,10 @@ def answered(trainee):
     return make_attempt(trainee)
 
 
-@pytest.mark.parametrize("model", [Decision, LedgerEntry])
+@pytest.mark.parametrize("model", [Decision, LedgerEntry, Attempt, AttemptItem, GradingRun])
 def test_nothing_listens_to_the_saves_insert_skips(model):
-    # insert() runs no save signal: a receiver added for these rows would be skipped.
+    # insert(), insert_many() and update() run no save signal: a receiver added for these
+    # rows would be skipped.
     for signal in (pre_save, post_save):
         assert not signal._live_receivers(model)[0], f"{signal} has a receiver for {model}"
 
@@ -95,6 +106,35 @@ def test_insert_saves_what_save_would(answered):
     assert stored.created_at is not None  # auto_now_add filled, as save() fills it
     assert stored.late is False
     assert stored.time_limit_ms is None
+
+
+def test_update_writes_what_save_with_update_fields_would(trainee):
+    answered, twin = make_attempt(trainee, submitted=False), make_attempt(trainee, submitted=False)
+    assert answered.status == AttemptStatus.IN_PROGRESS
+    before = Attempt.objects.get(pk=answered.pk)
+    now = timezone.now()
+    for attempt in (answered, twin):
+        attempt.status = AttemptStatus.SUBMITTED
+        attempt.submitted_at = now
+        attempt.grading_status = GradingStatus.PENDING
+        attempt.grading_error = 'a "quoted" reason'
+        attempt.mode = "speed"  # changed on the instance, not written: not in the fields
+    fields = ("status", "submitted_at", "grading_status", "grading_error")
+    with CaptureQueriesContext(connection) as queries:
+        update(answered, fields)
+    assert len(queries) == 1
+    twin.save(update_fields=fields)
+    mine, theirs = Attempt.objects.get(pk=answered.pk), Attempt.objects.get(pk=twin.pk)
+    for name in fields:
+        assert getattr(mine, name) == getattr(theirs, name), name
+    for field in Attempt._meta.concrete_fields:
+        if field.attname not in fields:  # the rest of the row as it was
+            assert getattr(mine, field.attname) == getattr(before, field.attname), field.name
+    assert mine.status == AttemptStatus.SUBMITTED
+    assert mine.grading_error == 'a "quoted" reason'
+    assert mine.mode != "speed"
+    with pytest.raises(ValueError, match="not a column"):
+        update(answered, ("items",))
 
 
 def _copies(attempt, count):

@@ -6,6 +6,7 @@ from django.db.models import Prefetch, QuerySet
 from core.errors import NotFoundError
 from trainer.models import Assignment, Attempt, Drill
 from trainer.selectors.attempts import assignments_for_trainee, attempt_progress
+from trainer.selectors.starting import assignment_of_trainee, drill_active
 
 __all__ = [
     "assignment_get_for_trainee",
@@ -17,7 +18,7 @@ __all__ = [
 
 def drill_get(*, drill_id: int) -> Drill:
     """An active drill; NotFoundError otherwise (a retired drill cannot be started)."""
-    drill = Drill.objects.filter(pk=drill_id, is_active=True).first()
+    drill = drill_active(drill_id=drill_id)
     if drill is None:
         raise NotFoundError(f"no such drill: {drill_id}", field="drill")
     return drill
@@ -25,7 +26,7 @@ def drill_get(*, drill_id: int) -> Drill:
 
 def assignment_get_for_trainee(*, assignment_id: int, user: AbstractBaseUser) -> Assignment:
     """One of the user's assignments; NotFoundError for a missing id and anyone else's."""
-    assignment = assignments_for_trainee(user=user).filter(pk=assignment_id).first()
+    assignment = assignment_of_trainee(trainee=user, assignment_id=assignment_id)
     if assignment is None:
         raise NotFoundError(f"no such assignment: {assignment_id}", field="assignment")
     return assignment

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from typing import Protocol
 
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -59,8 +60,15 @@ class SittingState:
         return self.refusal is None
 
 
+class Sitting(Protocol):
+    """An attempt as the sitting rules read it (an Attempt, or the start's lighter row)."""
+
+    @property
+    def submitted_at(self) -> datetime | None: ...
+
+
 def sitting_state_of(
-    assignment: Assignment, attempts: Iterable[Attempt], *, now: datetime | None = None
+    assignment: Assignment, attempts: Iterable[Sitting], *, now: datetime | None = None
 ) -> SittingState:
     """The state from the trainee's attempts at the assignment (already read: no query)."""
     now = now or timezone.now()

@@ -31,7 +31,16 @@ from django.utils.dateparse import parse_datetime
 
 from core.errors import ConflictError, ForbiddenError, NotFoundError, ProductError
 from core.roles import Role, has_role
-from core.rows import columns, fetch_one, insert, insert_many, instance, lock_clause, table
+from core.rows import (
+    columns,
+    fetch_one,
+    insert,
+    insert_many,
+    instance,
+    lock_clause,
+    table,
+    update,
+)
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
 from trainer.games import DocumentError, game_named
@@ -51,7 +60,6 @@ from trainer.models import (
 from trainer.selectors.attempts import (
     AskedAttempt,
     CurrentQuestion,
-    assignments_for_trainee,
     attempt_current_question,
     public_question,
     question_view,
@@ -65,14 +73,10 @@ from trainer.selectors.pools import (
     pool_shared_problem,
     pool_size_problem,
 )
-from trainer.selectors.sittings import sitting_state
+from trainer.selectors.sittings import sitting_state_of
+from trainer.selectors.starting import Sat, assignment_of_trainee, attempts_at_assignment
 from trainer.services.grading.request import grading_request_on_submit
 from trainer.services.json_keys import first_showing_sql
-
-
-def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
-    return assignments_for_trainee(user=trainee).filter(drill=drill, mode=mode).first()
-
 
 Dealt = tuple[dict[str, Any], RuleProfileVersion, Scenario | None]
 
@@ -112,10 +116,10 @@ def _rounds(drill: Drill, seed: int | None, trainee_id: int | None = None) -> li
     return rounds
 
 
-def _sitting_rules(*, trainee: AbstractBaseUser, assignment: Assignment) -> int:
+def _sitting_rules(*, assignment: Assignment, sat: list[Sat]) -> int:
     """The number of the sitting about to start, or a refusal naming the rule that stops it
     (trainer.selectors.sittings: My training and the briefing say the same)."""
-    state = sitting_state(assignment=assignment, trainee_id=trainee.pk)
+    state = sitting_state_of(assignment, sat)
     if state.refusal is not None:
         code, message = state.refusal
         raise ConflictError(message, code=code)
@@ -152,14 +156,17 @@ def attempt_start(
     if not drill.is_active:
         raise NotFoundError("no such drill", field="drill")
     if assignment is not None:
-        if not assignments_for_trainee(user=trainee).filter(pk=assignment.pk, drill=drill).exists():
+        mine = assignment_of_trainee(
+            trainee=trainee, assignment_id=assignment.pk, drill_id=drill.pk
+        )
+        if mine is None:
             raise NotFoundError("no such assignment", field="assignment")
         if assignment.mode != mode:
             raise ProductError(
                 f"this assignment is in {assignment.mode} mode, not {mode}", field="mode"
             )
     else:
-        assignment = _assignment_for(trainee=trainee, drill=drill, mode=mode)
+        assignment = assignment_of_trainee(trainee=trainee, drill_id=drill.pk, mode=mode)
         if assignment is None and drill.made_for_id not in (None, trainee.pk):
             # Another trainee's refresher: as if it did not exist (its title names them).
             raise NotFoundError("no such drill", field="drill")
@@ -178,12 +185,19 @@ def attempt_start(
             code="pool_readable",
         )
 
-    in_progress = _open_attempt(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
-    if in_progress is not None:
-        return in_progress
-    sitting = (
-        _sitting_rules(trainee=trainee, assignment=assignment) if assignment is not None else None
-    )
+    if assignment is None:
+        in_progress = _open_attempt(trainee=trainee, drill=drill, mode=mode, assignment=None)
+        if in_progress is not None:
+            return in_progress
+        sitting = None
+    else:
+        # One read for both: the sitting rules count the trainee's attempts at the
+        # assignment, and the open one among them is resumed.
+        sat = attempts_at_assignment(assignment_id=assignment.pk, trainee_id=trainee.pk)
+        for one in sat:
+            if one.open and one.drill_id == drill.pk and one.mode == mode:
+                return Attempt.objects.get(pk=one.pk)
+        sitting = _sitting_rules(assignment=assignment, sat=sat)
 
     sealed = drill.purpose == DrillPurpose.EXAM
     if seed is None and (drill.kind == DrillKind.GENERATED or sealed):
@@ -204,14 +218,16 @@ def attempt_start(
         with transaction.atomic():
             if drill.kind == DrillKind.FIXED and sealed:
                 _pool_turn(trainee, drill, [scenario for _, _, _, scenario, _ in dealt])
-            attempt = Attempt.objects.create(
-                trainee_id=trainee.pk,
-                drill=drill,
-                assignment=assignment,
-                mode=mode,
-                sitting=sitting,
-                seed=seed if (drill.kind == DrillKind.GENERATED or sealed) else None,
-                deadline=now + timedelta(seconds=drill.time_box_seconds) if timed else None,
+            attempt = insert(
+                Attempt(
+                    trainee_id=trainee.pk,
+                    drill=drill,
+                    assignment=assignment,
+                    mode=mode,
+                    sitting=sitting,
+                    seed=seed if (drill.kind == DrillKind.GENERATED or sealed) else None,
+                    deadline=now + timedelta(seconds=drill.time_box_seconds) if timed else None,
+                )
             )
             insert_many(
                 [
@@ -537,7 +553,7 @@ def _close(attempt_id: int, *, trainee_id: int | None = None) -> Attempt:
         # the grading fields, saved with the status in one UPDATE; the grading itself is
         # the worker's, queued on commit.
         grading_request_on_submit(attempt=locked)
-        locked.save(update_fields=[*_SUBMIT_FIELDS])
+        update(locked, _SUBMIT_FIELDS)
     return locked
 
 

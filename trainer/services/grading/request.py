@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, ProductError
 from core.queue import enqueue
+from core.rows import insert_many
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
@@ -145,7 +146,7 @@ def _runs_record(
     # The ids are needed for the ledger and the queue: one INSERT returning them where the
     # database can, else one at a time.
     if connection.features.can_return_rows_from_bulk_insert:
-        GradingRun.objects.bulk_create(runs)
+        insert_many(runs)
     else:
         for run in runs:
             run.save()
