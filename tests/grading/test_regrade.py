@@ -5,6 +5,7 @@ import pytest
 from core.errors import ProductError
 from tests.answered import SOFT_17, casino_shoe, right
 from trainer.models import Attempt, Grade, GradingRun, RunStatus, RunTrigger, Scenario
+from trainer.selectors.runs import latest_and_graded_run_numbers, latest_run_numbers
 from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request, regrade_request
 from trainer.services.profiles import profile_version_create
@@ -113,3 +114,18 @@ def test_a_regrade_of_an_attempt_never_submitted_is_refused(attempt_of):
     with pytest.raises(ProductError, match="not submitted"):
         regrade_request(attempts=[attempt], reason="fix")
     assert not GradingRun.objects.filter(status=RunStatus.PENDING).exists()
+
+
+def test_the_latest_and_graded_run_numbers_are_read_together_as_apart(attempt_of):
+    graded, _ = graded_attempt(attempt_of)
+    regrade_request(attempts=[graded], reason="profile corrected", requested_by=None)
+    never = attempt_of((SOFT_17,))
+    grading_request(attempt=never)
+    nothing = attempt_of((SOFT_17,))
+    ids = [graded.pk, never.pk, nothing.pk]
+    together = latest_and_graded_run_numbers(attempt_ids=ids)
+    assert together == {graded.pk: (2, 1), never.pk: (1, None)}
+    apart_graded = latest_run_numbers(attempt_ids=ids, status=RunStatus.GRADED)
+    for pk, (last, graded_number) in together.items():
+        assert last == latest_run_numbers(attempt_ids=ids)[pk]
+        assert graded_number == apart_graded.get(pk)

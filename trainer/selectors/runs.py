@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 
 from core.errors import ProductError
 from trainer.models import (
@@ -59,6 +59,20 @@ def latest_run_numbers(*, attempt_ids: Iterable[int], **filters: Any) -> dict[in
         .annotate(last=Max("number"))
         .values_list("attempt_id", "last")
     )
+
+
+def latest_and_graded_run_numbers(
+    *, attempt_ids: Iterable[int]
+) -> dict[int, tuple[int, int | None]]:
+    """Each attempt's highest run number and highest graded run number (None: no run
+    graded yet), in one query."""
+    return {
+        attempt_id: (last, graded)
+        for attempt_id, last, graded in GradingRun.objects.filter(attempt_id__in=set(attempt_ids))
+        .values("attempt_id")
+        .annotate(last=Max("number"), graded=Max("number", filter=Q(status=RunStatus.GRADED)))
+        .values_list("attempt_id", "last", "graded")
+    }
 
 
 def run_is_newest(*, run: GradingRun) -> bool:

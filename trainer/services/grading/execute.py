@@ -40,7 +40,7 @@ from trainer.models import (
     RunTrigger,
     Scenario,
 )
-from trainer.selectors.runs import latest_run_numbers
+from trainer.selectors.runs import latest_and_graded_run_numbers, latest_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
 from trainer.services.grading.lease import grading_lease
 from trainer.services.run_summaries import run_summaries_save
@@ -378,8 +378,9 @@ def _copy_to_attempts(
     the attempt's copy of it in its entry's payload (`finished`, by run).
     """
     attempt_ids = {run.attempt_id for run in runs}
-    latest = latest_run_numbers(attempt_ids=attempt_ids)
-    graded_before = latest_run_numbers(attempt_ids=attempt_ids, status=RunStatus.GRADED)
+    numbers = latest_and_graded_run_numbers(attempt_ids=attempt_ids)
+    latest = {pk: last for pk, (last, _) in numbers.items()}
+    graded_before = {pk: graded for pk, (_, graded) in numbers.items() if graded is not None}
     changes: dict[int, dict[str, Any]] = {}
     setters: dict[int, GradingRun] = {}
     for run in sorted(runs, key=lambda r: r.number):
