@@ -471,7 +471,13 @@ def attempt_results(
     key (a page that words each question again), else they are not read."""
     if attempt.trainee_id != user.pk:
         raise NotFoundError("no such attempt", field="attempt")
-    run = attempt.grading_runs.filter(status=RunStatus.GRADED).order_by("-number").first()
+    # The run with its summary (the skills' figures) in one query.
+    run = (
+        attempt.grading_runs.filter(status=RunStatus.GRADED)
+        .select_related("summary")
+        .order_by("-number")
+        .first()
+    )
     pool = pool_state(drill=attempt.drill)
     if run is None:
         return AttemptResults(attempt=attempt, run=None, pool=pool)
@@ -504,14 +510,11 @@ def _by_skill(run: GradingRun) -> tuple[list[SkillResult], int | None, Decimal |
     skill, as the game says): the figures My record and the pit add up. Nothing when the run
     has no summary (every graded run has one: the grading service writes it, migration
     0025 and ``build_run_summaries`` the older ones); and the run's points lost."""
-    row = (
-        GradingRunSummary.objects.filter(run=run)
-        .values_list("facets", "not_reached", "points")
-        .first()
-    )
-    if row is None:
+    try:
+        summary = run.summary
+    except GradingRunSummary.DoesNotExist:
         return [], None, None
-    facets, not_reached, points = row
+    facets, not_reached, points = summary.facets, summary.not_reached, summary.points
     labels = skill_words()
     return (
         [
