@@ -7,12 +7,19 @@ One request a question instead of two (issue #29): the question comes back as GE
 from datetime import datetime
 
 import pytest
+from django.utils import timezone
 
 from ledger.models import LedgerEntry
 from tests.queries import assert_database_query_count
-from tests.trainer.factories import DrillFactory, natural_document, simple_document
+from tests.trainer.factories import (
+    AssignmentFactory,
+    DrillFactory,
+    natural_document,
+    simple_document,
+)
 from tests.trainer.test_api_question import assert_no_answer_in, key_of, stakes_in
-from trainer.models import AttemptItem, Decision, Mode
+from trainer.games.blackjack import answer_fields
+from trainer.models import Attempt, AttemptItem, Decision, Mode
 from trainer.services.attempts import attempt_start
 
 pytestmark = pytest.mark.django_db
@@ -116,10 +123,13 @@ def test_someone_else_s_attempt_is_a_404_and_shows_nothing(api, other_trainee):
     assert shown_moments(theirs, 1) == {}
 
 
-# The answer's own 10 (tests/test_query_counts.py), then the question asked now with its
-# attempt and drill, and its first showing's conditional UPDATE: 12 in one request where a
-# GET …/question after it took 4 more (its session and user again).
-ANSWER_AND_NEXT_QUERIES = 12
+# The answer's own 10 (tests/test_query_counts.py) and the next question of the same round
+# shown in the answer's transaction (its first showing's conditional UPDATE): 11 in one
+# request where a GET …/question after it took 4 more (its session and user again). The
+# round's last answer also marks the round complete and reads its decisions for the
+# practice feedback, then, after the commit, reads the next round and shows its question: 14.
+ANSWER_AND_NEXT_QUERIES = 11
+ANSWER_AND_NEXT_ROUND_QUERIES = 14
 
 
 def test_the_answer_and_the_next_question_in_one_request_s_queries(api, trainee, shown):
@@ -133,3 +143,57 @@ def test_the_answer_and_the_next_question_in_one_request_s_queries(api, trainee,
         response = answer(api, shown, SETTLE)
     assert response.status_code == 201
     assert response.json()["next"]["question"]["n"] == 2
+    with assert_database_query_count(ANSWER_AND_NEXT_ROUND_QUERIES):
+        response = answer(api, shown, CONTINUE)
+    assert response.status_code == 201
+    assert (
+        response.json()["next"]["question"]["position"],
+        response.json()["next"]["question"]["n"],
+    ) == (2, 1)
+
+
+def _through_every_question(api, attempt):
+    """Answer every question with ?next=question, each next compared with what GET
+    …/question gives right after: the same question, the same moment, the same clock."""
+    asked = api.get(f"/api/attempts/{attempt.pk}/question").json()
+    seen = []
+    while asked["question"] is not None:
+        question = asked["question"]
+        key = key_of(attempt, question["position"], question["n"])
+        body = {"position": question["position"], "question": question["n"]}
+        expected = {k: v for k, v in key["expected"].items() if k in answer_fields(key["kind"])}
+        given = answer(api, attempt, {**body, "answer": expected})
+        assert given.status_code == 201, given.content
+        asked = given.json()["next"]
+        assert api.get(f"/api/attempts/{attempt.pk}/question").json() == asked
+        seen.append((question["position"], question["n"]))
+    return seen
+
+
+@pytest.mark.parametrize("mode", [Mode.PRACTICE, Mode.SPEED])
+def test_every_next_question_is_the_one_a_get_gives_after_it(api, trainee, mode):
+    drill = DrillFactory(documents=[natural_document(), simple_document()])
+    assignment = AssignmentFactory(drill=drill, mode=mode, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=mode, assignment=assignment)
+    seen = _through_every_question(api, attempt)
+    assert seen == [(1, 1), (1, 2), *((2, n) for n in range(1, 5))]
+    # Every question was shown once, and each decision timed from that showing.
+    for decision in Decision.objects.filter(item__attempt=attempt):
+        moment = shown_moments(attempt, decision.item.position)[str(decision.question)]
+        assert decision.shown_at == datetime.fromisoformat(moment)
+
+
+def test_a_speed_attempt_past_its_time_box_is_submitted_not_shown_more(api, trainee):
+    drill = DrillFactory(documents=[simple_document()])
+    assignment = AssignmentFactory(drill=drill, mode=Mode.SPEED, trainee=trainee)
+    attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.SPEED, assignment=assignment)
+    first = api.get(f"/api/attempts/{attempt.pk}/question").json()["question"]
+    key = key_of(attempt, 1, first["n"])
+    expected = {k: v for k, v in key["expected"].items() if k in answer_fields(key["kind"])}
+    body = {"position": 1, "question": first["n"], "answer": expected}
+    Attempt.objects.filter(pk=attempt.pk).update(deadline=timezone.now())
+    refused = answer(api, attempt, body)
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "deadline_passed"
+    assert "2" not in shown_moments(attempt, 1)
+    assert Attempt.objects.get(pk=attempt.pk).status == "submitted"

@@ -41,6 +41,7 @@ from trainer.services.attempts import (
     attempt_start,
     attempt_submit,
     decision_record,
+    decision_record_showing_next,
 )
 
 _ERRORS = {
@@ -288,21 +289,28 @@ class AttemptAnswerView(TraineeView):
             attempt_get_for_user(attempt_id=attempt_id, user=request.user)
             raise
         # The attempt is read once, under its lock: NotFoundError for anyone else's.
-        decision, created = decision_record(
-            attempt=attempt_id,
-            user=_user(request),
-            position=data["position"],
-            question=data["question"],
-            answer=data["answer"],
-        )
+        given = {
+            "attempt": attempt_id,
+            "user": _user(request),
+            "position": data["position"],
+            "question": data["question"],
+            "answer": data["answer"],
+        }
+        if then_show:
+            decision, created, after = decision_record_showing_next(**given)
+        else:
+            # Nothing more is shown: the next question's clock waits for its GET.
+            (decision, created), after = decision_record(**given), None
         item = decision.item
         attempt = item.attempt
         complete = item.completed_at is not None
         feedback = None
         if complete and attempt.mode == Mode.PRACTICE:
             feedback = round_feedback(attempt=attempt, position=data["position"], item=item)
-        # Read after the decision committed: the question asked now is the one after it.
-        after = _question_body(attempt_id, _user(request)) if then_show else None
+        if then_show and after is None:
+            # Not known under the answer's lock (the next round's, say): read after the
+            # decision committed, as GET …/question reads it.
+            after = _question_body(attempt_id, _user(request))
         out = {
             "decision": decision,
             "round_complete": complete,

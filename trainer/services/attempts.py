@@ -382,13 +382,42 @@ def decision_record(
     if isinstance(attempt, Attempt):
         _own(attempt, user)
     attempt_id = attempt.pk if isinstance(attempt, Attempt) else attempt
+    decision, created, _ = _decide(attempt_id, user, position, question, answer, then_show=False)
+    return decision, created
+
+
+def decision_record_showing_next(
+    *, attempt: int, user: AbstractBaseUser, position: int, question: int, answer: Mapping[str, Any]
+) -> tuple[Decision, bool, dict[str, Any] | None]:
+    """``decision_record``, and the question asked after it where it is known under the
+    same lock: the next question of the same round, shown (its first showing timed in the
+    same transaction, a statement and a commit fewer than showing it after). As GET
+    …/question's body: the attempt, its status and deadline, the question. None where it is
+    not worked out here (the round's last question, a class session's, the same answer
+    again, a time box ending): the caller reads it as GET …/question does."""
+    return _decide(attempt, user, position, question, answer, then_show=True)
+
+
+def _decide(
+    attempt_id: int,
+    user: AbstractBaseUser,
+    position: int,
+    question: int,
+    answer: Mapping[str, Any],
+    *,
+    then_show: bool,
+) -> tuple[Decision, bool, dict[str, Any] | None]:
     with transaction.atomic():
         # Locking the attempt makes concurrent answers to it take turns.
         locked = _locked_with_drill(attempt_id, trainee_id=user.pk)
         if locked is None:
             raise NotFoundError("no such attempt", field="attempt")
         if not _past_deadline(locked):
-            return _record(locked, user, position, question, answer)
+            decision, created = _record(
+                locked, user, position, question, answer, count_rounds=then_show
+            )
+            after = _next_in_round(locked, decision) if then_show and created else None
+            return decision, created, after
     attempt_submit(attempt=locked, user=user)
     raise ConflictError(
         "the time for this attempt has ended: it was submitted as it stood",
@@ -437,12 +466,18 @@ def _asked(attempt: Attempt, *, count_rounds: bool, lock: bool = False) -> Curre
 
 
 def _record(
-    locked: Attempt, user: AbstractBaseUser, position: int, question: int, answer: Mapping[str, Any]
+    locked: Attempt,
+    user: AbstractBaseUser,
+    position: int,
+    question: int,
+    answer: Mapping[str, Any],
+    *,
+    count_rounds: bool = False,
 ) -> tuple[Decision, bool]:
     """decision_record's work, under the attempt's lock."""
     game = game_named(locked.drill.game)
     open_ = locked.status == AttemptStatus.IN_PROGRESS
-    current = _asked(locked, count_rounds=False, lock=True) if open_ else None
+    current = _asked(locked, count_rounds=count_rounds, lock=True) if open_ else None
     if current is None or (current.item.position, current.n) != (position, question):
         # Only a question other than the one being asked can have been answered before.
         repeated = _answered_before(locked, position, question)
@@ -509,6 +544,37 @@ def _record(
         actor=user,
     )
     return decision, True
+
+
+def _next_in_round(locked: Attempt, decision: Decision) -> dict[str, Any] | None:
+    """The question after the one just answered, shown, when it is in the same round (see
+    decision_record_showing_next); None otherwise."""
+    item = decision.item
+    rounds = int(getattr(item, "rounds_dealt", 0))
+    if locked.live_session_id is not None or item.completed_at is not None or not rounds:
+        return None
+    if _past_deadline(locked):
+        return None  # GET …/question's read submits it as it stands
+    keys = list(item.answer_key)
+    # The question answered was the round's first unanswered one and only it can be
+    # answered, so the question asked now is the one after it in the key's order.
+    at = next(i for i, key in enumerate(keys) if key["n"] == decision.question)
+    if at + 1 >= len(keys):
+        return None
+    key = keys[at + 1]
+    shown = str(key["n"])
+    if shown not in item.questions_shown:
+        item = _first_showing(item, shown)
+        item.attempt = locked
+    question = public_question(item, key, game=game_named(locked.drill.game))
+    question["rounds"] = rounds
+    question["shown_at"] = item.questions_shown[shown]
+    return {
+        "attempt": locked.pk,
+        "status": locked.status,
+        "deadline": locked.deadline,
+        "question": question,
+    }
 
 
 def _answered_before(attempt: Attempt, position: int, question: int) -> Decision | None:
