@@ -148,9 +148,11 @@ class Services:
 
     def start_worker(self) -> None:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
+        # --worker-nice: grading yields the cores to the trainees' requests (docs/operations.md).
+        nice = ["nice", "-n", str(self.args.worker_nice)] if self.args.worker_nice else []
         self._start(
             "worker",
-            [*celery, "worker", "--loglevel", "WARNING", "-c", str(self.args.concurrency)],
+            [*nice, *celery, "worker", "--loglevel", "WARNING", "-c", str(self.args.concurrency)],
         )
 
     def start(self) -> None:
@@ -788,6 +790,9 @@ def main(argv: list[str] | None = None) -> int:
         "--web-threads", type=int, default=1, help="gunicorn threads per worker (gthread if >1)"
     )
     parser.add_argument("--concurrency", type=int, default=CORES, help="Celery pool processes")
+    parser.add_argument(
+        "--worker-nice", type=int, default=0, help="run the Celery worker at this niceness"
+    )
     parser.add_argument("--database", default="floor_bench", help="scratch database (dropped)")
     parser.add_argument("--visibility-timeout", type=int, default=300)
     parser.add_argument("--grading-timeout", type=int, default=10)
