@@ -555,13 +555,15 @@ def _next_in_round(locked: Attempt, decision: Decision) -> dict[str, Any] | None
         return None
     if _past_deadline(locked):
         return None  # GET …/question's read submits it as it stands
-    keys = list(item.answer_key)
-    # The question answered was the round's first unanswered one and only it can be
-    # answered, so the question asked now is the one after it in the key's order.
-    at = next(i for i, key in enumerate(keys) if key["n"] == decision.question)
-    if at + 1 >= len(keys):
+    upto = int(getattr(item, "answered_upto", -1))
+    if upto < 0:
+        return None  # answers not in the key's order: read the round as GET …/question does
+    # The round's first unanswered question, as trainer.selectors.attempts._current_of
+    # finds it: questions 1 to `upto` were answered before, and this one now.
+    answered = {*range(1, upto + 1), decision.question}
+    key = next((k for k in item.answer_key if k["n"] not in answered), None)
+    if key is None:
         return None
-    key = keys[at + 1]
     shown = str(key["n"])
     if shown not in item.questions_shown:
         item = _first_showing(item, shown)
