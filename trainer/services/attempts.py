@@ -34,6 +34,7 @@ from core.roles import Role, has_role
 from core.rows import columns, fetch_one, insert, insert_many, instance, lock_clause, table
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
+from ledger.services.vouch import VOUCHES
 from trainer.games import DocumentError, game_named
 from trainer.models import (
     Assignment,
@@ -68,6 +69,7 @@ from trainer.selectors.pools import (
 from trainer.selectors.sittings import sitting_state
 from trainer.services.grading.request import grading_request_on_submit
 from trainer.services.json_keys import first_showing_sql
+from trainer.services.vouched import decision_vouch
 
 
 def _assignment_for(*, trainee: AbstractBaseUser, drill: Drill, mode: str) -> Assignment | None:
@@ -474,6 +476,9 @@ def _record(
     if current.is_last_of_round:
         item.completed_at = now
         item.save(update_fields=["completed_at"])
+    # The ledger vouches for the decision as written (its digest from the values inserted:
+    # no read back), so an answer changed behind the application is named by verification.
+    vouch_key, vouch_digest = decision_vouch(decision)
     ledger_append(
         event=Event.DECISION_RECORDED,
         subject_type=Subject.DECISION,
@@ -489,6 +494,7 @@ def _record(
             "response_ms": decision.response_ms,
             "time_limit_ms": limit_ms,
             "late": decision.late,
+            VOUCHES: {vouch_key: vouch_digest},
         },
         actor=user,
     )
