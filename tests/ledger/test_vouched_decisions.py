@@ -7,10 +7,12 @@ older than vouching are vouched for by migration 0031 from what their entries re
 
 from __future__ import annotations
 
+from importlib import import_module
 from io import StringIO
 from typing import Any, cast
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
@@ -181,3 +183,99 @@ def test_a_sign_off_on_the_untouched_sitting_signs(pit, trainee, pit_boss):
     shoe = RuleProfile.objects.get(name="casino-shoe")
     exam = make_attempt(trainee=trainee, answers=[RIGHT] * 50, mode=Mode.EXAM, drill=table_test())
     assert sign(trainee, exam, pit_boss, shoe).pk is not None
+
+
+# Decisions older than vouching: migration 0031 vouches for them from their entries.
+
+
+def test_the_backfill_vouches_from_what_each_entry_recorded(trainee, monkeypatch):
+    # Recorded as before vouching: the entry holds the answer and times, no digest.
+    monkeypatch.setattr("trainer.services.attempts.VOUCHES", "not vouched yet")
+    kept = answered(trainee)
+    changed = answered(trainee)
+    monkeypatch.undo()
+    # Changed before the migration ran: the backfill must not take it on trust.
+    Decision.objects.filter(pk=changed.pk).update(answer={"action": "pay", "amount": "1.00"})
+    status, output = verify()
+    assert status == 1
+    assert f"{named(kept)}: no ledger entry vouches for it" in output
+
+    migration = import_module("trainer.migrations.0031_vouch_existing_decisions")
+    migration.vouch_existing(apps, None)
+
+    entries = LedgerEntry.objects.filter(event=Event.VOUCHED_BACKFILLED)
+    # One entry per sitting, about the sitting.
+    assert sorted(entries.values_list("subject_type", "subject_id")) == sorted(
+        [("attempt", str(kept.item.attempt_id)), ("attempt", str(changed.item.attempt_id))]
+    )
+    status, output = verify()
+    assert status == 1
+    assert named(kept) not in output
+    backfilled = entries.get(subject_id=str(changed.item.attempt_id))
+    assert (
+        f"{named(changed)}: it does not match what ledger entry {backfilled.sequence:,} recorded"
+    ) in output
+    # The answer put back as recorded, verification holds.
+    Decision.objects.filter(pk=changed.pk).update(answer=PAY)
+    assert verify()[0] == 0
+    # And the sign-off's lookup finds the backfill's vouches (by the sitting).
+    from ledger.services.vouch_check import vouch_problems
+
+    assert vouch_problems(Decision, [kept.pk, changed.pk]) == []
+    Decision.objects.filter(pk=kept.pk).update(late=True)
+    assert [named(kept) in p for p in vouch_problems(Decision, [kept.pk, changed.pk])] == [True]
+
+
+def test_the_backfill_leaves_a_decision_no_entry_recorded_unvouched(trainee):
+    from trainer.services.decision_backfill import decisions_vouch_backfill
+
+    decision = answered(trainee)
+    raw(
+        "INSERT INTO trainer_decision (item_id, question, kind, answer, shown, shown_at, "
+        "answered_at, response_ms, time_limit_ms, late, created_at) SELECT item_id, "
+        "question + 1, kind, answer, shown, shown_at, answered_at, response_ms, time_limit_ms, "
+        "late, created_at FROM trainer_decision WHERE id = %s",
+        [decision.pk],
+    )
+    inserted = Decision.objects.exclude(pk=decision.pk).get()
+    done = decisions_vouch_backfill()
+    # The one recorded with its voucher is left as it is; the inserted one stays unvouched.
+    assert (done.entries, done.vouched, done.unrecorded) == (0, 0, [inserted.pk])
+    assert f"{named(inserted)}: no ledger entry vouches for it" in verify()[1]
+
+
+def test_the_backfill_writes_one_entry_per_sitting_across_its_batches(trainee, monkeypatch):
+    from trainer.services import decision_backfill
+
+    monkeypatch.setattr("trainer.services.attempts.VOUCHES", "not vouched yet")
+    sittings = []
+    for _ in range(3):
+        drill = cast(Drill, DrillFactory(documents=[natural_document(), simple_document()]))
+        attempt = attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
+        while (question := attempt_question_show(attempt=attempt, user=trainee)) is not None:
+            key = attempt.items.get(position=question["position"]).answer_key
+            given = next(q["expected"] for q in key if q["n"] == question["n"])
+            decision_record(
+                attempt=attempt,
+                user=trainee,
+                position=question["position"],
+                question=question["n"],
+                answer=given,
+            )
+        sittings.append(attempt.pk)
+    monkeypatch.undo()
+    assert Decision.objects.count() > 3
+    # Two decisions read at a time, one entry appended at a time: a sitting's decisions
+    # straddle the batches and still make one entry.
+    monkeypatch.setattr(decision_backfill, "BATCH", 2)
+    monkeypatch.setattr(decision_backfill, "BACKFILL_CHUNK", 1)
+    done = decision_backfill.decisions_vouch_backfill()
+    assert (done.entries, done.vouched) == (3, Decision.objects.count())
+    assert done.differing == done.unrecorded == []
+    assert sorted(
+        LedgerEntry.objects.filter(event=Event.VOUCHED_BACKFILLED).values_list(
+            "subject_id", flat=True
+        )
+    ) == sorted(str(pk) for pk in sittings)
+    status, output = verify()
+    assert status == 0, output
