@@ -122,7 +122,12 @@ GRADES = Vouched(
     later=GRADE_LATER,
 )
 RUNS = Vouched(
-    model=GradingRun, fields=RUN_FIELDS, subject_type=Subject.GRADING_RUN, needs=_run_finished
+    model=GradingRun,
+    fields=RUN_FIELDS,
+    subject_type=Subject.GRADING_RUN,
+    noun="grading run",
+    plural="grading runs",
+    needs=_run_finished,
 )
 ATTEMPTS = Vouched(
     model=Attempt,
