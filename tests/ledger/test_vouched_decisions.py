@@ -29,6 +29,7 @@ from tests.ledger.test_vouched_rows import sign
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import Decision, Drill, Mode, RuleProfile
 from trainer.services.attempts import attempt_question_show, attempt_start, decision_record
+from trainer.services.vouched import decision_vouch
 
 pytestmark = pytest.mark.django_db
 
@@ -82,6 +83,23 @@ def test_the_decision_entry_vouches_for_the_row_as_the_database_holds_it(trainee
     assert recorded(decision).payload["vouches"] == row_vouches(Decision, [decision.pk])
     status, output = verify()
     assert status == 0, output
+
+
+def test_the_digest_in_memory_is_the_digest_read_back_whatever_the_json_keys(trainee):
+    first = answered(trainee)
+    # A game's view keyed by number: text keys in the database, sorted as text there.
+    decision = Decision.objects.create(
+        item=first.item,
+        question=first.question + 1,
+        kind=first.kind,
+        answer={"amount": "1.50", "action": "pay"},
+        shown={10: "ten", 9: ["nine", 9.5]},
+        shown_at=first.shown_at,
+        answered_at=first.answered_at,
+        response_ms=1,
+    )
+    key, digest = decision_vouch(decision)
+    assert row_vouches(Decision, [decision.pk]) == {key: digest}
 
 
 def test_an_answer_changed_in_raw_sql_is_named_by_the_full_verification(trainee):

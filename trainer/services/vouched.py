@@ -11,6 +11,7 @@ answer is the busiest request, and reading the row back would cost it a query.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -65,6 +66,7 @@ DECISION_FIELDS = (
     "time_limit_ms",
     "late",
 )
+_JSON_FIELDS = ("answer", "shown")
 _FINISHED = (RunStatus.GRADED.value, RunStatus.FAILED.value)
 
 
@@ -161,5 +163,11 @@ def attempt_vouch(attempt: Attempt, *, score: Any, passed: Any) -> tuple[str, st
 
 def decision_vouch(decision: Decision) -> tuple[str, str]:
     """The key and digest of a decision just inserted, from the values it was written with
-    (the database holds them as they are: a JSON answer and times to the microsecond)."""
-    return DECISIONS.key(decision.pk), row_digest([getattr(decision, f) for f in DECISION_FIELDS])
+    (the database holds the times to the microsecond). The answer and what was shown are
+    hashed as the database gives them back: a JSON object's keys are text there (a game's
+    view keyed by number would sort otherwise)."""
+    values = [getattr(decision, f) for f in DECISION_FIELDS]
+    for name in _JSON_FIELDS:
+        at = DECISION_FIELDS.index(name)
+        values[at] = json.loads(json.dumps(values[at]))
+    return DECISIONS.key(decision.pk), row_digest(values)
