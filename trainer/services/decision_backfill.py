@@ -32,8 +32,10 @@ from ledger.services.vouch import VOUCHES, row_digest
 from ledger.services.vouch_check import BACKFILL_CHUNK
 from trainer.services.vouched import DECISION_FIELDS, DECISIONS
 
-# Decisions read (and their entries looked up) at a time.
+# Decisions read (and their entries looked up) at a time, and the most vouches held in
+# entries not yet appended: a sitting holds hundreds, so entries alone would not bound it.
 BATCH = 2000
+HELD = 20_000
 # The payload's name for each field it recorded (`item_id` is recorded as the sitting and
 # the round, compared apart; `shown` is not recorded).
 _RECORDED = {
@@ -68,6 +70,7 @@ def decisions_vouch_backfill(*, manager: Any = None) -> DecisionsBackfilled:
     with transaction.atomic():
         ledger_hold()
         pending: list[PendingEntry] = []
+        held = 0
         for attempt_id, vouches in _by_sitting(objects, done):
             pending.append(
                 PendingEntry(
@@ -80,10 +83,11 @@ def decisions_vouch_backfill(*, manager: Any = None) -> DecisionsBackfilled:
                     },
                 )
             )
-            if len(pending) == BACKFILL_CHUNK:
+            held += len(vouches)
+            if len(pending) == BACKFILL_CHUNK or held >= HELD:
                 ledger_append_many(entries=pending)
                 done.entries += len(pending)
-                pending = []
+                pending, held = [], 0
         ledger_append_many(entries=pending)
         done.entries += len(pending)
     return done
@@ -161,8 +165,9 @@ def _as_recorded(
             continue
         if name in _TIMES:
             # The entry holds the time to the millisecond (as the ledger writes times).
-            if _json(row[name]) != _json(payload[key]):
-                out[name] = parse_datetime(payload[key]) if payload[key] else payload[key]
+            when = parse_datetime(payload[key]) if isinstance(payload[key], str) else None
+            if when is None or _to_ms(row[name]) != when:
+                out[name] = when if when is not None else payload[key]
         elif _json(row[name]) != _json(payload[key]):
             out[name] = payload[key]
     if (payload.get("attempt"), payload.get("round")) != (attempt_id, position):
@@ -176,6 +181,10 @@ def _as_recorded(
             .first()
         )
     return [out[name] for name in DECISION_FIELDS]
+
+
+def _to_ms(value: Any) -> Any:
+    return value.replace(microsecond=value.microsecond // 1000 * 1000) if value else value
 
 
 def _json(value: Any) -> str:
