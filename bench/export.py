@@ -78,7 +78,9 @@ def load(decisions: int, seed: int) -> None:
     from ledger.chain import GENESIS_HASH, canonical_json, entry_hash
     from ledger.events import Event
     from ledger.models import LedgerHead
+    from ledger.services.vouch import VOUCHES, row_digest
     from trainer.models import Drill, RuleProfileVersion, TrainingClass
+    from trainer.services.vouched import DECISIONS
 
     rng = random.Random(seed)
     per_attempt = QUESTIONS_PER_ROUND * ROUNDS_PER_ATTEMPT
@@ -155,11 +157,25 @@ def load(decisions: int, seed: int) -> None:
                         ident, base + a + 1, item, q, ident, "settle_hand", right, expected_json,
                         given_json, diff, "" if right else rng.choice(CATEGORIES), "", ms,
                     )  # fmt: skip
+                    # The decision's digest, as the answer service puts it in its entry.
+                    row: tuple[Any, ...] = (
+                        item,
+                        q,
+                        "settle_hand",
+                        given,
+                        {},
+                        decision[6],
+                        at,
+                        ms,
+                        None,
+                        False,
+                    )
                     payload = {
                         "attempt": base + a + 1,
                         "round": r + 1,
                         "question": q,
                         "answer": given,
+                        VOUCHES: {DECISIONS.key(ident): row_digest(row)},
                     }
                     yield decision, grade, payload
 

@@ -9,7 +9,8 @@ with COPY, streaming, so the fill's memory stays flat: trainees in classes (the 
 accounts as bench/dashboard.py, so it can measure the pages on this data with
 --skip-fill), one exam attempt of 50 rounds x 5 questions every ~hour over --years years,
 each decision with its grade and its `decision.recorded` ledger entry (hash-chained as
-ledger_append chains them, with the payload the trainer writes). Then it writes a ledger
+ledger_append chains them, with the payload the trainer writes, the decision's digest
+among its vouches). Then it writes a ledger
 checkpoint (the hourly beat task's) and appends 1,000 entries after it, as a busy floor
 would before the next one, and builds the run summaries (the COPY skips the grading
 service that writes them). Before the checkpoint it vouches for the rows it wrote as the
@@ -142,7 +143,9 @@ def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) 
     from ledger.chain import GENESIS_HASH, canonical_json, entry_hash
     from ledger.events import Event
     from ledger.models import LedgerHead
+    from ledger.services.vouch import VOUCHES, row_digest
     from trainer.models import Drill, Grade, RuleProfileVersion
+    from trainer.services.vouched import DECISIONS
 
     call_command("migrate", verbosity=0)
     if Grade.objects.exists():
@@ -205,18 +208,36 @@ def fill(*, decisions: int, trainees: int, classes: int, years: int, seed: int) 
 
     def ledger_rows() -> Iterator[Sequence[Any]]:
         previous, sequence = GENESIS_HASH, 0
-        for attempt, _, position, question, pk, at, ms, _, diff, _ in plan.decisions():
+        for attempt, item, position, question, pk, at, ms, _, diff, _ in plan.decisions():
             sequence += 1
             shown = at - dt.timedelta(milliseconds=ms)
+            given = answer(diff)
+            # The decision's digest, as the answer service puts it in its entry (the row
+            # decision_rows writes: nothing shown, the limit 60 s, not late).
+            row: tuple[Any, ...] = (
+                item,
+                question,
+                "settle_hand",
+                given,
+                {},
+                shown,
+                at,
+                ms,
+                60_000,
+                False,
+            )
             payload = {
                 "attempt": attempt,
                 "round": position,
                 "question": question,
                 "kind": "settle_hand",
-                "answer": answer(diff),
+                "answer": given,
                 "shown_at": shown.isoformat(),
                 "answered_at": at.isoformat(),
                 "response_ms": ms,
+                "time_limit_ms": 60_000,
+                "late": False,
+                VOUCHES: {DECISIONS.key(pk): row_digest(row)},
             }
             content = {
                 "sequence": sequence,
@@ -301,14 +322,18 @@ def checkpoint_then_more() -> None:
 
 
 def vouch() -> None:
-    """The rows the fill wrote, vouched for as the backfill migrations vouch for an existing
-    installation's (the COPY skips the grading service that vouches for them): what
-    migrating a filled database to vouching costs."""
+    """The graded rows the fill wrote, vouched for as the backfill migrations vouch for an
+    existing installation's (the COPY skips the grading service that vouches for them):
+    what migrating a filled database to vouching costs. The decisions' own entries vouch for
+    them, as the answer service's do."""
     from ledger.services.vouch import vouched_models
     from ledger.services.vouch_check import vouch_backfill
+    from trainer.models import Decision
 
     started = time.perf_counter()
-    written = vouch_backfill(specs=[(spec, None) for spec in vouched_models()])
+    written = vouch_backfill(
+        specs=[(spec, None) for spec in vouched_models() if spec.model is not Decision]
+    )
     print(
         f"vouched.backfilled: {written:,} entries in {time.perf_counter() - started:.1f} s",
         flush=True,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from tests.vouching import vouch_decisions
 from trainer import rules
 from trainer.models import (
     Attempt,
@@ -100,6 +101,8 @@ def make_attempt(
                 answered_at=now,
                 response_ms=1500,
             )
+    # Answered outside the answer service: vouched for as the backfill vouches for old rows.
+    vouch_decisions([attempt])
     return attempt
 
 
@@ -148,4 +151,5 @@ def make_attempts(
         ),
         batch_size=2000,
     )
+    vouch_decisions(attempts)
     return attempts

@@ -13,7 +13,7 @@ from django.db.models import Avg, Count, Q, QuerySet
 
 from audit.selectors.graded_cache import graded_versions, per_trainee
 from ledger.services.vouch_check import vouch_problems
-from trainer.models import Attempt, Grade, GradingRun, GradingStatus, Mode
+from trainer.models import Attempt, Decision, Grade, GradingRun, GradingStatus, Mode
 from trainer.selectors.runs import current_run_of, current_summaries
 
 if TYPE_CHECKING:
@@ -88,14 +88,23 @@ def attempt_evidence(*, attempt: Attempt) -> AttemptEvidence | None:
 
 
 def evidence_mismatches(*, attempt: Attempt) -> list[str]:
-    """Where the rows a sign-off on this attempt rests on (its result, its grading runs
-    and their grades) do not match what the ledger vouched for: each names the table and the
-    row. Empty when they all match."""
+    """Where the rows a sign-off on this attempt rests on (its result, its grading runs,
+    their grades and the trainee's answers they marked) do not match what the ledger vouched
+    for: each names the table and the row. Empty when they all match."""
     run_ids = list(GradingRun.objects.filter(attempt=attempt).values_list("pk", flat=True))
+    # The sitting's answers as they stand, and those its grades marked: one deleted since
+    # is among the latter, and is named as gone.
+    decision_ids = {
+        *Decision.objects.filter(item__attempt=attempt).values_list("pk", flat=True),
+        *Grade.objects.filter(run__attempt=attempt, decision__isnull=False).values_list(
+            "decision_id", flat=True
+        ),
+    }
     return [
         *vouch_problems(Attempt, [attempt.pk]),
         *vouch_problems(GradingRun, run_ids),
         *vouch_problems(Grade, run_ids),
+        *vouch_problems(Decision, decision_ids),
     ]
 
 

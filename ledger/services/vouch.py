@@ -52,7 +52,9 @@ class Vouched:
     be checked whole by every verification, the incremental one too (the sign-off's
     certifications and flags). `later`: fields added after rows were vouched for, hashed
     after `fields` as {name: value} only where a row has a value (not None), so that every
-    row from before keeps its digest.
+    row from before keeps its digest. `backfill_subject`: the subject type of the entries a
+    backfill writes, when not `subject_type` (a decision's: one entry per sitting, not per
+    decision); `subjects` then gives each key's backfill subject id last.
     """
 
     model: type[models.Model]
@@ -68,6 +70,7 @@ class Vouched:
     subjects: Callable[[Sequence[str]], dict[str, list[str]]] | None = None
     small: bool = False
     later: tuple[str, ...] = ()
+    backfill_subject: Subject | None = None
 
     def hashed(self, values: Sequence[Any], later: Sequence[str] | None = None) -> list[Any]:
         """What is hashed of a row's values (`fields`, then `later`, or those of them a

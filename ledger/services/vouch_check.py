@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,24 +159,47 @@ def vouch_problems(model: type[models.Model], keys: Iterable[object]) -> list[st
     wanted = sorted({str(key) for key in keys})
     if not wanted:
         return []
-    subjects = sorted({s for ids in spec.subjects_of(wanted).values() for s in ids})
+    wanted_set = set(wanted)
     prefix = f"{spec.table}:"
     expected: Collected = {}
-    for start in range(0, max(len(subjects), 1), 1000):
-        rows = (
-            LedgerEntry.objects.filter(
-                subject_type=spec.subject_type, subject_id__in=subjects[start : start + 1000]
+    for subject_type, subjects in _subjects_by_type(spec, wanted):
+        for start in range(0, len(subjects), 1000):
+            _expect(
+                expected,
+                LedgerEntry.objects.filter(
+                    subject_type=subject_type, subject_id__in=subjects[start : start + 1000]
+                ),
+                prefix,
+                wanted_set,
             )
-            .order_by("sequence")
-            .values_list("sequence", "payload")
-        )
-        for sequence, payload in rows:
-            vouches = payload.get(VOUCHES) if isinstance(payload, dict) else None
-            if isinstance(vouches, dict):
-                for key, digest in vouches.items():
-                    if key.startswith(prefix) and key[len(prefix) :] in wanted:
-                        expected[key] = (digest, sequence)
+    # The newest entry naming a key vouches for it, whichever subject it is about.
     return list(_check(spec, expected, wanted))
+
+
+def _subjects_by_type(spec: Vouched, wanted: Sequence[str]) -> list[tuple[Subject, list[str]]]:
+    """The subjects whose entries may vouch for `wanted`, by subject type (a backfill's
+    last, when it writes under another type; a row gone from the table has only its own)."""
+    subjects = spec.subjects_of(wanted)
+    if spec.backfill_subject is None:
+        return [(spec.subject_type, sorted({s for ids in subjects.values() for s in ids}))]
+    own = {key for key in wanted if key not in subjects}
+    own.update(s for ids in subjects.values() for s in ids[:-1])
+    return [
+        (spec.subject_type, sorted(own)),
+        (spec.backfill_subject, sorted({ids[-1] for ids in subjects.values() if len(ids) > 1})),
+    ]
+
+
+def _expect(expected: Collected, entries: Any, prefix: str, wanted: AbstractSet[str]) -> None:
+    """Note in `expected` the vouches `entries` hold for `wanted`, the newer over the older."""
+    for sequence, payload in entries.values_list("sequence", "payload"):
+        vouches = payload.get(VOUCHES) if isinstance(payload, dict) else None
+        if isinstance(vouches, dict):
+            for key, digest in vouches.items():
+                if key.startswith(prefix) and key[len(prefix) :] in wanted:
+                    known = expected.get(key)
+                    if known is None or known[1] < sequence:
+                        expected[key] = (digest, sequence)
 
 
 # Vouches a backfill entry carries at most.
@@ -206,7 +230,8 @@ def _backfill(specs: Sequence[tuple[Vouched, Any]]) -> int:
             ids = subjects.get(value)
             if not ids:
                 continue
-            by_subject.setdefault((spec.subject_type, ids[-1]), {})[spec.key(value)] = digest
+            subject_type = spec.backfill_subject or spec.subject_type
+            by_subject.setdefault((subject_type, ids[-1]), {})[spec.key(value)] = digest
     pending = [
         PendingEntry(
             event=Event.VOUCHED_BACKFILLED,

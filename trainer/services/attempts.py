@@ -43,6 +43,7 @@ from core.rows import (
 )
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
+from ledger.services.vouch import VOUCHES
 from trainer.games import DocumentError, game_named
 from trainer.models import (
     Assignment,
@@ -77,6 +78,7 @@ from trainer.selectors.sittings import sitting_state_of
 from trainer.selectors.starting import Sat, assignment_of_trainee, attempts_at_assignment
 from trainer.services.grading.request import grading_request_on_submit
 from trainer.services.json_keys import first_showing_sql
+from trainer.services.vouched import decision_vouch
 
 Dealt = tuple[dict[str, Any], RuleProfileVersion, Scenario | None]
 
@@ -525,6 +527,9 @@ def _record(
     if current.is_last_of_round:
         item.completed_at = now
         item.save(update_fields=["completed_at"])
+    # The ledger vouches for the decision as written (its digest from the values inserted:
+    # no read back), so an answer changed behind the application is named by verification.
+    vouch_key, vouch_digest = decision_vouch(decision)
     ledger_append(
         event=Event.DECISION_RECORDED,
         subject_type=Subject.DECISION,
@@ -540,6 +545,7 @@ def _record(
             "response_ms": decision.response_ms,
             "time_limit_ms": limit_ms,
             "late": decision.late,
+            VOUCHES: {vouch_key: vouch_digest},
         },
         actor=user,
     )
