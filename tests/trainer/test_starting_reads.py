@@ -117,6 +117,14 @@ def test_an_api_start_under_an_assignment_makes_a_fixed_number_of_queries(api, t
     assignment = AssignmentFactory(drill=drill, trainee=trainee)
     body = {"drill": drill.pk, "mode": "practice", "assignment": assignment.pk}
     api.get("/api/attempts/")  # the session's first request saves it: not counted
+    # The ledger's first entry makes its head: another sitting's start, before counting.
+    earlier = DrillFactory(documents=[simple_document()])
+    attempt_start(
+        trainee=trainee,
+        drill=earlier,
+        mode=Mode.PRACTICE,
+        assignment=AssignmentFactory(drill=earlier, trainee=trainee),
+    )
     with assert_database_query_count(API_START_WITH_ASSIGNMENT_QUERIES):
         response = api.post("/api/attempts/", body, format="json")
     assert response.status_code == 201
