@@ -8,13 +8,10 @@ older than vouching are vouched for by migration 0031 from what their entries re
 from __future__ import annotations
 
 from importlib import import_module
-from io import StringIO
 from typing import Any, cast
 
 import pytest
 from django.apps import apps
-from django.core.management import call_command
-from django.core.management.base import CommandError
 from django.db import connection
 
 from audit.models import Certification
@@ -25,7 +22,7 @@ from ledger.services.anchors import ledger_checkpoint_write
 from ledger.services.vouch import row_vouches
 from tests.audit.factories import table_test
 from tests.graded import RIGHT, make_attempt
-from tests.ledger.test_vouched_rows import sign
+from tests.ledger.test_vouched_rows import sign, verify
 from tests.trainer.factories import DrillFactory, natural_document, simple_document
 from trainer.models import Decision, Drill, Mode, RuleProfile
 from trainer.services.attempts import attempt_question_show, attempt_start, decision_record
@@ -34,15 +31,6 @@ from trainer.services.vouched import decision_vouch
 pytestmark = pytest.mark.django_db
 
 PAY = {"action": "pay", "amount": "37.50"}
-
-
-def verify(*args: str) -> tuple[int, str]:
-    out = StringIO()
-    try:
-        call_command("verify_audit_log", *args, stdout=out)
-    except CommandError as error:
-        return error.returncode, out.getvalue() + str(error)
-    return 0, out.getvalue()
 
 
 def raw(sql: str, params: list[Any]) -> None:
