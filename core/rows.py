@@ -57,12 +57,17 @@ class _Shape:
 _SHAPES: dict[type[Model], _Shape] = {}
 
 
-def optional_instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M | None, int]:
-    """The instance whose columns (``columns``) begin at ``row[start]``, and where the next
-    model's begin. None for a LEFT JOIN that found no row (its primary key is NULL)."""
+def _shape(model: type[Model]) -> _Shape:
     shape = _SHAPES.get(model)
     if shape is None:
         shape = _SHAPES[model] = _Shape(model)
+    return shape
+
+
+def optional_instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M | None, int]:
+    """The instance whose columns (``columns``) begin at ``row[start]``, and where the next
+    model's begin. None for a LEFT JOIN that found no row (its primary key is NULL)."""
+    shape = _shape(model)
     end = start + shape.width
     values = list(row[start:end])
     if values[shape.pk_index] is None:
@@ -83,9 +88,7 @@ def instance(model: type[M], row: Sequence[Any], start: int = 0) -> tuple[M, int
 
 def read_value(model: type[Model], attname: str, value: Any) -> Any:
     """One column's value as the ORM reads it (an SQLite datetime made aware, JSON parsed)."""
-    shape = _SHAPES.get(model)
-    if shape is None:
-        shape = _SHAPES[model] = _Shape(model)
+    shape = _shape(model)
     index = shape.names.index(attname)
     for at, col, converters in shape.converters:
         if at == index:

@@ -36,18 +36,18 @@ from trainer.services.vouched import DECISION_FIELDS, DECISIONS
 # entries not yet appended: a sitting holds hundreds, so entries alone would not bound it.
 BATCH = 2000
 HELD = 20_000
-# The payload's name for each field it recorded (`item_id` is recorded as the sitting and
-# the round, compared apart; `shown` is not recorded).
-_RECORDED = {
-    "question": "question",
-    "kind": "kind",
-    "answer": "answer",
-    "shown_at": "shown_at",
-    "answered_at": "answered_at",
-    "response_ms": "response_ms",
-    "time_limit_ms": "time_limit_ms",
-    "late": "late",
-}
+# The fields the payload recorded, under the same names (`item_id` is recorded as the
+# sitting and the round, compared apart; `shown` is not recorded).
+_RECORDED = (
+    "question",
+    "kind",
+    "answer",
+    "shown_at",
+    "answered_at",
+    "response_ms",
+    "time_limit_ms",
+    "late",
+)
 _TIMES = ("shown_at", "answered_at")
 
 
@@ -160,16 +160,16 @@ def _as_recorded(
 ) -> list[Any]:
     """The row's fields as its entry recorded them (the row's own where it recorded none)."""
     out = dict(row)
-    for name, key in _RECORDED.items():
-        if key not in payload:
+    for name in _RECORDED:
+        if name not in payload:
             continue
         if name in _TIMES:
             # The entry holds the time to the millisecond (as the ledger writes times).
-            when = parse_datetime(payload[key]) if isinstance(payload[key], str) else None
+            when = parse_datetime(payload[name]) if isinstance(payload[name], str) else None
             if when is None or _to_ms(row[name]) != when:
-                out[name] = when if when is not None else payload[key]
-        elif _json(row[name]) != _json(payload[key]):
-            out[name] = payload[key]
+                out[name] = when if when is not None else payload[name]
+        elif _json(row[name]) != _json(payload[name]):
+            out[name] = payload[name]
     if (payload.get("attempt"), payload.get("round")) != (attempt_id, position):
         # Moved to another round: vouched for as the round the entry recorded.
         item_model = objects.model._meta.get_field("item").related_model
