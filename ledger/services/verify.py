@@ -12,7 +12,8 @@ from django.db import connection
 from ledger.chain import Anchor, ChainBreak, verify_chain
 from ledger.models import LedgerEntry, LedgerHead, entry_content
 from ledger.services.anchors import checkpoint_anchors, checkpoint_file_problems, file_anchors
-from ledger.services.vouch_check import Collected, collecting, records_verify
+from ledger.services.vouch_check import collecting, records_verify
+from ledger.services.vouch_store import SeenVouches
 
 # Where anchors come from besides the ledger's own: a function returning the anchors it
 # found and the problems (untrusted or unplaceable anchors) it met. The compliance reports
@@ -162,23 +163,24 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
     if strict:
         problems += file_problems
     start = None if full else _trusted_start(checkpoints, anchors, head)
-    collected: Collected = {}
-    if start is None:
-        checked, head_hash, first_break = verify_chain(
-            collecting(_entries(after=0), collected), anchors
-        )
-    else:
-        checked, head_hash, first_break = verify_chain(
-            collecting(_entries(after=start.sequence), collected),
-            anchors,
-            start=(start.sequence, start.hash),
-        )
     records = None
-    if first_break is None:
-        problems += _head_problems(checked)
-        # Only vouches of entries whose chain holds count: past a break nothing is vouched.
-        records = records_verify(collected=collected, full=start is None)
-        problems += records.problems
+    # The vouches the walk meets, on disk (one a decision: too many to hold in memory).
+    with SeenVouches() as collected:
+        if start is None:
+            checked, head_hash, first_break = verify_chain(
+                collecting(_entries(after=0), collected), anchors
+            )
+        else:
+            checked, head_hash, first_break = verify_chain(
+                collecting(_entries(after=start.sequence), collected),
+                anchors,
+                start=(start.sequence, start.hash),
+            )
+        if first_break is None:
+            problems += _head_problems(checked)
+            # Only vouches of entries whose chain holds count: past a break nothing is vouched.
+            records = records_verify(collected=collected, full=start is None)
+            problems += records.problems
     return LedgerVerification(
         checked,
         head_hash,

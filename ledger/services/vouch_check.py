@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from django.db import models, transaction
@@ -29,16 +30,20 @@ from ledger.services.vouch import (
     vouched_models,
     vouched_spec,
 )
+from ledger.services.vouch_store import Expected, HeldVouches, SeenVouches, Vouch
 
-# What the walk collects: a key's digest and the entry that vouched for it last.
-Collected = dict[str, tuple[str, int]]
+# A few vouches read through the subject index: a key's digest and the entry that vouched
+# for it last.
+Collected = dict[str, Vouch]
 
 # Problems listed one by one; past this many, a count.
 MAX_LISTED = 50
+# Rows compared with their vouches a batch.
+_BATCH = 500
 
 
 def collecting(
-    entries: Iterator[tuple[int, dict[str, Any], str, str]], into: Collected
+    entries: Iterator[tuple[int, dict[str, Any], str, str]], into: SeenVouches
 ) -> Iterator[tuple[int, dict[str, Any], str, str]]:
     """The walk's entries, passed on as they are, their vouches noted in `into`."""
     for entry in entries:
@@ -48,7 +53,7 @@ def collecting(
             if isinstance(vouches, dict):
                 sequence = entry[0]
                 for key, digest in vouches.items():
-                    into[key] = (digest, sequence)
+                    into.note(key, digest, sequence)
         yield entry
 
 
@@ -60,29 +65,31 @@ class RecordsCheck:
 
 
 def _compare(
-    spec: Vouched, found: Iterable[tuple[str, str, bool]], expected: Collected
+    spec: Vouched, found: Iterable[tuple[str, str, bool]], expected: Expected
 ) -> Iterator[str]:
-    """Each row edited or inserted behind the services; the keys seen are popped from
-    `expected`, so what remains was vouched for and is gone."""
-    for value, digest, needed in found:
-        vouched = expected.pop(spec.key(value), None)
-        if vouched is None:
-            if needed:
+    """Each row edited or inserted behind the services; the keys seen are taken from
+    `expected`, so what is left was vouched for and is gone."""
+    rows = iter(found)
+    while batch := list(islice(rows, _BATCH)):
+        vouches = expected.take([spec.key(value) for value, _, _ in batch])
+        for value, digest, needed in batch:
+            vouched = vouches.get(spec.key(value))
+            if vouched is None:
+                if needed:
+                    yield (
+                        f"{spec.describe(value)}: no ledger entry vouches for it: it was "
+                        "inserted or changed outside the application"
+                    )
+            elif vouched[0] != digest:
                 yield (
-                    f"{spec.describe(value)}: no ledger entry vouches for it: it was inserted "
-                    "or changed outside the application"
+                    f"{spec.describe(value)}: it does not match what ledger entry "
+                    f"{vouched[1]:,} recorded: it was changed outside the application"
                 )
-        elif vouched[0] != digest:
-            yield (
-                f"{spec.describe(value)}: it does not match what ledger entry {vouched[1]:,} "
-                "recorded: it was changed outside the application"
-            )
 
 
-def _gone(spec: Vouched, expected: Collected) -> Iterator[str]:
+def _gone(spec: Vouched, expected: Expected) -> Iterator[str]:
     prefix = f"{spec.table}:"
-    for key in [key for key in expected if key.startswith(prefix)]:
-        digest, sequence = expected.pop(key)
+    for key, (digest, sequence) in expected.left():
         if spec.group is not None and digest == EMPTY_GROUP:
             continue
         yield (
@@ -91,7 +98,7 @@ def _gone(spec: Vouched, expected: Collected) -> Iterator[str]:
         )
 
 
-def _check(spec: Vouched, expected: Collected, keys: Sequence[str] | None) -> Iterator[str]:
+def _check(spec: Vouched, expected: Expected, keys: Sequence[str] | None) -> Iterator[str]:
     yield from _compare(spec, digests(spec, keys=keys), expected)
     yield from _gone(spec, expected)
 
@@ -114,21 +121,18 @@ def _all_vouches(spec: Vouched) -> Collected:
     return found
 
 
-def records_verify(*, collected: Collected, full: bool) -> RecordsCheck:
+def records_verify(*, collected: SeenVouches, full: bool) -> RecordsCheck:
     """Compare the vouched tables with the vouches the walk collected (see the module)."""
     problems: list[str] = []
     rows = 0
     for spec in vouched_models():
-        prefix = f"{spec.table}:"
-        if full:
-            expected = {k: v for k, v in collected.items() if k.startswith(prefix)}
-            keys: list[str] | None = None
-        elif spec.small:
-            expected = _all_vouches(spec)
-            keys = None
-        else:
-            expected = {k: v for k, v in collected.items() if k.startswith(prefix)}
-            keys = [key[len(prefix) :] for key in expected]
+        seen = collected.table(spec.table)
+        expected: Expected = seen
+        keys: list[str] | None = None
+        if not full and spec.small:
+            expected = HeldVouches(_all_vouches(spec))
+        elif not full:
+            keys = list(seen.keys())
             if not keys:
                 continue
         rows += len(expected)
@@ -173,7 +177,7 @@ def vouch_problems(model: type[models.Model], keys: Iterable[object]) -> list[st
                 wanted_set,
             )
     # The newest entry naming a key vouches for it, whichever subject it is about.
-    return list(_check(spec, expected, wanted))
+    return list(_check(spec, HeldVouches(expected), wanted))
 
 
 def _subjects_by_type(spec: Vouched, wanted: Sequence[str]) -> list[tuple[Subject, list[str]]]:
