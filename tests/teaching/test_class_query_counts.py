@@ -11,7 +11,7 @@ from tests.factories import UserFactory
 from tests.graded import RIGHT, client_for, make_attempt
 from tests.queries import assert_database_query_count
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
 
 # The session and user, the user's roles, the classes with their counts, the join requests
 # waiting for their answer.
