@@ -152,18 +152,45 @@ def _saved(obj: M, pk: Any) -> M:
     return obj
 
 
-def insert(obj: M) -> M:
+def insert(obj: M, *, then: tuple[str, Sequence[Any]] | None = None) -> M:
     """Save a new instance in one fixed INSERT, as ``save()`` would: each value prepared
     by its field (``auto_now_add`` filled), the new primary key set on the instance. No
     save() override or save signal runs: for rows whose model's own save() adds nothing to
-    a first insert (tests/test_rows.py checks no receiver listens for them)."""
+    a first insert (tests/test_rows.py checks no receiver listens for them).
+
+    ``then``: an UPDATE of another table (SQL ending in its WHERE, and its parameters)
+    made once the row is in, as a trigger checking for the row needs: on PostgreSQL in the
+    same statement (a data-modifying WITH the UPDATE waits for: one round trip, not two);
+    elsewhere as a statement of its own right after. ValueError when it updates nothing."""
     model = type(obj)
     returning = bool(connection.features.can_return_columns_from_insert)
     params = prepared(obj, _inserted_fields(model))
     with connection.cursor() as cursor:
+        if then is not None and connection.vendor == "postgresql":
+            cursor.execute(_insert_then_sql(model, then[0]), [*params, *then[1]])
+            row = cursor.fetchone()
+            if row is None:
+                raise ValueError(f"inserting into {table(model)}: the UPDATE after it found no row")
+            return _saved(obj, row[0])
         cursor.execute(_insert_sql(model, returning), params)
         pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+        if then is not None:
+            cursor.execute(then[0], then[1])
+            if cursor.rowcount != 1:
+                raise ValueError(f"inserting into {table(model)}: the UPDATE after it found no row")
     return _saved(obj, pk)
+
+
+@cache
+def _insert_then_sql(model: type[Model], then: str) -> str:
+    """The INSERT as a WITH, and the UPDATE after it made to wait for it (its WHERE reads
+    it): its trigger then finds the row inserted."""
+    pk = model._meta.pk.column
+    # Names from the models and the caller's fixed UPDATE: no text from a request.
+    return (
+        f"WITH inserted AS ({_insert_sql(model, True)}) {then} AND EXISTS "  # noqa: S608
+        f'(SELECT 1 FROM inserted) RETURNING (SELECT "{pk}" FROM inserted)'
+    )
 
 
 def update(obj: Model, fields: Sequence[str]) -> None:

@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models.signals import post_save, pre_save
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -106,6 +106,45 @@ def test_insert_saves_what_save_would(answered):
     assert stored.created_at is not None  # auto_now_add filled, as save() fills it
     assert stored.late is False
     assert stored.time_limit_ms is None
+
+
+def _decision(item, question):
+    now = timezone.now()
+    return Decision(
+        item=item,
+        question=question,
+        kind="settle_hand",
+        answer={"action": "pay", "amount": "5.00"},
+        shown={},
+        shown_at=now,
+        answered_at=now,
+        response_ms=0,
+    )
+
+
+def test_insert_then_updates_in_the_same_statement_on_postgresql(answered):
+    """`then` is written with the row, in one round trip on PostgreSQL. (That it runs once
+    the row is in, as a trigger looking for the row needs, every ledger append shows: the
+    head's trigger refuses a move to an entry it cannot find.)"""
+    item = answered.items.first()
+    then = (
+        f"UPDATE {table(AttemptItem)} SET questions_shown = %s WHERE id = %s",  # noqa: S608
+        ['{"seen": true}', item.pk],
+    )
+    with CaptureQueriesContext(connection) as queries:
+        made = insert(_decision(item, 98), then=then)
+    assert len(queries.captured_queries) == (1 if connection.vendor == "postgresql" else 2)
+    assert Decision.objects.get(pk=made.pk).question == 98
+    item.refresh_from_db()
+    assert item.questions_shown == {"seen": True}
+
+
+def test_insert_then_refuses_an_update_that_found_no_row(answered):
+    item = answered.items.first()
+    missing = (f"UPDATE {table(AttemptItem)} SET position = position WHERE id = %s", [-1])  # noqa: S608
+    with pytest.raises(ValueError, match="found no row"), transaction.atomic():
+        insert(_decision(item, 97), then=missing)
+    assert not Decision.objects.filter(item=item, question=97).exists()
 
 
 def test_update_writes_what_save_with_update_fields_would(trainee):

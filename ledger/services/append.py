@@ -62,10 +62,15 @@ def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
             row.hash = entry_hash(previous_hash, row.content())
             previous_hash = row.hash
             rows.append(row)
-        if rows:
+        moved: tuple[str, list[Any]] = (_HEAD_MOVE_SQL, [sequence, previous_hash])
+        if len(rows) == 1:
+            # An answer's, a submit's: the entry and the head's move in one statement
+            # (core.rows), one round trip fewer while the head is locked.
+            insert(rows[0], then=moved)
+        elif rows:
             _insert(rows)
             with connection.cursor() as cursor:
-                cursor.execute(_HEAD_MOVE_SQL, [sequence, previous_hash])
+                cursor.execute(moved[0], moved[1])
         return rows
 
 
@@ -94,13 +99,10 @@ def _locked_head() -> tuple[int, str]:
 
 
 def _insert(rows: list[LedgerEntry]) -> None:
-    """bulk_create, but COPY on PostgreSQL (the payloads' jsonb[] array is slow through
-    bulk_create: see core.postgres.copy_rows). The ids are taken from the table's sequence
-    first, so the rows come back with their pk as bulk_create's do.
+    """Several entries: bulk_create, but COPY on PostgreSQL (the payloads' jsonb[] array
+    is slow through bulk_create: see core.postgres.copy_rows). The ids are taken from the
+    table's sequence first, so the rows come back with their pk as bulk_create's do.
     """
-    if len(rows) == 1:  # an answer's: one fixed INSERT (core.rows)
-        insert(rows[0])
-        return
     if connection.vendor != "postgresql":
         LedgerEntry.objects.bulk_create(rows, batch_size=1000)
         return
