@@ -104,6 +104,18 @@ def test_an_answer_changed_in_raw_sql_is_named_by_the_full_verification(trainee)
     ) in output
 
 
+def test_past_the_rows_listed_the_others_are_counted(trainee, monkeypatch):
+    monkeypatch.setattr("ledger.services.vouch_check.MAX_LISTED", 2)
+    decisions = [answered(trainee) for _ in range(5)]
+    for decision in decisions:
+        raw("UPDATE trainer_decision SET response_ms = 1 WHERE id = %s", [decision.pk])
+    status, output = verify()
+    assert status == 1
+    named_ones = [d for d in decisions if f"{named(d)}: it does not match" in output]
+    assert len(named_ones) == 2
+    assert "and 3 more rows that do not match the ledger" in output
+
+
 @pytest.mark.parametrize(
     "change",
     [
