@@ -124,10 +124,9 @@ class TableVouches:
         self._prefix = prefix
 
     def keys(self) -> Iterator[str]:
-        """The keys' values (after `table:`), in no particular order."""
+        """The keys' values (after `table:`): row ids in the order of their numbers."""
         if self._code is None:
             return
-        # In the order of the numbers they are, for a table with numeric keys.
         rows = self._db.execute(
             "SELECT id FROM seen WHERE tbl = ? ORDER BY length(id), id", (self._code,)
         )
