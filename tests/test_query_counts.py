@@ -197,7 +197,7 @@ def test_starting_an_attempt_at_two_sizes(trainee, rounds):
 # The session, the user; BEGIN, the attempt locked with its drill (its owner in the same
 # WHERE: someone else's is a 404), the round being played with how many of its questions
 # are answered, the decision, the ledger (its head locked; the entry and the head's move,
-# one statement on PostgreSQL: core.rows.insert's `along`), COMMIT (issue #29: 12 before).
+# one statement on PostgreSQL: core.rows.insert's `then`), COMMIT (issue #29: 12 before).
 DECISION_QUERIES = per_vendor(sqlite=10, postgresql=9)
 
 
