@@ -108,7 +108,7 @@ def test_past_the_rows_listed_the_others_are_counted(trainee, monkeypatch):
     monkeypatch.setattr("ledger.services.vouch_check.MAX_LISTED", 2)
     decisions = [answered(trainee) for _ in range(5)]
     for decision in decisions:
-        raw("UPDATE trainer_decision SET response_ms = 1 WHERE id = %s", [decision.pk])
+        raw("UPDATE trainer_decision SET response_ms = 987654 WHERE id = %s", [decision.pk])
     status, output = verify()
     assert status == 1
     named_ones = [d for d in decisions if f"{named(d)}: it does not match" in output]
