@@ -48,8 +48,8 @@ def digest_text(digest: object) -> str:
 class HeldVouches:
     """Vouches in memory (a few: a sign-off's rows, the small tables)."""
 
-    def __init__(self, vouches: dict[str, Vouch] | None = None) -> None:
-        self._vouches = vouches if vouches is not None else {}
+    def __init__(self, vouches: dict[str, Vouch]) -> None:
+        self._vouches = vouches
 
     def take(self, keys: Sequence[str]) -> dict[str, Vouch]:
         found: dict[str, Vouch] = {}
