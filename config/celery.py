@@ -3,7 +3,9 @@
 import os
 from pathlib import Path
 
-from celery import Celery
+from celery import Celery, Task
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 from config.probes import database_status
 
@@ -25,6 +27,16 @@ def ensure_filesystem_broker_folders() -> None:
 @app.on_after_configure.connect
 def _make_broker_folders(**_: object) -> None:
     ensure_filesystem_broker_folders()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_old_connections(sender: Task, **_: object) -> None:
+    """A task's database connections as a request's: kept for CONN_MAX_AGE, closed after an
+    error left them unusable, checked before first use (settings CELERY_DB_REUSE_MAX). Not
+    for a task applied eagerly: it runs in its caller's transaction, as the fix-up knows."""
+    if not getattr(sender.request, "is_eager", False):
+        close_old_connections()
 
 
 @app.task(name="shoeschool.worker_health")

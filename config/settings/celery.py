@@ -27,6 +27,14 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # and one received (and a retry waiting out its countdown): the runs of those a killed
 # worker had not started are queued again by the sweep after the grading timeout above.
 CELERY_WORKER_PREFETCH_MULTIPLIER = env.int("CELERY_WORKER_PREFETCH_MULTIPLIER", default=1)
+# Celery's Django fix-up closes a worker's database connections before and after every task
+# unless this is set (celery#9824 took back its honouring CONN_MAX_AGE): each task then
+# opened a new PostgreSQL session, and on the submission path, where a task grades one
+# run, the connecting was most of the worker's time. With it the fix-up closes them only
+# every this many tasks, and config.celery treats each task as Django treats a request
+# (close_old_connections before and after: CONN_MAX_AGE, a connection left unusable by an
+# error, CONN_HEALTH_CHECKS).
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"

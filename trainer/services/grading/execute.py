@@ -160,9 +160,11 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     answers = {
         (item_id, question): Answer(decision_id, kind, load(answer), response_ms, late)
         for decision_id, item_id, question, kind, answer, response_ms, late in (
+            # No order (the model's joins the attempts to sort them): a lookup by rounds.
             Decision.objects.filter(
                 item_id__in=[item.pk for items in items_of.values() for item in items]
             )
+            .order_by()
             .annotate(answer_text=_as_text("answer"))
             .values_list("id", "item_id", "question", "kind", "answer_text", "response_ms", "late")
         )
