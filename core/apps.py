@@ -6,3 +6,8 @@ class CoreConfig(AppConfig):
 
     name = "core"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from core.converters import register
+
+        register()

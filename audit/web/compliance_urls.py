@@ -7,7 +7,7 @@ app_name = "compliance"
 urlpatterns = [
     path("", views.index, name="index"),
     path("reports/", views.report_request, name="report_request"),
-    path("reports/<int:report_id>/download/", views.report_download, name="report_download"),
+    path("reports/<id:report_id>/download/", views.report_download, name="report_download"),
     path("verify/", views.verify, name="verify"),
     path("self-check/", views.self_check, name="self_check"),
 ]

@@ -10,12 +10,12 @@ urlpatterns = [
     path("status/", verify_views.status_list, name="status"),
     path("achievements/<slug:name>/", verify_views.achievement, name="achievement"),
     path(
-        "certifications/<int:certification_id>/certificate.pdf",
+        "certifications/<id:certification_id>/certificate.pdf",
         certificate_views.certificate_pdf,
         name="certificate_pdf",
     ),
     path(
-        "certifications/<int:certification_id>/credential.jwt",
+        "certifications/<id:certification_id>/credential.jwt",
         certificate_views.certificate_credential,
         name="certificate_credential",
     ),

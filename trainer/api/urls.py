@@ -9,22 +9,22 @@ urlpatterns = [
     path("assignments/", views.AssignmentListView.as_view(), name="assignments"),
     path("practice-drills/", views.PracticeDrillListView.as_view(), name="practice-drills"),
     path("attempts/", views.AttemptListView.as_view(), name="attempts"),
-    path("attempts/<int:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
+    path("attempts/<id:attempt_id>/", views.AttemptDetailView.as_view(), name="attempt"),
     path(
-        "attempts/<int:attempt_id>/question",
+        "attempts/<id:attempt_id>/question",
         views.AttemptQuestionView.as_view(),
         name="attempt-question",
     ),
     path(
-        "attempts/<int:attempt_id>/answers",
+        "attempts/<id:attempt_id>/answers",
         views.AttemptAnswerView.as_view(),
         name="attempt-answers",
     ),
     path(
-        "attempts/<int:attempt_id>/submit", views.AttemptSubmitView.as_view(), name="attempt-submit"
+        "attempts/<id:attempt_id>/submit", views.AttemptSubmitView.as_view(), name="attempt-submit"
     ),
     path(
-        "attempts/<int:attempt_id>/results",
+        "attempts/<id:attempt_id>/results",
         views.AttemptResultsView.as_view(),
         name="attempt-results",
     ),

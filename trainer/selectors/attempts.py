@@ -265,7 +265,7 @@ def _current_of(item: AttemptItem) -> CurrentQuestion | None:
     answered = (
         set(range(1, upto + 1))
         if upto >= 0
-        else set(item.decisions.values_list("question", flat=True))
+        else set(item.decisions.order_by().values_list("question", flat=True))
     )
     for key in item.answer_key:
         if key["n"] not in answered:
@@ -361,7 +361,8 @@ def round_feedback(
         )
     game = game_named(attempt.drill.game)
     sealed = pool_state(drill=attempt.drill).sealed
-    return _feedback_rows(game, item, item.decisions.all(), sealed=sealed)
+    # In question order by the round's own index (the model's order joins the attempt).
+    return _feedback_rows(game, item, item.decisions.order_by("question"), sealed=sealed)
 
 
 def _feedback_rows(

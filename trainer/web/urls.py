@@ -9,14 +9,14 @@ app_name = "train"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.home, name="home"),
     path("start/", views.start, name="start"),
-    path("assignments/<int:assignment_id>/briefing/", views.briefing, name="briefing"),
-    path("attempts/<int:attempt_id>/", views.table, name="table"),
-    path("attempts/<int:attempt_id>/answer/", views.answer, name="answer"),
+    path("assignments/<id:assignment_id>/briefing/", views.briefing, name="briefing"),
+    path("attempts/<id:attempt_id>/", views.table, name="table"),
+    path("attempts/<id:attempt_id>/answer/", views.answer, name="answer"),
     path(
-        "attempts/<int:attempt_id>/rounds/<int:position>/feedback/",
+        "attempts/<id:attempt_id>/rounds/<id:position>/feedback/",
         views.feedback,
         name="feedback",
     ),
-    path("attempts/<int:attempt_id>/submit/", views.submit, name="submit"),
-    path("attempts/<int:attempt_id>/results/", views.results, name="results"),
+    path("attempts/<id:attempt_id>/submit/", views.submit, name="submit"),
+    path("attempts/<id:attempt_id>/results/", views.results, name="results"),
 ]

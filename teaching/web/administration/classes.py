@@ -128,10 +128,10 @@ def trainee_move(request: HttpRequest) -> HttpResponse:
 urlpatterns = [
     path("classes/", class_list, name="classes"),
     path("classes/move/", trainee_move, name="trainee_move"),
-    path("classes/<int:class_id>/", class_detail, name="class"),
-    path("classes/<int:class_id>/instructors/", instructor_add, name="class_instructor_add"),
+    path("classes/<id:class_id>/", class_detail, name="class"),
+    path("classes/<id:class_id>/instructors/", instructor_add, name="class_instructor_add"),
     path(
-        "classes/<int:class_id>/instructors/<int:instructor_id>/remove/",
+        "classes/<id:class_id>/instructors/<id:instructor_id>/remove/",
         instructor_remove,
         name="class_instructor_remove",
     ),

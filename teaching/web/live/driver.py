@@ -175,7 +175,7 @@ def act(request: HttpRequest, session_id: int, action: str) -> HttpResponse:
 
 urlpatterns = [
     path("live/", index, name="live-index"),
-    path("live/<int:session_id>/", session_page, name="live"),
-    path("live/<int:session_id>/status", status, name="live-status"),
-    path("live/<int:session_id>/<slug:action>/", act, name="live-act"),
+    path("live/<id:session_id>/", session_page, name="live"),
+    path("live/<id:session_id>/status", status, name="live-status"),
+    path("live/<id:session_id>/<slug:action>/", act, name="live-act"),
 ]

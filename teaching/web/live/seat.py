@@ -108,6 +108,6 @@ def status(request: HttpRequest, attempt_id: int) -> JsonResponse:
 
 urlpatterns = [
     path("", join, name="join"),
-    path("<int:attempt_id>/", seat, name="seat"),
-    path("<int:attempt_id>/status", status, name="status"),
+    path("<id:attempt_id>/", seat, name="seat"),
+    path("<id:attempt_id>/status", status, name="status"),
 ]

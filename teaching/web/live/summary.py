@@ -96,6 +96,6 @@ def summary_csv(request: HttpRequest, session_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("live/<int:session_id>/summary/", summary, name="live-summary"),
-    path("live/<int:session_id>/summary.csv", summary_csv, name="live-summary-csv"),
+    path("live/<id:session_id>/summary/", summary, name="live-summary"),
+    path("live/<id:session_id>/summary.csv", summary_csv, name="live-summary-csv"),
 ]

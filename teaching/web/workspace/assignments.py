@@ -311,14 +311,14 @@ def class_board(request: HttpRequest, class_id: int) -> HttpResponse:
 
 urlpatterns = [
     path("assignments/", assignment_list, name="assignments"),
-    path("assignments/<int:assignment_id>/", assignment_detail, name="assignment"),
+    path("assignments/<id:assignment_id>/", assignment_detail, name="assignment"),
     path(
-        "assignments/<int:assignment_id>/reassign/",
+        "assignments/<id:assignment_id>/reassign/",
         assignment_reassign_view,
         name="assignment_reassign",
     ),
     path(
-        "assignments/<int:assignment_id>/cancel/", assignment_cancel_view, name="assignment_cancel"
+        "assignments/<id:assignment_id>/cancel/", assignment_cancel_view, name="assignment_cancel"
     ),
-    path("assignments/classes/<int:class_id>/board/", class_board, name="class_board"),
+    path("assignments/classes/<id:class_id>/board/", class_board, name="class_board"),
 ]

@@ -93,21 +93,21 @@ def class_transfer(request: HttpRequest, class_id: int) -> HttpResponse:
 
 urlpatterns = [
     path(
-        "classes/<int:class_id>/join-requests/",
+        "classes/<id:class_id>/join-requests/",
         join_request_create,
         name="class_join_request",
     ),
     path(
-        "classes/join-requests/<int:request_id>/accept/",
+        "classes/join-requests/<id:request_id>/accept/",
         join_request_answer,
         {"answer": "accept"},
         name="join_request_accept",
     ),
     path(
-        "classes/join-requests/<int:request_id>/decline/",
+        "classes/join-requests/<id:request_id>/decline/",
         join_request_answer,
         {"answer": "decline"},
         name="join_request_decline",
     ),
-    path("classes/<int:class_id>/transfer/", class_transfer, name="class_transfer"),
+    path("classes/<id:class_id>/transfer/", class_transfer, name="class_transfer"),
 ]

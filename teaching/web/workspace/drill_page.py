@@ -183,6 +183,6 @@ def drill_assign(request: HttpRequest, drill_id: int) -> HttpResponse:
 
 
 urlpatterns = [
-    path("drills/<int:drill_id>/", drill_detail, name="drill"),
-    path("drills/<int:drill_id>/assign/", drill_assign, name="drill-assign"),
+    path("drills/<id:drill_id>/", drill_detail, name="drill"),
+    path("drills/<id:drill_id>/assign/", drill_assign, name="drill-assign"),
 ]

@@ -241,5 +241,5 @@ urlpatterns = [
     path("drills/new/library/", drill_new_library, name="drill-new-library"),
     path("drills/new/generated/", drill_new_generated, name="drill-new-generated"),
     path("drills/table-test/", drill_table_test, name="drill-table-test"),
-    path("drills/<int:drill_id>/retire/", drill_retire_view, name="drill-retire"),
+    path("drills/<id:drill_id>/retire/", drill_retire_view, name="drill-retire"),
 ]

@@ -187,5 +187,5 @@ urlpatterns = [
     path("scenarios/", scenario_list, name="scenarios"),
     path("scenarios/new/", scenario_new, name="scenario-new"),
     path("scenarios/new/document/", scenario_new_document, name="scenario-new-document"),
-    path("scenarios/<int:scenario_id>/edit/", scenario_edit, name="scenario-edit"),
+    path("scenarios/<id:scenario_id>/edit/", scenario_edit, name="scenario-edit"),
 ]
