@@ -8,31 +8,15 @@ other worker in the session can take it.
 
 from datetime import timedelta
 
-import pytest
-from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 
 from tests.answered import PLAYER_WINS, SOFT_17
 from tests.grading.waiting import wait_for
-from tests.grading.workers import Worker, database_url_of_this_test
+from tests.grading.workers import Worker, database_url_of_this_test, worker_process_marks
 from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus
 from trainer.tasks import grade_run
 
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not settings.CELERY_BROKER_URL.startswith("redis://"),
-        reason="needs Redis (CELERY_BROKER_URL=redis://...) shared with a worker process; CI "
-        "sets it",
-    ),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL (DATABASE_URL): a worker process cannot see SQLite's "
-        "in-memory test database; CI sets it",
-    ),
-]
+pytestmark = worker_process_marks(redis_because="shared with a worker process")
 
 QUEUE = "grading-outage-test"
 UNREACHABLE = "postgres://nobody@127.0.0.1:1/shoeschool"

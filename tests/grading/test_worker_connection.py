@@ -8,30 +8,15 @@ PostgreSQL (its sessions are visible in pg_stat_activity) and Redis (a broker bo
 processes reach). The tasks go to a queue of their own so no other worker takes them.
 """
 
-import pytest
-from django.conf import settings
 from django.db import connection
 
 from tests.grading.waiting import wait_for
-from tests.grading.workers import Worker
+from tests.grading.workers import Worker, worker_process_marks
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.request import grading_request
 from trainer.tasks import grade_run
 
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not settings.CELERY_BROKER_URL.startswith("redis://"),
-        reason="needs Redis (CELERY_BROKER_URL=redis://...) shared with a worker process; CI "
-        "sets it",
-    ),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL (DATABASE_URL): a worker process cannot see SQLite's "
-        "in-memory test database; CI sets it",
-    ),
-]
+pytestmark = worker_process_marks(redis_because="shared with a worker process")
 
 QUEUE = "grading-connection-test"
 

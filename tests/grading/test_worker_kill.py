@@ -12,8 +12,7 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -22,7 +21,7 @@ from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from tests.answered import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
-from tests.grading.workers import Worker
+from tests.grading.workers import Worker, worker_process_marks
 from trainer.models import Attempt, Grade, GradingRun, RunStatus
 from trainer.services.grading.request import grading_request_batch
 from trainer.services.grading.sweep import (
@@ -32,20 +31,7 @@ from trainer.services.grading.sweep import (
     grading_timeout,
 )
 
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not settings.CELERY_BROKER_URL.startswith("redis://"),
-        reason="needs Redis (CELERY_BROKER_URL=redis://...): only it redelivers a killed "
-        "worker's task; CI sets it",
-    ),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL (DATABASE_URL): a worker process cannot see SQLite's "
-        "in-memory test database; CI sets it",
-    ),
-]
+pytestmark = worker_process_marks(redis_because="only it redelivers a killed worker's task")
 
 ATTEMPTS = 300  # three batch tasks
 # A queue of its own, so that the session's in-process worker (tests/conftest.py), if

@@ -12,34 +12,21 @@ from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
-from django.conf import settings
-from django.db import connection
 
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from ledger.services.verify import ledger_verify
 from tests.answered import PLAYER_WINS, SOFT_17, make_attempts
 from tests.grading.waiting import wait_for
-from tests.grading.workers import Worker
+from tests.grading.workers import Worker, worker_process_marks
 from trainer.models import Attempt, Grade, GradingRun, RunStatus
 from trainer.services.grading.lease import grading_fault_bound, grading_timeout
 from trainer.services.grading.request import grading_request
 from trainer.services.grading.sweep import grading_sweep
 
-pytestmark = [
-    pytest.mark.worker,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not settings.CELERY_BROKER_URL.startswith("redis://"),
-        reason="needs Redis (CELERY_BROKER_URL=redis://...): only it keeps a killed worker's "
-        "received task unacked; CI sets it",
-    ),
-    pytest.mark.skipif(
-        connection.vendor != "postgresql",
-        reason="needs PostgreSQL (DATABASE_URL): a worker process cannot see SQLite's "
-        "in-memory test database; CI sets it",
-    ),
-]
+pytestmark = worker_process_marks(
+    redis_because="only it keeps a killed worker's received task unacked"
+)
 
 # A queue of its own: only the workers started here take these tasks.
 QUEUE = "worker-kill-received"

@@ -8,10 +8,29 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def worker_process_marks(*, redis_because: str) -> list[pytest.MarkDecorator]:
+    """The marks of a test with a worker in its own process: it needs Redis (why, in
+    `redis_because`) and PostgreSQL, whose test database another process can see."""
+    return [
+        pytest.mark.worker,
+        pytest.mark.django_db(transaction=True),
+        pytest.mark.skipif(
+            not settings.CELERY_BROKER_URL.startswith("redis://"),
+            reason=f"needs Redis (CELERY_BROKER_URL=redis://...): {redis_because}; CI sets it",
+        ),
+        pytest.mark.skipif(
+            connection.vendor != "postgresql",
+            reason="needs PostgreSQL (DATABASE_URL): a worker process cannot see SQLite's "
+            "in-memory test database; CI sets it",
+        ),
+    ]
 
 
 def database_url_of_this_test() -> str:
