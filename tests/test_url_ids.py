@@ -53,3 +53,17 @@ def test_the_biggest_id_is_still_an_address_and_finds_nothing(trainee):
     client.force_login(trainee)
     assert client.get(f"/train/attempts/{BIGGEST_ID}/").status_code == 404
     assert client.get(f"/api/attempts/{BIGGEST_ID}/").json()["code"] == "not_found"
+
+
+def test_the_api_schema_says_an_id_is_an_integer_that_fits():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    ids = [
+        parameter["schema"]
+        for operation in schema["paths"]["/api/attempts/{attempt_id}/"].values()
+        for parameter in operation.get("parameters", [])
+        if parameter["name"] == "attempt_id"
+    ]
+    assert ids
+    assert all(p == {"type": "integer", "minimum": 0, "maximum": BIGGEST_ID} for p in ids)

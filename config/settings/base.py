@@ -363,6 +363,10 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "trainer.api.answer_serializers.closed_answer_schema",
     ],
+    # core.converters' <id:…>: an integer that fits the id columns (no bigger is an address).
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "minimum": 0, "maximum": 9223372036854775807}
+    },
 }
 
 LOGGING = {
