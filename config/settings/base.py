@@ -7,6 +7,8 @@ from typing import Any
 import environ
 from csp.constants import NONCE, NONE, SELF
 
+from core.converters import BIGGEST_ID
+
 from .certificates import (  # noqa: F401 - settings, read by name from django.conf
     SHOESCHOOL_CREDENTIAL_KEY_FILE,
     SHOESCHOOL_CREDENTIAL_KEY_MAKE,
@@ -364,9 +366,7 @@ SPECTACULAR_SETTINGS = {
         "trainer.api.answer_serializers.closed_answer_schema",
     ],
     # core.converters' <id:…>: an integer that fits the id columns (no bigger is an address).
-    "PATH_CONVERTER_OVERRIDES": {
-        "id": {"type": "integer", "minimum": 0, "maximum": 9223372036854775807}
-    },
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": BIGGEST_ID}},
 }
 
 LOGGING = {
