@@ -3,6 +3,7 @@
 usage: DATABASE_URL=postgres://... [CELERY_BROKER_URL=redis://...] \
        python bench/grading.py [--decisions 100000] [--rounds 10] [--in-process] [--profile]
                                [--reuse] [--limit N] [--path bulk|submit|trainee] [--distinct]
+                               [--submitters N]
 
 The database named by DATABASE_URL is migrated and filled with attempts made of the
 scenario library's casino-shoe rounds (each round's answer key stored, as dealing does),
@@ -19,8 +20,9 @@ own (one run and one task each, as a trainee's submit queues), all at once, as a
 finishing an exam together does. --path trainee loads the attempts in progress and submits
 each through the submit service the API calls (trainer.services.attempts.attempt_submit:
 the attempt closed, its run and ledger entry written, its task queued), each in its own
-transaction, one after another: what a class's submits cost the server, graded as they
-commit. --path bulk (the
+transaction, one after another (--submitters N: from N processes at once, as the floor's N
+web workers serve a class's Submits): what a class's submits cost the server, graded as
+they commit. --path bulk (the
 default) requests every run at once, as a regrade does. --distinct deals every round fresh
 from the generator (as generated exams are) instead of drawing the library's rounds, so no
 two rounds share a document and the per-batch caches help less.
@@ -205,6 +207,43 @@ def start_worker(log: Path, concurrency: int = 1) -> subprocess.Popen[bytes]:
     return worker
 
 
+def submit_all(attempts: list[Attempt], submitters: int) -> float:
+    """Every attempt submitted by the submit service, each in its own transaction, from
+    `submitters` processes at once (as a floor's web workers serve a class's Submits), each
+    taking every n-th attempt in turn; returns those processes' CPU seconds (none for one:
+    this process submits, and its CPU is counted already)."""
+    if submitters == 1:
+        for attempt in attempts:
+            attempt_submit(attempt=attempt.pk, user=attempt.trainee)
+        return 0.0
+    connection.close()  # each child opens its own
+    children = []
+    for n in range(submitters):
+        pid = os.fork()
+        if pid == 0:
+            status = 0
+            try:
+                for attempt in attempts[n::submitters]:
+                    attempt_submit(attempt=attempt.pk, user=attempt.trainee)
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+                status = 1
+            finally:
+                os._exit(status)
+        children.append(pid)
+    cpu = 0.0
+    failed = 0
+    for pid in children:
+        _, status, usage = os.wait4(pid, 0)
+        cpu += usage.ru_utime + usage.ru_stime
+        failed += status != 0
+    if failed:
+        sys.exit(f"{failed} of {submitters} submitting processes failed")
+    return cpu
+
+
 def cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -231,6 +270,13 @@ def main() -> None:
         "one transaction; trainee: each attempt submitted by the submit service in its own",
     )
     parser.add_argument("--distinct", action="store_true", help="fresh generated rounds")
+    parser.add_argument(
+        "--submitters",
+        type=int,
+        default=1,
+        help="--path trainee: processes submitting at once (a floor's web workers; 1: one "
+        "after another)",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("set DATABASE_URL to a scratch PostgreSQL database")
@@ -268,12 +314,12 @@ def main() -> None:
     try:
         started = time.perf_counter()
         cpu_started = time.process_time()
+        submitters_cpu = 0.0
         if args.path == "trainee":
             # Each trainee's Submit as the API serves it (the attempt closed, its run and
-            # ledger entry written, its task queued on commit), one after another: the
-            # worker grades the first while the later ones are still coming.
-            for attempt in attempts:
-                attempt_submit(attempt=attempt.pk, user=attempt.trainee)
+            # ledger entry written, its task queued on commit): the worker grades the first
+            # while the later ones are still coming.
+            submitters_cpu = submit_all(attempts, args.submitters)
             runs = list(GradingRun.objects.filter(attempt_id__in=ids))
         elif args.path == "submit":
             # Every trainee of a class pressing Submit at once: one run and one task each,
@@ -304,7 +350,7 @@ def main() -> None:
             ):
                 time.sleep(0.25)
         elapsed = time.perf_counter() - started
-        cpu = time.process_time() - cpu_started
+        cpu = time.process_time() - cpu_started + submitters_cpu
         if worker is not None:
             # Includes its start-up, a second or two; prefork children are still running.
             cpu += cpu_seconds(worker.pid) + sum(
@@ -321,6 +367,8 @@ def main() -> None:
     grades = sum(GradingRun.objects.filter(pk__in=run_ids).values_list("questions", flat=True))
     where = "in process" if args.in_process else "one worker"
     where += f", {args.path} path{', distinct rounds' if args.distinct else ''}"
+    if args.path == "trainee":
+        where += f", {args.submitters} submitting at once"
     print(f"requested {len(run_ids):,} runs in {requested:.2f} s")
     print(
         f"graded {graded:,} runs, {grades:,} questions ({decisions:,} decisions) {where} "
@@ -331,8 +379,8 @@ def main() -> None:
     if args.path == "trainee":
         # The worker grades while the submits come: no rate of its own to single out.
         print(
-            f"the submits: {1000 * requested / max(1, len(run_ids)):.1f} ms each; the last run "
-            f"graded {after:.2f} s after the last submit committed"
+            f"the submits: one every {1000 * requested / max(1, len(run_ids)):.1f} ms; the last "
+            f"run graded {after:.2f} s after the last submit committed"
         )
     else:
         print(
@@ -340,7 +388,8 @@ def main() -> None:
             "(the worker's own rate: the request's time is the submits', not grading's)"
         )
     print(
-        f"CPU of this process{' and the worker' if worker else ''}: {cpu:.1f} s "
+        f"CPU of this process{' and the worker' if worker else ''}"
+        f"{' and the submitting processes' if args.submitters > 1 else ''}: {cpu:.1f} s "
         f"(wall {elapsed:.1f} s)"
     )
 

@@ -4,10 +4,11 @@ import os
 from pathlib import Path
 
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init, worker_process_init
 from django.db import close_old_connections
 
 from config.probes import database_status
+from core.collector import objects_kept_out_of_collection
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -27,6 +28,14 @@ def ensure_filesystem_broker_folders() -> None:
 @app.on_after_configure.connect
 def _make_broker_folders(**_: object) -> None:
     ensure_filesystem_broker_folders()
+
+
+@worker_init.connect
+@worker_process_init.connect
+def _start_up_kept_out_of_collection(**_: object) -> None:
+    """What a worker built to start (and a pool's child inherited) is never garbage: the
+    cycle collector need not walk it again at every full collection (core.collector)."""
+    objects_kept_out_of_collection()
 
 
 @task_prerun.connect

@@ -1,10 +1,11 @@
-import gc
 import os
 
 from django.core import checks
 from django.core.exceptions import ImproperlyConfigured
 from django.core.wsgi import get_wsgi_application
 from django.urls import get_resolver
+
+from core.collector import objects_kept_out_of_collection
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
@@ -18,5 +19,4 @@ if _refused:
 # objects that live as long as the process, a pause of tens of milliseconds that would
 # otherwise fall on some trainee's answer (docs/benchmarks.md, "Floor").
 get_resolver().url_patterns  # noqa: B018 - imports every view
-gc.collect()
-gc.freeze()
+objects_kept_out_of_collection()

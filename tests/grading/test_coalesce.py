@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from ledger.models import LedgerEntry
 from tests.queries import assert_database_query_count
@@ -137,3 +138,51 @@ def test_a_run_another_worker_holds_is_left_to_it_without_waiting(attempt_of):
         release.set()
         thread.join(30)
     assert grade_run.run(held.pk) == RunStatus.GRADED
+
+
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    return [query["sql"] for query in queries.captured_queries]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_takes_and_starts_its_runs_in_one_transaction(attempt_of):
+    # Taking the runs waiting and marking them grading (with their attempts) were two
+    # transactions, each a commit the worker waited for: on the submission path a batch is
+    # a few runs, so a third of its round trips (issue #29). Now: the claim, then the grades.
+    if not connection.features.has_select_for_update_skip_locked:
+        pytest.skip("SQLite has no SKIP LOCKED: a task grades its own run only, as any batch")
+    runs = submit(attempt_of, 3)
+    with CaptureQueriesContext(connection) as queries:
+        done = grading_run_execute_coalesced(run_id=runs[0].pk)
+    assert done == {run.pk: RunStatus.GRADED for run in runs}
+    statements = _statements(queries)
+    assert [s for s in statements if s in ("BEGIN", "COMMIT")] == ["BEGIN", "COMMIT"] * 2
+    claim = statements[: statements.index("COMMIT")]
+    # The claim marks the runs grading and their attempts with them.
+    assert any(s.startswith('UPDATE "trainer_gradingrun"') and "'grading'" in s for s in claim)
+    assert any(s.startswith('UPDATE "trainer_attempt"') and "'grading'" in s for s in claim)
+    # The runs' numbers and statuses are read without the join to the attempts that the
+    # model's order would add.
+    reads = [s for s in statements if "MAX(" in s or '"trainer_gradingrun"."status" AS' in s]
+    assert len(reads) >= 3
+    assert not [s for s in reads if "JOIN" in s], reads
+
+
+@pytest.mark.django_db
+def test_the_grades_are_checked_before_the_ledger_head_is_taken(attempt_of):
+    # The head is what every submit and answer waits for; the grades' foreign keys (three
+    # a grade, checked at the commit by default) are checked before it is locked.
+    runs = submit(attempt_of, 2)
+    with CaptureQueriesContext(connection) as queries:
+        grading_run_execute_coalesced(run_id=runs[0].pk)
+    statements = _statements(queries)
+    head = next(n for n, s in enumerate(statements) if 'FROM "audit_ledgerhead"' in s)
+    if connection.vendor == "postgresql":
+        assert statements.index("SET CONSTRAINTS ALL IMMEDIATE") < head
+    # After the head only the ledger's own statements, then the transaction's end.
+    end = next(
+        n for n, s in enumerate(statements) if n > head and s.startswith(("RELEASE", "COMMIT"))
+    )
+    after = statements[head + 1 : end]
+    assert after
+    assert all("ledger" in s for s in after), after

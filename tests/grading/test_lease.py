@@ -17,8 +17,9 @@ from django.utils import timezone
 from ledger.events import Event
 from ledger.models import LedgerEntry
 from trainer.models import Attempt, Grade, GradingRun, GradingStatus, RunStatus
-from trainer.services.grading.execute import grading_run_execute, grading_run_start
+from trainer.services.grading.execute import grading_run_execute
 from trainer.services.grading.request import grading_request
+from trainer.services.grading.start import grading_run_start
 from trainer.services.grading.sweep import (
     grading_fault_bound,
     grading_lease,

@@ -55,6 +55,8 @@ def latest_run_numbers(*, attempt_ids: Iterable[int], **filters: Any) -> dict[in
     """Each attempt's highest run number (among its runs matching `filters`)."""
     return dict(
         GradingRun.objects.filter(attempt_id__in=set(attempt_ids), **filters)
+        # No order: the model's would still join every run to its attempt.
+        .order_by()
         .values("attempt_id")
         .annotate(last=Max("number"))
         .values_list("attempt_id", "last")
@@ -69,6 +71,7 @@ def latest_and_graded_run_numbers(
     return {
         attempt_id: (last, graded)
         for attempt_id, last, graded in GradingRun.objects.filter(attempt_id__in=set(attempt_ids))
+        .order_by()  # as above
         .values("attempt_id")
         .annotate(last=Max("number"), graded=Max("number", filter=Q(status=RunStatus.GRADED)))
         .values_list("attempt_id", "last", "graded")

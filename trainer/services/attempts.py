@@ -39,7 +39,6 @@ from core.rows import (
     instance,
     lock_clause,
     table,
-    update,
 )
 from ledger.events import Event, Subject
 from ledger.services.append import ledger_append
@@ -623,15 +622,11 @@ def _close(attempt_id: int, *, trainee_id: int | None = None) -> Attempt:
             raise ConflictError(f"this attempt is {locked.get_status_display().lower()}")
         locked.status = AttemptStatus.SUBMITTED
         locked.submitted_at = timezone.now()
-        # The grading service records the submission in the ledger with its run and sets
-        # the grading fields, saved with the status in one UPDATE; the grading itself is
-        # the worker's, queued on commit.
-        grading_request_on_submit(attempt=locked)
-        update(locked, _SUBMIT_FIELDS)
+        # The grading service saves these with the grading fields in one UPDATE and
+        # records the submission in the ledger with its run; the grading itself is the
+        # worker's, queued on commit.
+        grading_request_on_submit(attempt=locked, fields=("status", "submitted_at"))
     return locked
-
-
-_SUBMIT_FIELDS = ("status", "submitted_at", "grading_status", "grading_queued_at", "grading_error")
 
 
 def attempts_close_expired(*, now: datetime | None = None) -> list[int]:

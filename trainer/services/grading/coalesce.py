@@ -16,20 +16,28 @@ LOCKED: there a task grades its own run only.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from django.db import connection, transaction
-from django.utils import timezone
 
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.execute import grading_runs_execute
-from trainer.services.grading.lease import grading_lease
 from trainer.services.grading.request import RUNS_PER_TASK
+from trainer.services.grading.start import grading_runs_mark_started
 
 _OPEN = (RunStatus.PENDING, RunStatus.GRADING)
 
 
-def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
+class _Claimed(NamedTuple):
+    pk: int
+    attempt_id: int
+    number: int
+
+
+def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None, bool]:
     """The runs this task grades: its run and up to `most - 1` other runs still pending,
-    oldest first; and the run's status when it is finished already.
+    oldest first; the run's status when it is finished already; and whether they are marked
+    grading already.
 
     A finished run's task still takes up to `most` pending runs along when there are any:
     otherwise the runs behind a backlog would wait for their own tasks, queued behind every
@@ -37,13 +45,15 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
     empty tasks off the queue (issue #29: three times slower at 2,000 submits). With no run
     pending, that task costs two reads and no transaction.
 
-    The others are marked grading in the same transaction, so no other worker's batch takes
-    them too, under this worker's lease. When another transaction holds the run itself,
-    another worker is grading it: nothing is returned (should that worker die, its
-    transaction rolls back and the sweep queues the run again once its lease ran out).
+    They are marked grading in the same transaction that takes them, under this worker's
+    lease, so no other worker's batch takes them too (one transaction, not two: each costs
+    a commit, and a batch on the submission path is a few runs). When another transaction
+    holds the run itself, another worker is grading it: nothing is returned (should that
+    worker die, its transaction rolls back and the sweep queues the run again once its
+    lease ran out).
     """
     if not connection.features.has_select_for_update_skip_locked:
-        return [run_id], None
+        return [run_id], None, False
     # A finished run never opens again (the sweep reopens only pending and grading ones; a
     # regrade is a new run), so its task needs no lock to know it.
     status = GradingRun.objects.filter(pk=run_id).order_by().values_list("status", flat=True)
@@ -51,31 +61,36 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None]:
     if finished in _OPEN:
         finished = None
     elif finished is not None and not GradingRun.objects.filter(status=RunStatus.PENDING).exists():
-        return [], finished
+        return [], finished, True
+    fields = ("pk", "attempt_id", "number")
     with transaction.atomic():
-        own: list[int] = []
+        own: list[_Claimed] = []
         if finished is None:
-            own = list(
+            locked = list(
                 GradingRun.objects.select_for_update(skip_locked=True)
                 .filter(pk=run_id)
                 .order_by()  # one row: no join to the attempt for the default ordering
-                .values_list("pk", flat=True)
+                .values_list("status", *fields)
             )
-            if not own:
-                return [], None
-        others = list(
-            GradingRun.objects.select_for_update(skip_locked=True)
+            if not locked:
+                return [], None, True
+            status_now, *values = locked[0]
+            if status_now in _OPEN:
+                own = [_Claimed(*values)]
+            else:  # graded by another batch since it was read
+                finished = status_now
+        others = [
+            _Claimed(*values)
+            for values in GradingRun.objects.select_for_update(skip_locked=True)
             .filter(status=RunStatus.PENDING)
             .exclude(pk=run_id)
             .order_by("pk")
-            .values_list("pk", flat=True)[: most - len(own)]
-        )
-        if others:
-            now = timezone.now()
-            GradingRun.objects.filter(pk__in=others).update(
-                status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
-            )
-    return [*own, *others], finished
+            .values_list(*fields)[: most - len(own)]
+        ]
+        claimed = [*own, *others]
+        if claimed:
+            grading_runs_mark_started(runs=claimed)
+    return [run.pk for run in claimed], finished, True
 
 
 def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> dict[int, str]:
@@ -86,8 +101,8 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
     run at most once), so a task delivered twice, or a run taken by two batches, is graded
     once.
     """
-    run_ids, finished = _waiting_runs(run_id=run_id, most=most)
-    statuses = grading_runs_execute(run_ids=run_ids) if run_ids else {}
+    run_ids, finished, started = _waiting_runs(run_id=run_id, most=most)
+    statuses = grading_runs_execute(run_ids=run_ids, started=started) if run_ids else {}
     if finished is not None:
         statuses[run_id] = finished
     return statuses

@@ -22,8 +22,9 @@ from django.db.models import TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
 
+from core.collector import collection_paused
 from core.errors import NotFoundError
-from core.postgres import copy_rows, update_rows
+from core.postgres import copy_rows, deferred_checks_run, update_rows
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.games import DocumentError, game_named
@@ -34,15 +35,14 @@ from trainer.models import (
     ErrorCategory,
     Grade,
     GradingRun,
-    GradingStatus,
     RuleProfileVersion,
     RunStatus,
     RunTrigger,
     Scenario,
 )
-from trainer.selectors.runs import latest_and_graded_run_numbers, latest_run_numbers
+from trainer.selectors.runs import latest_and_graded_run_numbers
 from trainer.services.grading.basis import BasisCache, JsonTexts, RoundValues
-from trainer.services.grading.lease import grading_lease
+from trainer.services.grading.start import grading_run_start
 from trainer.services.run_summaries import run_summaries_save
 from trainer.services.vouched import attempt_vouch, grades_vouch, run_vouch
 from trainer.shown import identities
@@ -69,40 +69,20 @@ def grading_run_execute(*, run_id: int) -> GradingRun:
         raise NotFoundError(f"grading run {run_id} not found") from None
 
 
-def grading_runs_execute(*, run_ids: Sequence[int]) -> dict[int, str]:
+def grading_runs_execute(*, run_ids: Sequence[int], started: bool = False) -> dict[int, str]:
     """Grade several runs with a handful of bulk queries; returns each known run's status.
 
     The runs' grades, results and ledger entries commit in one transaction: a crash or a
-    lost database leaves every run of the batch as it was, to be graded again.
+    lost database leaves every run of the batch as it was, to be graded again. `started`:
+    the caller has marked the runs grading already (trainer.services.grading.start, in the
+    transaction that claimed them), so they are not marked again.
     """
-    started = grading_run_start(run_ids=run_ids)
-    if started:
-        with transaction.atomic():
-            _runs_grade(started)
-    return dict(GradingRun.objects.filter(pk__in=run_ids).values_list("pk", "status"))
-
-
-def grading_run_start(*, run_ids: Sequence[int]) -> list[int]:
-    """Mark the batch's unfinished runs grading, under this worker's lease (visible at once);
-    returns their ids. The grading transaction then holds their rows until it commits, so
-    the sweep queues them again only if the worker dies (trainer.services.grading.sweep)."""
-    with transaction.atomic():
-        runs = list(
-            GradingRun.objects.select_for_update()
-            .filter(pk__in=run_ids, status__in=[RunStatus.PENDING, RunStatus.GRADING])
-            .order_by("pk")
-        )
-        if not runs:
-            return []
-        ids = [run.pk for run in runs]
-        now = timezone.now()
-        GradingRun.objects.filter(pk__in=ids).update(
-            status=RunStatus.GRADING, started_at=now, claimed_until=now + grading_lease()
-        )
-        latest = latest_run_numbers(attempt_ids=(run.attempt_id for run in runs))
-        newest = [run.attempt_id for run in runs if latest.get(run.attempt_id) == run.number]
-        Attempt.objects.filter(pk__in=newest).update(grading_status=GradingStatus.GRADING)
-        return ids
+    to_grade = list(run_ids) if started else grading_run_start(run_ids=run_ids)
+    if to_grade:
+        with transaction.atomic(), collection_paused():
+            _runs_grade(to_grade)
+    # No order: the model's joins every run to its attempt.
+    return dict(GradingRun.objects.filter(pk__in=run_ids).order_by().values_list("pk", "status"))
 
 
 def _runs_grade(run_ids: Sequence[int]) -> None:
@@ -204,6 +184,9 @@ def _runs_grade(run_ids: Sequence[int]) -> None:
     _update_runs(runs)
     run_summaries_save(runs=runs, grades=grades, items_of=items_of, keys_of=keys_of)
     _copy_to_attempts(runs, now, finished)
+    # The grades' foreign keys (three a grade) checked now, not at the commit: the ledger's
+    # head, which every submit and answer waits for, is taken next and held until then.
+    deferred_checks_run()
     ledger_append_many(entries=entries)
 
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, ProductError
 from core.queue import enqueue
-from core.rows import insert_many
+from core.rows import insert_many, update
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
@@ -87,16 +87,18 @@ def grading_request_batch(
         )
 
 
-def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
+def grading_request_on_submit(*, attempt: Attempt, fields: Sequence[str]) -> GradingRun:
     """The run a submit asks for, with no statement the submit makes anyway.
 
     The caller (trainer.services.attempts) holds the attempt's row lock, read with its
-    trainee, has just set it submitted from in progress, and saves it after this returns:
-    its grading fields (set here) go in the same UPDATE as its status. The run and its
-    ledger entry are written here; the grading is queued on commit, as for
-    grading_request. It is the attempt's first run (runs are made for submitted attempts
-    only, and an attempt never goes back to in progress), so its number is not read: were
-    it not the first, the run's unique number would refuse it and the submit roll back.
+    trainee, and has just set it submitted from in progress (`fields`: what it changed).
+    The attempt is saved here, its grading fields in the same UPDATE as those, before the
+    run and its ledger entry: the entry locks the ledger's head, which every writer of the
+    ledger waits for, so it is the transaction's last statement and the head is held only
+    until the commit. The grading is queued on commit, as for grading_request. It is the
+    attempt's first run (runs are made for submitted attempts only, and an attempt never
+    goes back to in progress), so its number is not read: were it not the first, the run's
+    unique number would refuse it and the submit roll back.
     """
     if attempt.status != AttemptStatus.SUBMITTED:
         raise ConflictError(
@@ -104,6 +106,7 @@ def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
             field="attempt",
         )
     _mark_pending(attempt, timezone.now())
+    update(attempt, (*fields, *_PENDING_FIELDS))
     return _runs_record(
         locked={attempt.pk: attempt},
         ids=[attempt.pk],
@@ -112,6 +115,9 @@ def grading_request_on_submit(*, attempt: Attempt) -> GradingRun:
         requested_by=None,
         first=True,
     )[0]
+
+
+_PENDING_FIELDS = ("grading_status", "grading_queued_at", "grading_error")
 
 
 def _mark_pending(attempt: Attempt, now: datetime) -> None:
