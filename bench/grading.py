@@ -44,6 +44,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -231,8 +232,6 @@ def submit_all(attempts: list[Attempt], submitters: int) -> float:
                 for attempt in attempts[n::submitters]:
                     attempt_submit(attempt=attempt.pk, user=attempt.trainee)
             except BaseException:
-                import traceback
-
                 traceback.print_exc()
                 status = 1
             finally:

@@ -2,11 +2,11 @@
 
 Grading a batch builds hundreds of thousands of small containers (decoded answer keys,
 grades, summaries) that hold no reference cycles worth collecting. With the collector on,
-each of them counts towards the next collection, and every third generation's collection
-walks the whole heap, the batch included: measured on a batch of 100 runs (issue #29), the
-collector took about 30 % of grading's CPU, and decoding 20,000 answer keys took 3.7 s
-with it and 0.7 s without. So the collector waits while a batch is graded, and starts again
-after it, when anything the batch left in a cycle is collected as usual.
+each of them counts towards the next collection, and every full collection (of the oldest
+generation) walks the whole heap, the batch included: measured on batches of 100 runs
+(issue #29), the collector took about 30 % of grading's CPU, and decoding 20,000 answer
+keys took 3.7 s with it and 0.7 s without. So the collector waits while a batch is graded,
+and starts again after it, when anything the batch left in a cycle is collected as usual.
 
 `objects_kept_out_of_collection` is the other half, as Instagram's and gunicorn's users
 do for a process that forks: what was built at start-up (Django's apps, the URLs, the

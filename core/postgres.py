@@ -95,9 +95,6 @@ def update_rows(model: type[Model], changes: Sequence[tuple[int, Mapping[str, An
             )
 
 
-# Reading.
-
-
 def deferred_checks_run() -> None:
     """The transaction's deferred constraint checks (Django makes every foreign key
     DEFERRABLE INITIALLY DEFERRED) run now, and any later statement's at once, instead of
@@ -106,6 +103,9 @@ def deferred_checks_run() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+
+
+# Reading.
 
 
 def fetch_rows(values: QuerySet[Any, Any]) -> list[tuple[Any, ...]]:
