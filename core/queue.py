@@ -2,12 +2,24 @@
 
 Services queue tasks; tasks call services. Naming the task instead of importing it keeps the
 arrow one way: a service module never imports its app's tasks module.
+
+A wake-up (`enqueue_wake_up`) is a task that takes whatever work is waiting when it starts,
+not just its own: grading on the submission path, where a class's submits come faster than
+one at a time. While one sent for the same bell has not started yet, sending another would
+only give a worker a task that finds its work done, so it is not sent (on a Redis broker,
+where a key marks it on its way; on any other broker every wake-up is sent).
 """
 
+from __future__ import annotations
+
+import logging
 from typing import Any
 
+import redis
 from celery import current_app
 from django.db import transaction
+
+logger = logging.getLogger(__name__)
 
 
 def enqueue(task_name: str, *args: Any) -> None:
@@ -25,3 +37,61 @@ def enqueue(task_name: str, *args: Any) -> None:
     # A function of its own, not a partial: Django names the callback when it logs it.
     send.__qualname__ = f"enqueue({task_name})"
     transaction.on_commit(send, robust=True)
+
+
+def enqueue_wake_up(task_name: str, *args: Any, bell: str, lasting: float) -> None:
+    """As `enqueue`, unless a wake-up sent for `bell` has not started yet: that one, when it
+    starts (`wake_up_started`), takes the work this transaction commits, which is committed
+    before the check. The mark lasts `lasting` seconds at most, so a wake-up lost with its
+    worker holds back the later ones no longer than that (the work's own sweep covers it
+    meanwhile). The task must call `wake_up_started(bell)` before it looks for work.
+    """
+
+    def send() -> None:
+        client = _broker_redis()
+        if client is not None:
+            try:
+                if not client.set(_key(bell), 1, nx=True, ex=max(1, round(lasting))):
+                    return
+            except redis.RedisError:
+                logger.warning("could not mark a wake-up for %s on its way; sending it", bell)
+        current_app.send_task(task_name, args=args)
+
+    send.__qualname__ = f"enqueue_wake_up({task_name})"
+    transaction.on_commit(send, robust=True)
+
+
+def wake_up_started(bell: str) -> None:
+    """Called by a wake-up task before it looks for work: a wake-up sent from now on is sent
+    (the work committed before it may be after this one's look)."""
+    client = _broker_redis()
+    if client is None:
+        return
+    try:
+        client.delete(_key(bell))
+    except redis.RedisError:
+        # The mark runs out on its own: the work waits at most that long, or its sweep.
+        logger.warning("could not clear the wake-up mark of %s", bell)
+
+
+def _key(bell: str) -> str:
+    return f"shoeschool:wake-up:{bell}"
+
+
+_clients: dict[str, redis.Redis] = {}
+
+
+def _broker_redis() -> redis.Redis | None:
+    """A client of the broker's Redis (one a process: redis-py's pool opens connections
+    anew in a forked child), or None for any other broker."""
+    url = str(current_app.conf.broker_url or "")
+    if not url.startswith(("redis://", "rediss://")):
+        return None
+    client = _clients.get(url)
+    if client is None:
+        # A submit waits on this in its request: a Redis that does not answer is passed
+        # over (the wake-up is sent) within seconds, not waited for.
+        client = _clients[url] = redis.Redis.from_url(
+            url, socket_timeout=2, socket_connect_timeout=2
+        )
+    return client

@@ -249,6 +249,16 @@ def _worker_idle_before_the_flush() -> Iterator[None]:
         time.sleep(0.05)
 
 
+@pytest.fixture(autouse=True)
+def _no_grading_wake_up_on_its_way() -> None:
+    """A grading wake-up an earlier test sent and no worker took (core.queue) would keep
+    this test's submits from sending their own: its runs, like its database, start anew."""
+    from core.queue import wake_up_started
+    from trainer.services.grading.request import GRADING_BELL
+
+    wake_up_started(GRADING_BELL)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
     """A real Celery worker consuming the configured broker, shared by the whole session.

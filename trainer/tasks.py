@@ -19,7 +19,7 @@ from django.db import InterfaceError, OperationalError
 
 from core.errors import NotFoundError
 from trainer.services.attempts import attempts_close_expired
-from trainer.services.grading.coalesce import grading_run_execute_coalesced
+from trainer.services.grading.coalesce import BatchGradingError, grading_run_execute_coalesced
 from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
 from trainer.services.grading.sweep import grading_run_fail, grading_sweep
 
@@ -80,15 +80,19 @@ def grade_run(run_id: int) -> str:
     trainer.services.grading.coalesce); returns the run's status."""
     try:
         statuses = grading_run_execute_coalesced(run_id=run_id)
+    except BatchGradingError as failed:
+        # One bad run must not hold back the rest, whose submits may have queued no task of
+        # their own: each graded alone, failing only the bad one.
+        logger.exception("grading runs %s together failed; grading them one by one", failed.run_ids)
+        statuses = {each: _execute(each) for each in failed.run_ids}
+        if failed.finished is not None:
+            statuses[run_id] = failed.finished
     except DATABASE_ERRORS:
         raise
     except Exception:
-        # A bad run must not hold back the one this task is for: the others taken with it
-        # keep their own tasks, which grade them one batch at a time again.
+        # Taking the runs failed: the run this task is for, alone.
         logger.exception("grading run %s with the runs behind it failed; grading it alone", run_id)
         return _execute(run_id)
-    if not statuses:
-        return "grading elsewhere"
     if run_id not in statuses:
         logger.warning("grading run %s does not exist; nothing to grade", run_id)
         return "missing"

@@ -46,7 +46,10 @@ def own_queue(monkeypatch):
     def send_task(name: str, *, args: tuple[object, ...]) -> object:
         return app.send_task(name, args=args, queue=QUEUE)
 
-    monkeypatch.setattr("core.queue.current_app", SimpleNamespace(send_task=send_task))
+    # The broker's settings too: a submit's wake-up marks itself on its way there.
+    monkeypatch.setattr(
+        "core.queue.current_app", SimpleNamespace(send_task=send_task, conf=app.conf)
+    )
 
 
 ROUNDS = [PLAYER_WINS, SOFT_17] * 3  # 21 questions an attempt

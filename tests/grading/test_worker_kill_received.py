@@ -3,6 +3,9 @@ is queued again by the sweep within the grading timeout plus one sweep interval 
 message itself stays in Redis' unacked set until the visibility timeout), graded once by
 the next worker, and the late duplicate of the task, when it comes, grades nothing again.
 
+That task is a wake-up (core.queue) still marked on its way: a submit after the kill sends
+none, and its run is queued again by the sweep within the same bound.
+
 The task is received and not started the way a retry is: it waits out a countdown in the
 worker (an ETA: the message is taken from the queue, unacknowledged). Needs Redis and
 PostgreSQL, as tests/grading/test_worker_kill.py does (CI runs it with both).
@@ -46,14 +49,17 @@ def sent(monkeypatch):
         tasks.append((name, args))
         return app.send_task(name, args=args, queue=QUEUE, countdown=countdown)
 
-    monkeypatch.setattr("core.queue.current_app", SimpleNamespace(send_task=send_task))
+    # The broker's settings too: a submit's wake-up marks itself on its way there.
+    monkeypatch.setattr(
+        "core.queue.current_app", SimpleNamespace(send_task=send_task, conf=app.conf)
+    )
     return tasks
 
 
 def test_a_killed_worker_s_received_task_is_graded_within_the_bound_and_once(
     trainee, tmp_path, sent
 ):
-    (attempt,) = make_attempts(trainee, 1, ROUNDS)
+    attempt, later = make_attempts(trainee, 2, ROUNDS)
     questions = sum(len(item.answer_key) for item in attempt.items.all())
     # The message cannot come back from the broker during the test: only the sweep, through
     # the pending run's age, can have it graded.
@@ -67,6 +73,10 @@ def test_a_killed_worker_s_received_task_is_graded_within_the_bound_and_once(
         first.kill()
         run.refresh_from_db()
         assert run.status == RunStatus.PENDING  # received, never started
+        # A submit now: the killed worker's wake-up, never started, still marks one on its
+        # way, so none is sent for it.
+        later_run = grading_request(attempt=later)
+        assert sent == [("trainer.tasks.grade_run", (run.pk,))]
 
         # Before the grading timeout the sweep leaves it (it may be waiting in a backlog);
         # once past it, the first sweep queues it again: within the bound of its queueing,
@@ -77,9 +87,17 @@ def test_a_killed_worker_s_received_task_is_graded_within_the_bound_and_once(
         assert due - queued <= grading_fault_bound()
         assert grading_sweep(now=due) == [run.pk]
         assert sent[1:] == [("trainer.tasks.grade_run", (run.pk,))]
+        # The later run too, within the bound of its own queueing.
+        queued = Attempt.objects.get(pk=later.pk).grading_queued_at
+        due = queued + grading_timeout() + timedelta(microseconds=1)
+        assert grading_sweep(now=due) == [later_run.pk]
+        assert sent[2:] == [("trainer.tasks.grade_run", (later_run.pk,))]
 
         second = Worker(tmp_path / "second.log", queues=QUEUE, CELERY_VISIBILITY_TIMEOUT="3600")
-        graded = lambda: GradingRun.objects.get(pk=run.pk).status == RunStatus.GRADED  # noqa: E731
+        graded = lambda: all(  # noqa: E731
+            GradingRun.objects.get(pk=each.pk).status == RunStatus.GRADED
+            for each in (run, later_run)
+        )
         assert wait_for(graded, seconds=180), second.output()
 
         # The killed worker's message, redelivered after its visibility timeout, is the same
@@ -87,9 +105,9 @@ def test_a_killed_worker_s_received_task_is_graded_within_the_bound_and_once(
         from config.celery import app
 
         app.send_task("trainer.tasks.grade_run", args=(run.pk,), queue=QUEUE)
-        twice = lambda: second.output().count("succeeded in") >= 2  # noqa: E731
-        assert wait_for(twice, seconds=120), second.output()
-        assert "'graded'" in second.output().split("succeeded in")[2]
+        thrice = lambda: second.output().count("succeeded in") >= 3  # noqa: E731
+        assert wait_for(thrice, seconds=120), second.output()
+        assert "'graded'" in second.output().split("succeeded in")[3]
     finally:
         first.stop()
         if second is not None:

@@ -3,29 +3,36 @@
 A submit queues one task for its one run, and a batch's fixed cost (its queries, COPYs and
 ledger append) dwarfs one attempt's ~40 decisions. So the task for a run also takes the
 other runs still waiting when it starts — the ones that arrived while the worker was busy —
-and grades them all in one batch. Their own tasks come later and find their runs graded
-(grading is idempotent); each still takes along the runs waiting then, so a backlog drains
-as fast as batches are graded, not as fast as empty tasks are taken off the queue. When
-submits are few the batch is the one run, so nothing waits on a timer: batches grow only as
-the queue does.
+and grades them all in one batch. When submits are few the batch is the one run, so nothing
+waits on a timer: batches grow only as the queue does.
+
+Since it takes every run waiting, such a task is a wake-up (core.queue): while one is on its
+way and has not started, a submit queues none (trainer.services.grading.request's
+grading_wake_up), and the task, as it starts, lets the submits after it queue again. A task
+whose batch came out full may have left runs waiting: it queues a wake-up of its own. Runs
+queued otherwise (the sweep's, a regrade's) keep their own tasks; a later one finds its run
+graded (grading is idempotent) and still takes the runs waiting then.
 
 Runs are taken with SKIP LOCKED so two workers never wait on each other's batch; a run
 another worker has already started (status grading) is left to it. SQLite has no SKIP
-LOCKED: there a task grades its own run only.
+LOCKED: there a task grades its own run only, and every submit queues its task.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from django.db import connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
+from core.queue import wake_up_started
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.execute import grading_runs_execute
-from trainer.services.grading.request import RUNS_PER_TASK
+from trainer.services.grading.request import GRADING_BELL, RUNS_PER_TASK, grading_wake_up
 from trainer.services.grading.start import grading_runs_mark_started
 
 _OPEN = (RunStatus.PENDING, RunStatus.GRADING)
+# What a task reports of its run when another worker's transaction holds it.
+GRADING_ELSEWHERE = "grading elsewhere"
 
 
 class _Claimed(NamedTuple):
@@ -34,10 +41,21 @@ class _Claimed(NamedTuple):
     number: int
 
 
+class BatchGradingError(Exception):
+    """A batch's grading raised (not the database): the runs it took, to grade one by one
+    (they were marked grading, so no other task takes them before their lease runs out)."""
+
+    def __init__(self, run_ids: list[int], finished: str | None) -> None:
+        super().__init__(f"grading runs {run_ids} together failed")
+        self.run_ids = run_ids
+        # The task's own run's status when it was not among them.
+        self.finished = finished
+
+
 def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None, bool]:
     """The runs this task grades: its run and up to `most - 1` other runs still pending,
-    oldest first; the run's status when it is finished already; and whether they are marked
-    grading already.
+    oldest first; the run's status when it is finished already (GRADING_ELSEWHERE when
+    another worker's transaction holds it); and whether they are marked grading already.
 
     A finished run's task still takes up to `most` pending runs along when there are any:
     otherwise the runs behind a backlog would wait for their own tasks, queued behind every
@@ -48,9 +66,9 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None, boo
     They are marked grading in the same transaction that takes them, under this worker's
     lease, so no other worker's batch takes them too (one transaction, not two: each costs
     a commit, and a batch on the submission path is a few runs). When another transaction
-    holds the run itself, another worker is grading it: nothing is returned (should that
-    worker die, its transaction rolls back and the sweep queues the run again once its
-    lease ran out).
+    holds the run itself, another worker is grading it (should that worker die, its
+    transaction rolls back and the sweep queues the run again once its lease ran out); the
+    task still takes the runs waiting, whose submits may have queued no task of their own.
     """
     if not connection.features.has_select_for_update_skip_locked:
         return [run_id], None, False
@@ -73,12 +91,11 @@ def _waiting_runs(*, run_id: int, most: int) -> tuple[list[int], str | None, boo
                 .values_list("status", *fields)
             )
             if not locked:
-                return [], None, True
-            status_now, *values = locked[0]
-            if status_now in _OPEN:
-                own = [_Claimed(*values)]
+                finished = GRADING_ELSEWHERE
+            elif locked[0][0] in _OPEN:
+                own = [_Claimed(*locked[0][1:])]
             else:  # graded by another batch since it was read
-                finished = status_now
+                finished = locked[0][0]
         others = [
             _Claimed(*values)
             for values in GradingRun.objects.select_for_update(skip_locked=True)
@@ -99,10 +116,23 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
 
     The batch is graded as `grading_runs_execute` grades any batch (all or nothing, each
     run at most once), so a task delivered twice, or a run taken by two batches, is graded
-    once.
+    once. A batch that raises raises BatchGradingError with the runs it took, but for a
+    database that cannot be reached (the task retries it).
     """
+    # Before the runs are read: a submit committed after this sends a wake-up of its own.
+    wake_up_started(GRADING_BELL)
     run_ids, finished, started = _waiting_runs(run_id=run_id, most=most)
-    statuses = grading_runs_execute(run_ids=run_ids, started=started) if run_ids else {}
+    statuses: dict[int, str] = {}
+    if run_ids:
+        try:
+            statuses = grading_runs_execute(run_ids=run_ids, started=started)
+        except (OperationalError, InterfaceError):  # retried by the task, the runs still taken
+            raise
+        except Exception as exc:
+            raise BatchGradingError(run_ids, finished) from exc
+    if len(run_ids) == most:
+        # A full batch: more runs may be waiting, whose submits queued nothing.
+        grading_wake_up(run_id=run_ids[-1])
     if finished is not None:
         statuses[run_id] = finished
     return statuses

@@ -15,17 +15,21 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from core.errors import ConflictError, NotFoundError, ProductError
-from core.queue import enqueue
+from core.queue import enqueue, enqueue_wake_up
 from core.rows import insert_many, update
 from ledger.events import Event, Subject
 from ledger.services.append import PendingEntry, ledger_append_many
 from trainer.models import Attempt, AttemptStatus, GradingRun, GradingStatus, RunStatus, RunTrigger
 from trainer.selectors.runs import latest_run_numbers
 from trainer.selectors.visibility import not_for_oneself
+from trainer.services.grading.lease import grading_timeout
 
 # Runs per batch task (one transaction): big enough to amortise the queries and the
 # task's overhead, small enough that a killed worker or a retry redoes little work.
 RUNS_PER_TASK = 100
+# The bell of grading's wake-ups (core.queue): a run's task takes the runs waiting behind
+# it (trainer.services.grading.coalesce), so while one has not started, a submit sends none.
+GRADING_BELL = "grading"
 
 
 def grading_request(
@@ -178,12 +182,37 @@ def _runs_record(
         ]
     )
     run_ids = [run.pk for run in runs]
-    grading_enqueue(run_ids)
+    if len(run_ids) == 1:
+        grading_wake_up(run_id=run_ids[0])
+    else:
+        grading_enqueue(run_ids)
     return runs
 
 
+def grading_wake_up(*, run_id: int) -> None:
+    """Queue a run's grading when the transaction commits, unless a task that takes the
+    runs waiting (trainer.services.grading.coalesce) is on its way and has not started: it
+    takes this run too. Where a task grades its own run only (no SKIP LOCKED), it is queued.
+
+    A wake-up lost with its worker leaves the runs behind it pending: the next wake-up after
+    the mark ran out (the grading timeout) takes them, and the sweep queues them again
+    after that timeout in any case, the bound for a killed worker's runs
+    (trainer.services.grading.lease).
+    """
+    if not connection.features.has_select_for_update_skip_locked:
+        enqueue("trainer.tasks.grade_run", run_id)
+        return
+    enqueue_wake_up(
+        "trainer.tasks.grade_run",
+        run_id,
+        bell=GRADING_BELL,
+        lasting=grading_timeout().total_seconds(),
+    )
+
+
 def grading_enqueue(run_ids: Sequence[int]) -> None:
-    """Queue the runs' grading (trainer.tasks) when the transaction commits."""
+    """Queue the runs' grading (trainer.tasks) when the transaction commits: each batch
+    sent, whatever is on its way (the sweep's runs were lost once already)."""
     if len(run_ids) == 1:
         enqueue("trainer.tasks.grade_run", run_ids[0])
         return
