@@ -46,6 +46,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # unacked until the visibility timeout, which stays long: docs/operations.md). The claim is
 # atomic, so a run queued twice is graded once; a run merely waiting behind a backlog gets
 # one more task each timeout, which comes after the first and finds its run graded.
+# A grading wake-up (core.queue, trainer.services.grading.coalesce) stays marked on its way
+# this long at most: the submits behind a lost one queue nothing until then.
 SHOESCHOOL_GRADING_TIMEOUT_SECONDS = env.int("SHOESCHOOL_GRADING_TIMEOUT_SECONDS", default=10)
 # A worker that starts grading a run takes a lease on it for this long; the grading
 # transaction then holds the run's row lock until it commits. A run whose lease ran out and
