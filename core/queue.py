@@ -55,7 +55,12 @@ def enqueue_wake_up(task_name: str, *args: Any, bell: str, lasting: float) -> No
                     return
             except redis.RedisError:
                 logger.warning("could not mark a wake-up for %s on its way; sending it", bell)
-        current_app.send_task(task_name, args=args)
+        try:
+            current_app.send_task(task_name, args=args)
+        except Exception:
+            # Not on its way after all: the next one is sent (on_commit logs this one).
+            wake_up_started(bell)
+            raise
 
     send.__qualname__ = f"enqueue_wake_up({task_name})"
     transaction.on_commit(send, robust=True)

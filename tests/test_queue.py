@@ -101,3 +101,19 @@ def test_on_a_broker_other_than_redis_every_wake_up_is_sent(sent):
     for n in range(3):
         enqueue_wake_up("some.task", n, bell=BELL, lasting=60)
     assert sent == [("some.task", (n,)) for n in range(3)]
+
+
+@needs_redis
+def test_a_wake_up_the_broker_refused_is_not_marked_on_its_way(sent):
+    from core import queue
+
+    record = queue.current_app.send_task
+
+    def refused(name, *, args):
+        raise ConnectionError("the broker is down")
+
+    queue.current_app.send_task = refused
+    enqueue_wake_up("some.task", 1, bell=BELL, lasting=60)  # logged by on_commit, not raised
+    queue.current_app.send_task = record
+    enqueue_wake_up("some.task", 2, bell=BELL, lasting=60)
+    assert sent == [("some.task", (2,))]
