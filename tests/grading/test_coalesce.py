@@ -13,29 +13,16 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from ledger.models import LedgerEntry
+from tests.grading.submits import statuses, submitted
 from tests.queries import assert_database_query_count
 from trainer.models import Grade, GradingRun, RunStatus
 from trainer.services.grading.coalesce import grading_run_execute_coalesced
-from trainer.services.grading.request import grading_request
 from trainer.tasks import grade_run
-
-
-def submit(attempt_of, count: int) -> list[GradingRun]:
-    """Submitted one at a time, as trainees submit: one run (and one task) each."""
-    runs = []
-    for _ in range(count):
-        with transaction.atomic():
-            runs.append(grading_request(attempt=attempt_of()))
-    return runs
-
-
-def statuses(runs: list[GradingRun]) -> list[str]:
-    return [GradingRun.objects.get(pk=run.pk).status for run in runs]
 
 
 @pytest.mark.django_db
 def test_a_runs_task_grades_the_runs_waiting_behind_it(attempt_of):
-    runs = submit(attempt_of, 4)
+    runs = submitted(attempt_of, 4)
     assert grade_run.run(runs[0].pk) == RunStatus.GRADED
     if connection.features.has_select_for_update_skip_locked:
         assert statuses(runs) == [RunStatus.GRADED] * 4
@@ -46,7 +33,7 @@ def test_a_runs_task_grades_the_runs_waiting_behind_it(attempt_of):
 
 @pytest.mark.django_db
 def test_the_later_tasks_of_runs_graded_in_a_batch_change_nothing(attempt_of):
-    runs = submit(attempt_of, 3)
+    runs = submitted(attempt_of, 3)
     for run in runs:
         grade_run.run(run.pk)
     grades, entries = Grade.objects.count(), LedgerEntry.objects.count()
@@ -65,7 +52,7 @@ ALREADY_GRADED_QUERIES = 2
 
 @pytest.mark.django_db
 def test_the_task_of_a_run_graded_already_costs_two_reads(attempt_of):
-    runs = submit(attempt_of, 3)
+    runs = submitted(attempt_of, 3)
     grading_run_execute_coalesced(run_id=runs[0].pk)
     grades = Grade.objects.count()
     if connection.features.has_select_for_update_skip_locked:
@@ -84,9 +71,9 @@ def test_the_task_of_a_run_graded_already_grades_the_runs_still_waiting(attempt_
     # as fast as the worker takes finished runs' tasks off the queue).
     if not connection.features.has_select_for_update_skip_locked:
         pytest.skip("SQLite has no SKIP LOCKED: a task grades its own run only")
-    first = submit(attempt_of, 1)
+    first = submitted(attempt_of, 1)
     grading_run_execute_coalesced(run_id=first[0].pk)
-    waiting = submit(attempt_of, 3)
+    waiting = submitted(attempt_of, 3)
     done = grading_run_execute_coalesced(run_id=first[0].pk, most=2)
     assert done == {first[0].pk: RunStatus.GRADED, **{r.pk: RunStatus.GRADED for r in waiting[:2]}}
     assert statuses(waiting) == [RunStatus.GRADED, RunStatus.GRADED, RunStatus.PENDING]
@@ -95,7 +82,7 @@ def test_the_task_of_a_run_graded_already_grades_the_runs_still_waiting(attempt_
 
 @pytest.mark.django_db
 def test_a_batch_takes_at_most_its_size(attempt_of):
-    runs = submit(attempt_of, 5)
+    runs = submitted(attempt_of, 5)
     done = grading_run_execute_coalesced(run_id=runs[0].pk, most=3)
     expected = 3 if connection.features.has_select_for_update_skip_locked else 1
     assert sorted(done) == [run.pk for run in runs[:expected]]
@@ -176,7 +163,7 @@ def test_a_batch_takes_and_starts_its_runs_in_one_transaction(attempt_of):
 def test_the_grades_are_checked_before_the_ledger_head_is_taken(attempt_of):
     # The head is what every submit and answer waits for; the grades' foreign keys (three
     # a grade, checked at the commit by default) are checked before it is locked.
-    runs = submit(attempt_of, 2)
+    runs = submitted(attempt_of, 2)
     with CaptureQueriesContext(connection) as queries:
         grading_run_execute_coalesced(run_id=runs[0].pk)
     statements = _statements(queries)

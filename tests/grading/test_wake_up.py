@@ -11,11 +11,11 @@ from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 
+from tests.grading.submits import statuses, submitted
 from trainer.models import Grade, GradingRun, RunStatus
 from trainer.services.grading.coalesce import grading_run_execute_coalesced
-from trainer.services.grading.request import grading_request
 from trainer.tasks import grade_run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,18 +39,6 @@ def sent(monkeypatch):
     )
     monkeypatch.setattr("core.queue.current_app", recorder)
     return tasks
-
-
-def submitted(attempt_of, count: int) -> list[GradingRun]:
-    runs = []
-    for _ in range(count):
-        with transaction.atomic():
-            runs.append(grading_request(attempt=attempt_of()))
-    return runs
-
-
-def statuses(runs: list[GradingRun]) -> list[str]:
-    return [GradingRun.objects.get(pk=run.pk).status for run in runs]
 
 
 def test_submits_behind_a_wake_up_not_started_send_none_and_are_graded_by_it(attempt_of, sent):
