@@ -35,6 +35,28 @@ def entry_hash(previous_hash: str, content: Mapping[str, Any]) -> str:
     ).hexdigest()
 
 
+def canonical_json_around_stamp(content: Mapping[str, Any]) -> tuple[str, str]:
+    """An entry's canonical JSON without its `recorded_at` and `sequence`, as the text before
+    and after them, for a writer that learns both only once it holds the chain's head::
+
+        before + recorded_at + '","sequence":' + str(sequence) + after
+
+    is the canonical JSON of the content with them (`recorded_at` an ISO text, which needs
+    no escaping). `content` must not hold either key.
+    """
+    if "recorded_at" in content or "sequence" in content:
+        raise ValueError("the content given already has its recorded_at or sequence")
+    # sort_keys orders by Python's str comparison: recorded_at and sequence sort next to
+    # each other unless a key falls between them.
+    early = {key: value for key, value in content.items() if key < "recorded_at"}
+    late = {key: value for key, value in content.items() if key > "sequence"}
+    if len(early) + len(late) != len(content):
+        raise ValueError("a key of the content sorts between recorded_at and sequence")
+    before = (_encode(early)[:-1] + "," if early else "{") + '"recorded_at":"'
+    after = "," + _encode(late)[1:] if late else "}"
+    return before, after
+
+
 @dataclass(frozen=True, slots=True)
 class ChainBreak:
     """The first entry whose stored hashes do not match what its content gives, or the

@@ -40,6 +40,17 @@ def entry_content(
     }
 
 
+def recorded_at_sql(timestamp: str) -> str:
+    """PostgreSQL's text for a timestamptz expression that entry_content gives for it:
+    datetime.isoformat() of the UTC instant, with microseconds only when not zero."""
+    utc = f"({timestamp} AT TIME ZONE 'UTC')"
+    return (
+        f"to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
+        f"CASE WHEN mod(date_part('microseconds', {utc})::bigint, 1000000) = 0 "
+        f"THEN '' ELSE to_char({utc}, '.US') END || '+00:00'"
+    )
+
+
 class LedgerEntry(AppendOnly):
     """One link of the tamper-evident chain (see ledger.chain).
 

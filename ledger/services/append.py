@@ -3,6 +3,7 @@
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -12,9 +13,9 @@ from django.utils import timezone
 
 from core.postgres import copy_instances, reserve_ids
 from core.rows import fetch_one, insert, lock_clause, table
-from ledger.chain import GENESIS_HASH, entry_hash
+from ledger.chain import GENESIS_HASH, canonical_json_around_stamp, entry_hash
 from ledger.events import Event, Subject
-from ledger.models import LedgerEntry, LedgerHead
+from ledger.models import LedgerEntry, LedgerHead, entry_content, recorded_at_sql
 
 
 @dataclass(frozen=True)
@@ -39,33 +40,27 @@ def ledger_append_many(*, entries: Iterable[PendingEntry]) -> list[LedgerEntry]:
     extend the chain one after another and the entries commit or roll back with the
     change they record.
     """
+    entries = list(entries)
     # No savepoint: an append that fails fails the change it records with it, and every
     # change appends, so a savepoint would only add two round trips to each.
     with transaction.atomic(savepoint=False):
-        sequence, previous_hash = _locked_head()
-        now = timezone.now()
+        if len(entries) == 1 and connection.vendor == "postgresql":
+            appended = _append_one_postgresql(entries[0])
+            if appended is not None:
+                return [appended]
+        sequence, previous_hash, now = _locked_head()
         rows: list[LedgerEntry] = []
         for pending in entries:
             sequence += 1
-            actor = pending.actor
-            row = LedgerEntry(
-                sequence=sequence,
-                recorded_at=now,
-                event=pending.event,
-                actor_id=getattr(actor, "pk", None),
-                actor_name=actor.get_username() if actor is not None else "",
-                subject_type=pending.subject_type,
-                subject_id=str(pending.subject_id),
-                payload=_plain(pending.payload),
-                previous_hash=previous_hash,
-            )
+            row = _unstamped(pending)
+            row.sequence, row.recorded_at, row.previous_hash = sequence, now, previous_hash
             row.hash = entry_hash(previous_hash, row.content())
             previous_hash = row.hash
             rows.append(row)
         moved: tuple[str, list[Any]] = (_HEAD_MOVE_SQL, [sequence, previous_hash])
         if len(rows) == 1:
-            # An answer's, a submit's: the entry and the head's move in one statement
-            # (core.rows), one round trip fewer while the head is locked.
+            # One entry where the statement above is not used (SQLite; PostgreSQL's first
+            # append, which makes the head): the entry and the head's move (core.rows).
             insert(rows[0], then=moved)
         elif rows:
             _insert(rows)
@@ -80,22 +75,108 @@ _HEAD = table(LedgerHead)
 _HEAD_MOVE_SQL = f"UPDATE {_HEAD} SET sequence = %s, hash = %s WHERE id = 1"  # noqa: S608
 
 
+# An answer's or a submit's entry in one statement, the head locked, the entry written with
+# its hash, and the head moved: whoever waits for the head waits for PostgreSQL alone, not for
+# the holder's next turn on a core between a read and a write. The hash is SHA-256 over the
+# same bytes as ledger.chain.entry_hash: the canonical JSON comes from Python in two parts,
+# around the sequence and recorded_at that only the holder of the head knows.
+_ENTRY = table(LedgerEntry)
+_APPEND_ONE_SQL = (
+    f"WITH head AS (SELECT sequence, hash FROM {_HEAD} WHERE id = 1 FOR UPDATE), "  # noqa: S608
+    "stamp AS MATERIALIZED (SELECT sequence + 1 AS sequence, hash AS previous_hash, "
+    "clock_timestamp() AS at FROM head), "
+    f"inserted AS (INSERT INTO {_ENTRY} (sequence, recorded_at, event, actor_id, actor_name, "
+    "subject_type, subject_id, payload, previous_hash, hash) "
+    "SELECT sequence, at, %s, %s, %s, %s, %s, %s::jsonb, previous_hash, "
+    "encode(sha256(convert_to(previous_hash || E'\\n' || %s::text || "
+    f'{recorded_at_sql("at")} || \'","sequence":\' || sequence::text || %s::text, '
+    "'UTF8')), 'hex') "
+    "FROM stamp RETURNING id, sequence, recorded_at, previous_hash, hash) "
+    f"UPDATE {_HEAD} SET sequence = inserted.sequence, hash = inserted.hash FROM inserted "
+    f"WHERE {_HEAD}.id = 1 "
+    "RETURNING inserted.id, inserted.sequence, inserted.recorded_at, inserted.previous_hash, "
+    "inserted.hash"
+)
+_STAMP_PLACEHOLDER = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _append_one_postgresql(pending: PendingEntry) -> LedgerEntry | None:
+    """The entry appended in one statement, or None when there is no head yet (nothing written)."""
+    row = _unstamped(pending)
+    # Both set by the statement; entry_content says what else the hash covers.
+    content = entry_content(
+        sequence=0,
+        recorded_at=_STAMP_PLACEHOLDER,
+        event=row.event,
+        actor_id=row.actor_id,
+        actor_name=row.actor_name,
+        subject_type=row.subject_type,
+        subject_id=row.subject_id,
+        payload=row.payload,
+    )
+    del content["recorded_at"], content["sequence"]
+    before, after = canonical_json_around_stamp(content)
+    params = [
+        row.event,
+        row.actor_id,
+        row.actor_name,
+        row.subject_type,
+        row.subject_id,
+        json.dumps(row.payload),
+        before,
+        after,
+    ]
+    appended = fetch_one(_APPEND_ONE_SQL, params)
+    if appended is None:
+        return None
+    row.pk, row.sequence, row.recorded_at, row.previous_hash, row.hash = appended
+    row._state.adding = False
+    row._state.db = connection.alias
+    return row
+
+
+def _unstamped(pending: PendingEntry) -> LedgerEntry:
+    """The entry without its place in the chain: sequence, time and hashes."""
+    actor = pending.actor
+    return LedgerEntry(
+        event=pending.event,
+        actor_id=getattr(actor, "pk", None),
+        actor_name=actor.get_username() if actor is not None else "",
+        subject_type=pending.subject_type,
+        subject_id=str(pending.subject_id),
+        payload=_plain(pending.payload),
+    )
+
+
 def ledger_hold() -> None:
     """Lock the chain's head for the rest of the caller's transaction (one must be open):
     a change that appends commits before this returns, or appends after the caller."""
     _locked_head()
 
 
-def _locked_head() -> tuple[int, str]:
+def _locked_head() -> tuple[int, str, datetime]:
     """The chain's length and last hash, the head's row locked until the transaction ends
-    (made on the first append: a new database has none)."""
-    row = fetch_one(f"SELECT sequence, hash FROM {_HEAD} WHERE id = 1{lock_clause()}", [])  # noqa: S608
+    (made on the first append: a new database has none), and the time now, read once the
+    lock is held: on PostgreSQL by the database's clock, as the one-statement append reads
+    it, so an entry's time never goes back as the sequence goes up, whatever the host."""
+    if connection.vendor == "postgresql":
+        row = fetch_one(_LOCKED_HEAD_SQL, [])
+    else:
+        row = fetch_one(f"SELECT sequence, hash FROM {_HEAD} WHERE id = 1{lock_clause()}", [])  # noqa: S608
     if row is None:
         head, _ = LedgerHead.objects.select_for_update().get_or_create(
             id=1, defaults={"sequence": 0, "hash": GENESIS_HASH}
         )
-        return head.sequence, head.hash
-    return int(row[0]), str(row[1])
+        return head.sequence, head.hash, timezone.now()
+    return int(row[0]), str(row[1]), row[2] if len(row) > 2 else timezone.now()
+
+
+# The clock read after the lock is granted: in the row lock's own SELECT it may be read
+# before the wait.
+_LOCKED_HEAD_SQL = (
+    f"WITH head AS (SELECT sequence, hash FROM {_HEAD} WHERE id = 1 FOR UPDATE) "  # noqa: S608
+    "SELECT sequence, hash, clock_timestamp() FROM head"
+)
 
 
 def _insert(rows: list[LedgerEntry]) -> None:

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import connection
 
 from ledger.chain import Anchor, ChainBreak, verify_chain
-from ledger.models import LedgerEntry, LedgerHead, entry_content
+from ledger.models import LedgerEntry, LedgerHead, entry_content, recorded_at_sql
 from ledger.services.anchors import checkpoint_anchors, checkpoint_file_problems, file_anchors
 from ledger.services.vouch_check import collecting, records_verify
 from ledger.services.vouch_store import SeenVouches
@@ -80,12 +80,8 @@ class LedgerVerification:
 # gives it for the UTC instant (microseconds only when not zero) and the payload as its JSON
 # text, so Python neither parses nor re-formats a timestamp per entry (half the CPU of a
 # verification went there and to Django's per-row converters).
-_RECORDED_AT = "(recorded_at AT TIME ZONE 'UTC')"
 _VERIFY_SQL = (
-    "SELECT sequence, "  # noqa: S608 - our own table name, no input
-    f"to_char({_RECORDED_AT}, 'YYYY-MM-DD\"T\"HH24:MI:SS') || "
-    f"CASE WHEN mod(date_part('microseconds', {_RECORDED_AT})::bigint, 1000000) = 0 "
-    f"THEN '' ELSE to_char({_RECORDED_AT}, '.US') END || '+00:00', "
+    f"SELECT sequence, {recorded_at_sql('recorded_at')}, "  # noqa: S608 - our own table name, no input
     "event, actor_id, actor_name, subject_type, subject_id, payload::text, previous_hash, hash "
     f"FROM {LedgerEntry._meta.db_table} WHERE sequence > %s ORDER BY sequence"
 )

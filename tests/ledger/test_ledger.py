@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import threading
+from datetime import UTC
 from typing import Any
 
 import pytest
@@ -13,8 +14,17 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, connection, transaction
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from hypothesis import given
+from hypothesis import strategies as st
 
-from ledger.chain import GENESIS_HASH, entry_hash, verify_chain
+from ledger.chain import (
+    GENESIS_HASH,
+    canonical_json,
+    canonical_json_around_stamp,
+    entry_hash,
+    verify_chain,
+)
 from ledger.events import Event, Subject
 from ledger.models import LedgerEntry
 from ledger.services.append import PendingEntry, ledger_append, ledger_append_many
@@ -111,6 +121,36 @@ def test_reordered_entries_break_the_chain():
     assert first_break.sequence == 3
 
 
+_json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=8,
+)
+_stamp_free_keys = st.text().filter(lambda key: not "recorded_at" <= key <= "sequence")
+
+
+@given(
+    content=st.dictionaries(_stamp_free_keys, _json_values, max_size=6),
+    sequence=st.integers(min_value=1, max_value=2**63 - 1),
+    recorded_at=st.datetimes(timezones=st.just(UTC)),
+)
+def test_the_canonical_json_around_the_stamp_is_the_canonical_json_with_it(
+    content, sequence, recorded_at
+):
+    before, after = canonical_json_around_stamp(content)
+    stamped = {**content, "recorded_at": recorded_at.isoformat(), "sequence": sequence}
+    assembled = before + recorded_at.isoformat() + '","sequence":' + str(sequence) + after
+    assert assembled.encode() == canonical_json(stamped)
+
+
+@pytest.mark.parametrize(
+    "content", [{"sequence": 1}, {"recorded_at": "x"}, {"s": 1}, {"reserved": True}]
+)
+def test_the_canonical_json_around_the_stamp_refuses_content_it_cannot_cut(content):
+    with pytest.raises(ValueError, match="recorded_at"):
+        canonical_json_around_stamp(content)
+
+
 # Appending, in the database.
 
 
@@ -121,6 +161,68 @@ def test_appended_entries_chain_from_the_genesis_hash():
     assert first.previous_hash == GENESIS_HASH
     assert second.previous_hash == first.hash
     assert ledger_verify().head_hash == second.hash
+
+
+# What the one-statement append hashes in SQL must be the bytes entry_hash hashes: text
+# that JSON escapes, non-ASCII kept as UTF-8, a key ordering that puts the payload's keys
+# around the names of the stamp's, numbers and nulls.
+AWKWARD_PAYLOADS = [
+    {"answer": {"action": "pay", "amount": "30.00"}},
+    {"note": 'quote " backslash \\ newline \n tab \t nul-free \u2028', "n": 12345678901234567890},
+    {"name": "Zoë Ødegård 黒 🂡", "recorded_at": "not the entry's", "sequence": -1, "z": None},
+    {"nested": {"b": [1, 2.5, True, False, None], "a": {}}, "empty": []},
+    {},
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("payload", AWKWARD_PAYLOADS)
+def test_an_entry_appended_alone_has_the_hash_its_content_gives(payload, django_user_model):
+    actor = django_user_model.objects.create_user(username="Renée-Åsa_黒")
+    before = _append(1)[0]
+    entry = ledger_append(
+        event=Event.DECISION_RECORDED,
+        subject_type=Subject.DECISION,
+        subject_id="7",
+        payload=payload,
+        actor=actor,
+    )
+    stored = LedgerEntry.objects.get(pk=entry.pk)
+    assert (stored.sequence, stored.previous_hash, stored.hash) == (2, before.hash, entry.hash)
+    assert stored.recorded_at == entry.recorded_at
+    assert stored.actor_name == "Renée-Åsa_黒"
+    assert stored.payload == payload
+    assert entry.hash == entry_hash(before.hash, stored.content())
+    result = ledger_verify()
+    assert result.ok, result.problems
+    assert result.head_hash == entry.hash
+
+
+@postgresql_only
+@pytest.mark.django_db
+def test_an_entry_appended_alone_is_one_statement_on_postgresql():
+    _append(1)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        _append(1, start=1)
+    statements = [q["sql"] for q in queries.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
+    assert len(statements) == 1, statements
+    assert "FOR UPDATE" in statements[0]
+
+
+@pytest.mark.django_db
+def test_entries_are_stamped_after_the_head_is_taken_and_never_go_back_in_time():
+    singles = _append(3)
+    many = ledger_append_many(
+        entries=[
+            PendingEntry(Event.DECISION_RECORDED, Subject.DECISION, str(n), {"n": n})
+            for n in range(3)
+        ]
+    )
+    last = _append(1, start=10)
+    times = [entry.recorded_at for entry in [*singles, *many, *last]]
+    assert times == sorted(times)
+    assert len({entry.recorded_at for entry in many}) == 1
+    assert ledger_verify().ok
 
 
 @pytest.mark.django_db
@@ -163,6 +265,8 @@ def test_concurrent_appends_keep_one_unbroken_chain():
     result = ledger_verify()
     assert result.ok
     assert result.entries == LedgerEntry.objects.count() == 100
+    times = list(LedgerEntry.objects.order_by("sequence").values_list("recorded_at", flat=True))
+    assert times == sorted(times)
 
 
 # Nothing in the application changes or deletes an entry.
