@@ -79,7 +79,8 @@ _HEAD_MOVE_SQL = f"UPDATE {_HEAD} SET sequence = %s, hash = %s WHERE id = 1"  # 
 # its hash, and the head moved: whoever waits for the head waits for PostgreSQL alone, not for
 # the holder's next turn on a core between a read and a write. The hash is SHA-256 over the
 # same bytes as ledger.chain.entry_hash: the canonical JSON comes from Python in two parts,
-# around the sequence and recorded_at that only the holder of the head knows.
+# around the sequence and recorded_at that only the holder of the head knows. Every parameter
+# is cast: an INSERT … SELECT types none by its column, were psycopg to bind on the server.
 _ENTRY = table(LedgerEntry)
 _APPEND_ONE_SQL = (
     f"WITH head AS (SELECT sequence, hash FROM {_HEAD} WHERE id = 1 FOR UPDATE), "  # noqa: S608
@@ -87,7 +88,8 @@ _APPEND_ONE_SQL = (
     "clock_timestamp() AS at FROM head), "
     f"inserted AS (INSERT INTO {_ENTRY} (sequence, recorded_at, event, actor_id, actor_name, "
     "subject_type, subject_id, payload, previous_hash, hash) "
-    "SELECT sequence, at, %s, %s, %s, %s, %s, %s::jsonb, previous_hash, "
+    "SELECT sequence, at, %s::text, %s::bigint, %s::text, %s::text, %s::text, %s::jsonb, "
+    "previous_hash, "
     "encode(sha256(convert_to(previous_hash || E'\\n' || %s::text || "
     f'{recorded_at_sql("at")} || \'","sequence":\' || sequence::text || %s::text, '
     "'UTF8')), 'hex') "
