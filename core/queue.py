@@ -17,9 +17,13 @@ from typing import Any
 
 import redis
 from celery import current_app
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 
 logger = logging.getLogger(__name__)
+
+# A database that cannot be reached: what the tasks retry, and what a service a task calls
+# lets through untouched for it.
+DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
 def enqueue(task_name: str, *args: Any) -> None:

@@ -15,17 +15,15 @@ import logging
 from typing import Any
 
 from celery import Task, shared_task
-from django.db import InterfaceError, OperationalError
 
 from core.errors import NotFoundError
+from core.queue import DATABASE_ERRORS
 from trainer.services.attempts import attempts_close_expired
 from trainer.services.grading.coalesce import BatchGradingError, grading_run_execute_coalesced
 from trainer.services.grading.execute import grading_run_execute, grading_runs_execute
 from trainer.services.grading.sweep import grading_run_fail, grading_sweep
 
 logger = logging.getLogger(__name__)
-
-DATABASE_ERRORS = (OperationalError, InterfaceError)
 
 
 class GradingTask(Task):

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from django.db import InterfaceError, OperationalError, connection, transaction
+from django.db import connection, transaction
 
-from core.queue import wake_up_started
+from core.queue import DATABASE_ERRORS, wake_up_started
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.execute import grading_runs_execute
 from trainer.services.grading.request import GRADING_BELL, RUNS_PER_TASK, grading_wake_up
@@ -126,7 +126,7 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
     if run_ids:
         try:
             statuses = grading_runs_execute(run_ids=run_ids, started=started)
-        except (OperationalError, InterfaceError):  # retried by the task, the runs still taken
+        except DATABASE_ERRORS:  # retried by the task, the runs still taken
             raise
         except Exception as exc:
             raise BatchGradingError(run_ids, finished) from exc
