@@ -259,6 +259,21 @@ def _no_grading_wake_up_on_its_way() -> None:
     wake_up_started(GRADING_BELL)
 
 
+@pytest.fixture
+def tasks_to_a_queue_nobody_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tasks this test sends (the live server's too: a thread of this process) go to a queue
+    no worker reads: the test does their work itself, at the moment it chooses, even when an
+    earlier test of the session started the session's worker."""
+    from celery import current_app
+
+    send = current_app.send_task
+
+    def to_nobody(name: str, *args: object, **kwargs: object) -> object:
+        return send(name, *args, **{**kwargs, "queue": "tests-nobody-reads"})
+
+    monkeypatch.setattr(current_app, "send_task", to_nobody)
+
+
 @pytest.fixture(scope="session")
 def celery_worker_session(django_db_setup, django_db_blocker) -> Iterator[object]:
     """A real Celery worker consuming the configured broker, shared by the whole session.

@@ -79,7 +79,9 @@ def test_the_signed_out_pages_and_errors(live_server, page, artifacts):
     audit.done()
 
 
-def test_the_trainees_pages(live_server, page, artifacts, trainee, pit_boss):
+def test_the_trainees_pages(
+    live_server, page, artifacts, trainee, pit_boss, tasks_to_a_queue_nobody_reads
+):
     audit = Audit(page, artifacts)
     base = live_server.url
     practice = DrillFactory(title="Naturals", documents=[natural_document()])
@@ -127,7 +129,7 @@ def test_the_trainees_pages(live_server, page, artifacts, trainee, pit_boss):
     audit.check("results-while-grading")
     # Grading ends: the live region says so without reloading the page.
     expect(page.locator("[data-status-link]")).to_have_text("Check again")
-    # Graded here, as the worker would: this test runs none.
+    # Graded here, as the worker would: no worker reads this test's tasks.
     grading_run_execute(run_id=GradingRun.objects.get(attempt__drill=practice).pk)
     expect(page.get_by_role("status")).to_contain_text("Grading is done: 100.00%, passed.")
     audit.check("results-grading-done")

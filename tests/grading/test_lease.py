@@ -26,22 +26,9 @@ from trainer.services.grading.sweep import (
     grading_sweep,
 )
 
-pytestmark = pytest.mark.django_db
-# Where these tests' grading tasks go: a queue no worker reads. The run's own worker "died"
-# with its task; a live worker another test of the session started must not grade it.
-NOBODY_READS = "lease-tests-nobody-reads"
-
-
-@pytest.fixture(autouse=True)
-def tasks_to_a_dead_worker(monkeypatch):
-    from celery import current_app
-
-    send = current_app.send_task
-
-    def to_nobody(name, *args, **kwargs):
-        return send(name, *args, **{**kwargs, "queue": NOBODY_READS})
-
-    monkeypatch.setattr(current_app, "send_task", to_nobody)
+# The run's own worker "died" with its task; a live worker another test of the session started
+# must not grade it.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("tasks_to_a_queue_nobody_reads")]
 
 
 def claimed(attempt_of) -> GradingRun:
