@@ -7,6 +7,8 @@ One request a question instead of two (issue #29): the question comes back as GE
 from datetime import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from ledger.models import LedgerEntry
@@ -50,6 +52,24 @@ def test_the_answer_brings_the_question_asked_now_with_its_clock_started(api, sh
     assert shown_moments(shown, 1)["2"] == after["question"]["shown_at"]
     again = api.get(f"/api/attempts/{shown.pk}/question").json()
     assert again == after
+
+
+def test_the_answer_takes_the_ledgers_head_last_after_showing_the_next(api, shown):
+    # Every writer of the ledger waits for its head, so the answer holds it only from its
+    # entry to the commit: the next question's showing is written before it (issue #29: on
+    # a busy floor a statement more under the head is a wait for every answer behind it).
+    with CaptureQueriesContext(connection) as queries:
+        after = answer(api, shown, SETTLE).json()["next"]
+    assert after["question"]["n"] == 2
+    statements = [query["sql"] for query in queries.captured_queries]
+    head = next(n for n, s in enumerate(statements) if 'FROM "audit_ledgerhead"' in s)
+    showing = next(
+        n for n, s in enumerate(statements) if s.startswith('UPDATE "trainer_attemptitem"')
+    )
+    assert showing < head
+    rest = [s for s in statements[head + 1 :] if not s.startswith(("RELEASE", "COMMIT"))]
+    assert all("audit_ledger" in s for s in rest), rest
+    assert len(rest) == (0 if connection.vendor == "postgresql" else 2)
 
 
 def test_without_next_nothing_more_is_shown(api, shown):

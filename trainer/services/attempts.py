@@ -418,6 +418,10 @@ def _decide(
                 locked, user, position, question, answer, count_rounds=then_show
             )
             after = _next_in_round(locked, decision) if then_show and created else None
+            if created:
+                # Last: every writer of the ledger waits for its head, held from here to
+                # the commit.
+                _decision_vouched(locked, user, decision)
             return decision, created, after
     attempt_submit(attempt=locked, user=user)
     raise ConflictError(
@@ -526,8 +530,13 @@ def _record(
     if current.is_last_of_round:
         item.completed_at = now
         item.save(update_fields=["completed_at"])
-    # The ledger vouches for the decision as written (its digest from the values inserted:
-    # no read back), so an answer changed behind the application is named by verification.
+    return decision, True
+
+
+def _decision_vouched(locked: Attempt, user: AbstractBaseUser, decision: Decision) -> None:
+    """The new decision's ledger entry. The ledger vouches for the decision as written (its
+    digest from the values inserted: no read back), so an answer changed behind the
+    application is named by verification."""
     vouch_key, vouch_digest = decision_vouch(decision)
     ledger_append(
         event=Event.DECISION_RECORDED,
@@ -535,20 +544,19 @@ def _record(
         subject_id=decision.pk,
         payload={
             "attempt": locked.pk,
-            "round": position,
-            "question": question,
-            "kind": current.kind,
-            "answer": parsed,
-            "shown_at": shown_at,
-            "answered_at": now,
+            "round": decision.item.position,
+            "question": decision.question,
+            "kind": decision.kind,
+            "answer": decision.answer,
+            "shown_at": decision.shown_at,
+            "answered_at": decision.answered_at,
             "response_ms": decision.response_ms,
-            "time_limit_ms": limit_ms,
+            "time_limit_ms": decision.time_limit_ms,
             "late": decision.late,
             VOUCHES: {vouch_key: vouch_digest},
         },
         actor=user,
     )
-    return decision, True
 
 
 def _next_in_round(locked: Attempt, decision: Decision) -> dict[str, Any] | None:
