@@ -5,6 +5,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.db import OperationalError
@@ -268,7 +269,7 @@ def tasks_to_a_queue_nobody_reads(monkeypatch: pytest.MonkeyPatch) -> None:
 
     send = current_app.send_task
 
-    def to_nobody(name: str, *args: object, **kwargs: object) -> object:
+    def to_nobody(name: str, *args: Any, **kwargs: Any) -> Any:
         return send(name, *args, **{**kwargs, "queue": "tests-nobody-reads"})
 
     monkeypatch.setattr(current_app, "send_task", to_nobody)
