@@ -11,8 +11,9 @@ Signing in finds the account as every other door does (core.usernames): ``Tina``
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
@@ -20,6 +21,17 @@ from django.contrib.auth.backends import ModelBackend
 from core.roles import remember_roles
 from core.rows import columns, fetch_all, instance, table
 from core.usernames import users_with_username
+
+
+class ReadWithSession(Protocol):
+    def user_rows(self, user_id: Any) -> list[tuple[Any, ...]] | None: ...
+
+
+# The session whose read brought the user's rows (config.session_store), set only while
+# the request's user is read from it (config.middleware.AuthenticationMiddleware).
+session_being_read: ContextVar[ReadWithSession | None] = ContextVar(
+    "session_being_read", default=None
+)
 
 
 class RolesModelBackend(ModelBackend):
@@ -42,7 +54,10 @@ class RolesModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         model = get_user_model()
-        rows = fetch_all(_user_with_roles_sql(model), [user_id])
+        session = session_being_read.get()
+        rows = session.user_rows(user_id) if session is not None else None
+        if rows is None:
+            rows = fetch_all(_user_with_roles_sql(model), [user_id])
         if not rows:
             return None
         user, _ = instance(model, rows[0])
@@ -60,4 +75,21 @@ def _user_with_roles_sql(model: Any) -> str:
         f"LEFT JOIN {table(model.groups.through)} ug ON ug.user_id = u.{pk} "
         f"LEFT JOIN {table(model.groups.field.related_model)} g ON g.id = ug.group_id "
         f"WHERE u.{pk} = %s"
+    )
+
+
+@cache
+def session_with_user_sql(session_model: Any) -> str:
+    """A session's data and user id, and the rows ``_user_with_roles_sql`` reads for that
+    user (NULLs when the session has none, or the user is gone), in one statement:
+    parameters the session key and the time now."""
+    model = get_user_model()
+    pk = model._meta.pk.column
+    return (
+        f"SELECT s.session_data, s.user_id, {columns(model, 'u')}, g.name "  # noqa: S608 - names only
+        f"FROM {table(session_model)} s "
+        f"LEFT JOIN {table(model)} u ON u.{pk} = s.user_id "
+        f"LEFT JOIN {table(model.groups.through)} ug ON ug.user_id = u.{pk} "
+        f"LEFT JOIN {table(model.groups.field.related_model)} g ON g.id = ug.group_id "
+        "WHERE s.session_key = %s AND s.expire_date > %s"
     )

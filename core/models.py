@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.sessions.base_session import AbstractBaseSession
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -54,3 +55,23 @@ class StoredFileChunk(models.Model):
 
     def __str__(self) -> str:
         return f"{self.file_id}#{self.index}"
+
+
+class Session(AbstractBaseSession):
+    """Django's database session with the signed-in user's id beside its data, written from
+    the data whenever the session is saved: a request reads its session and its user in one
+    query (config.session_store, core.auth). The column is only where to look: the user a
+    request acts as is the one in the session's signed data, and the row read with the
+    session serves only when its id is that one."""
+
+    user_id = models.BigIntegerField(null=True)
+
+    class Meta(AbstractBaseSession.Meta):
+        db_table = "core_session"
+
+    @classmethod
+    def get_session_store_class(cls) -> Any:
+        from django.conf import settings
+        from django.utils.module_loading import import_string
+
+        return import_string(f"{settings.SESSION_ENGINE}.SessionStore")

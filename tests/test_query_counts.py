@@ -53,7 +53,7 @@ def _class_of(size, boss):
 # count (issue #24). 23: the tables a passed sitting could be signed at, to say which wait
 # on the practical test (audit.services.practical.practical_waiting; these tests sign
 # without one, so no more is read: see the next test for the rest).
-DASHBOARD_QUERIES = 23
+DASHBOARD_QUERIES = 22
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -94,8 +94,9 @@ def _trainee_with(attempts, boss):
 
 
 # A trainee's sections (issue #24: the one long page split), each reading only what it
-# shows, nothing cached. Every section reads the session and the user, the trainee, whether
-# the viewer acts for them and their flags in force (the head and its tabs): 5. Then
+# shows, nothing cached. Every section reads the session with the user (one query), the
+# trainee, whether the viewer acts for them and their flags in force (the head and its
+# tabs): 4. Then
 # - the overview: the figures (graded versions, summaries), the standings' key (graded
 #   versions, certification rows, tables) and the standings (attempts, summaries, drills,
 #   certifications), the mistakes waiting, and the filter's choices (tables, the trainee);
@@ -108,12 +109,12 @@ def _trainee_with(attempts, boss):
 # - practical test: the table chosen and its rules in force, the sheets (with their tables),
 #   the tables offered, the evaluator's rank and licence number.
 TRAINEE_SECTION_QUERIES = {
-    "pit:trainee": 19,
-    "pit:trainee_mistakes": 10,
-    "pit:trainee_retraining": 7,
-    "pit:trainee_certification": 12,
-    "pit:trainee_sign_off": 12,
-    "pit:trainee_practical": 10,
+    "pit:trainee": 18,
+    "pit:trainee_mistakes": 9,
+    "pit:trainee_retraining": 6,
+    "pit:trainee_certification": 11,
+    "pit:trainee_sign_off": 11,
+    "pit:trainee_practical": 9,
 }
 
 
@@ -155,10 +156,10 @@ def test_the_certification_section_with_the_practical_test(pit_boss, attempts):
         assert "Open the practical test" in client.get(url).content.decode()
 
 
-# The review queue: the session and user, the trainees the viewer reviews (the filter's
+# The review queue: the session with the user, the trainees the viewer reviews (the filter's
 # choices), the filter's tables, the count and the page of mistakes waiting: the same
 # however many trainees, attempts and mistakes.
-QUEUE_QUERIES = 6
+QUEUE_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -182,7 +183,7 @@ def _started(trainee, rounds):
     return attempt_start(trainee=trainee, drill=drill, mode=Mode.PRACTICE)
 
 
-START_QUERIES = 10
+START_QUERIES = 9
 
 
 @pytest.mark.parametrize("rounds", [2, 12])
@@ -194,12 +195,12 @@ def test_starting_an_attempt_at_two_sizes(trainee, rounds):
     assert response.status_code == 302
 
 
-# The session, the user; BEGIN, the attempt locked with its drill (its owner in the same
+# The session with the user; BEGIN, the attempt locked with its drill (its owner in the same
 # WHERE: someone else's is a 404), the round being played with how many of its questions
 # are answered, the decision, the ledger (its head locked, the entry written and the head
 # moved: one statement on PostgreSQL, ledger.services.append; three on SQLite), COMMIT
 # (issue #29: 12 before).
-DECISION_QUERIES = per_vendor(sqlite=10, postgresql=8)
+DECISION_QUERIES = per_vendor(sqlite=9, postgresql=7)
 
 
 @pytest.mark.parametrize("answered", [1, 9])
@@ -222,11 +223,11 @@ def test_recording_a_decision_at_two_sizes(trainee, answered):
     assert response.status_code == 201, response.content
 
 
-# The question and the submit through the API (issue #29): the session, the user, the
+# The question and the submit through the API (issue #29): the session with the user, the
 # round being played with its attempt and drill (the owner in the WHERE), the count of
 # rounds and of its questions answered; a first showing adds one conditional UPDATE (the
 # moment set where none is yet: no lock, no re-read, no BEGIN/COMMIT).
-QUESTION_AGAIN_QUERIES = 3
+QUESTION_AGAIN_QUERIES = 2
 QUESTION_FIRST_QUERIES = QUESTION_AGAIN_QUERIES + 1
 
 
@@ -250,11 +251,11 @@ def test_showing_a_question_first_and_again(trainee, answered):
     assert again.json()["question"]["shown_at"] == first.json()["question"]["shown_at"]
 
 
-# The session, the user; BEGIN, the attempt locked with its drill and trainee (its owner
+# The session with the user; BEGIN, the attempt locked with its drill and trainee (its owner
 # in the same WHERE), the run (its first: no number read), the ledger (head, entry and
 # head's move: one statement on PostgreSQL, three on SQLite), the attempt's one UPDATE,
 # COMMIT; the progress in one query.
-SUBMIT_QUERIES = per_vendor(sqlite=11, postgresql=9)
+SUBMIT_QUERIES = per_vendor(sqlite=10, postgresql=8)
 
 
 @pytest.mark.parametrize("rounds", [2, 8])
@@ -324,11 +325,11 @@ def test_the_administration_lists_at_two_sizes(admin_user, pit_boss, size):
     }
 
 
-# The session, the user with roles, the people, their groups, classes taught, classes
+# The session with the user and roles, the people, their groups, classes taught, classes
 # attended, the lockouts.
-ADMIN_PEOPLE = 7
-# The session, the user with roles, the classes with counts, their instructors.
-ADMIN_CLASSES = 4
+ADMIN_PEOPLE = 6
+# The session with the user and roles, the classes with counts, their instructors.
+ADMIN_CLASSES = 3
 
 
 # The compliance officer's lists (issue #25).
@@ -349,9 +350,9 @@ def _reports(size, officer):
         )
 
 
-# The session, the user with roles, the reports with who asked for each (one join): the
+# The session with the user and roles, the reports with who asked for each (one join): the
 # same however many reports and officers.
-COMPLIANCE_REPORTS_QUERIES = 3
+COMPLIANCE_REPORTS_QUERIES = 2
 
 
 @pytest.mark.parametrize("size", [2, 8])
@@ -386,11 +387,11 @@ def test_the_compliance_officers_pit_at_two_sizes(pit_boss, compliance_officer, 
 # queries asking whether the viewer teaches the trainee's class (compliance reads every
 # trainee and acts for none): one fewer, two on the overview and the mistakes.
 COMPLIANCE_TRAINEE_SECTION_QUERIES = {
-    "pit:trainee": 17,
-    "pit:trainee_mistakes": 8,
-    "pit:trainee_retraining": 6,
-    "pit:trainee_certification": 11,
-    "pit:trainee_sign_off": 9,
+    "pit:trainee": 16,
+    "pit:trainee_mistakes": 7,
+    "pit:trainee_retraining": 5,
+    "pit:trainee_certification": 10,
+    "pit:trainee_sign_off": 8,
 }
 
 
@@ -407,11 +408,11 @@ def test_the_trainee_sections_as_compliance_reads_them_at_two_sizes(
         assert client.get(url).status_code == 200
 
 
-# The results of a graded attempt, through the API and as the trainee's page: the session,
-# the user, the attempt with its drill, the newest graded run with its summary by skill
+# The results of a graded attempt, through the API and as the trainee's page: the session
+# with the user, the attempt with its drill, the newest graded run with its summary by skill
 # (the summary was a query of its own), its grades each with its round (one query: the
 # page once read each round's table again, a query a round).
-RESULTS_QUERIES = 5
+RESULTS_QUERIES = 4
 
 
 @pytest.mark.parametrize("rounds", [2, 9])

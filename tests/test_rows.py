@@ -223,9 +223,8 @@ def test_insert_many_splits_a_statement_past_the_parameter_limit(answered, monke
 
 
 def test_the_session_store_reads_a_live_session_and_refuses_an_expired_one():
-    from django.contrib.sessions.models import Session
-
     from config.session_store import SessionStore
+    from core.models import Session
 
     live = SessionStore()
     live["who"] = "tina"

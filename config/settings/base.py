@@ -64,7 +64,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's, the user read with the session (config.session_store).
+    "config.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Signs out a session idle too long, or past a shift (config.sessions).
     "config.sessions.IdleSignOutMiddleware",

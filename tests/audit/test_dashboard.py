@@ -384,8 +384,8 @@ def _add_students(training_class, start, count, *, signer):
 # trainee in one grouped query (issue #24). One more, never cached either: the tables a
 # passed sitting could be signed at, to say which wait on the practical test
 # (practical_waiting; these tests sign without one, so no sheets are read).
-COLD_QUERIES = 23
-WARM_QUERIES = 16
+COLD_QUERIES = 22
+WARM_QUERIES = 15
 
 
 @pytest.mark.usefixtures("session_activity_unwritten")

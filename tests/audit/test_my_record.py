@@ -116,7 +116,7 @@ def test_only_trainees_have_a_record_page(pit, pit_boss, compliance_officer):
 # 14: the refreshers (their attempts are read only when there are some); the trainee's
 # certificates (one query with their certificates; their withdrawals, one more, only when
 # there are some).
-RECORD_QUERIES = 14
+RECORD_QUERIES = 13
 
 
 @pytest.mark.usefixtures("session_activity_unwritten")

@@ -214,8 +214,8 @@ def test_an_assignment_to_one_trainee_shows_on_their_row_only(drill, morning, pi
     assert cells[other.pk] == [None]
 
 
-# session, user, roles, the class, its trainees, the assignments, the attempts.
-BOARD_QUERIES = 6
+# the session with the user and roles, the class, its trainees, the assignments, the attempts.
+BOARD_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [2, 8])

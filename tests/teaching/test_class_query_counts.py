@@ -13,9 +13,9 @@ from tests.queries import assert_database_query_count
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("session_activity_unwritten")]
 
-# The session and user, the user's roles, the classes with their counts, the join requests
+# The session with the user and roles, the classes with their counts, the join requests
 # waiting for their answer.
-CLASS_LIST_QUERIES = 4
+CLASS_LIST_QUERIES = 3
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -28,9 +28,9 @@ def test_the_class_list_at_two_sizes(pit_boss, size):
         assert client.get(reverse("teach:classes")).status_code == 200
 
 
-# The session and user, the roles, the class, its roster (with last activity), its
+# The session with the user and roles, the class, its roster (with last activity), its
 # instructors, its join requests still waiting.
-CLASS_PAGE_QUERIES = 6
+CLASS_PAGE_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [1, 8])

@@ -35,9 +35,9 @@ def _drills(size, boss, trainee):
         )
 
 
-# Session, user and roles (3), drills with their counts (1), their scenarios (1), the tables'
-# profiles and versions for the table-test buttons (2).
-DRILL_LIST_QUERIES = 6
+# The session with the user and roles (1), drills with their counts (1), their scenarios
+# (1), the tables' profiles and versions for the table-test buttons (2).
+DRILL_LIST_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -48,8 +48,8 @@ def test_the_drill_list_at_two_sizes(pit_boss, trainee, size):
         assert client.get(reverse("teach:drills")).status_code == 200
 
 
-# Session, user and roles (3), the profiles for the filter (1), the library (1).
-LIBRARY_QUERIES = 4
+# The session with the user and roles (1), the profiles for the filter (1), the library (1).
+LIBRARY_QUERIES = 3
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -62,9 +62,9 @@ def test_the_library_picker_and_the_scenario_list_at_two_sizes(pit_boss, trainee
         assert client.get(reverse("teach:scenarios")).status_code == 200
 
 
-# The scenario list, paginated and filtered (issue #24): session and user with roles (2), the
-# count for the pages (1), the page's rows (1), the tables for the filter (1).
-SCENARIO_LIST_QUERIES = 5
+# The scenario list, paginated and filtered (issue #24): the session with the user and
+# roles (1), the count for the pages (1), the page's rows (1), the tables for the filter (1).
+SCENARIO_LIST_QUERIES = 4
 
 
 @pytest.mark.parametrize("size", [1, 30])
@@ -87,8 +87,8 @@ def test_the_scenario_list_searched_and_paged_at_two_sizes(pit_boss, size):
     assert text.count('aria-label="Edit ') == 1
 
 
-# Session, user and roles (3), the page's count (1), drills (1), their scenarios (1).
-API_DRILLS_QUERIES = 5
+# The session with the user and roles (1), the page's count (1), drills (1), their scenarios (1).
+API_DRILLS_QUERIES = 4
 
 
 @pytest.mark.parametrize("size", [1, 6])
@@ -98,14 +98,14 @@ def test_the_api_lists_at_two_sizes(pit_boss, trainee, size):
     client.force_login(pit_boss)
     with assert_database_query_count(API_DRILLS_QUERIES):
         assert client.get("/api/drills/").status_code == 200
-    with assert_database_query_count(4):
+    with assert_database_query_count(3):
         assert client.get("/api/scenarios/").status_code == 200
 
 
-# A drill's own page (issue #24): session and user with roles (2), the drill with its
+# A drill's own page (issue #24): the session with the user and roles (1), the drill with its
 # scenarios (2: the drill, its rounds), the assignments of it the viewer manages (1), the
 # classes for the assign form (1).
-DRILL_PAGE_QUERIES = 6
+DRILL_PAGE_QUERIES = 5
 
 
 @pytest.mark.parametrize("size", [1, 5])

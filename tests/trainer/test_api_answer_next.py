@@ -143,15 +143,15 @@ def test_someone_else_s_attempt_is_a_404_and_shows_nothing(api, other_trainee):
     assert shown_moments(theirs, 1) == {}
 
 
-# The answer's own (tests/test_query_counts.py: 8 on PostgreSQL, whose ledger head, entry
-# and head's move are one statement; 10 on SQLite) and the next question of the same round
+# The answer's own (tests/test_query_counts.py: 7 on PostgreSQL, whose ledger head, entry
+# and head's move are one statement; 9 on SQLite) and the next question of the same round
 # shown in the answer's transaction (its first showing's conditional UPDATE): one more in
-# one request where a GET …/question after it took 4 more (its session and user again).
+# one request where a GET …/question after it took 3 more (its session and user again).
 # The round's last answer also marks the round complete and reads its decisions for the
 # practice feedback, then, after the commit, reads the next round and shows its question:
 # three more.
-ANSWER_AND_NEXT_QUERIES = per_vendor(sqlite=11, postgresql=9)
-ANSWER_AND_NEXT_ROUND_QUERIES = per_vendor(sqlite=14, postgresql=12)
+ANSWER_AND_NEXT_QUERIES = per_vendor(sqlite=10, postgresql=8)
+ANSWER_AND_NEXT_ROUND_QUERIES = per_vendor(sqlite=13, postgresql=11)
 
 
 def test_the_answer_and_the_next_question_in_one_request_s_queries(api, trainee, shown):

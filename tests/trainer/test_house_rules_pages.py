@@ -279,7 +279,7 @@ def test_the_list_asks_the_same_queries_however_many_versions(admin_user, shoe):
         return sum(
             1
             for query in queries.captured_queries
-            if "django_session" not in query["sql"] and "SAVEPOINT" not in query["sql"]
+            if "core_session" not in query["sql"] and "SAVEPOINT" not in query["sql"]
         )
 
     def change(days: int, decks: int) -> None:

@@ -106,11 +106,11 @@ def test_the_attempts_at_an_assignment_are_every_sitting_with_its_times(trainee)
     assert attempts_at_assignment(assignment_id=assignment.pk, trainee_id=trainee.pk + 1) == []
 
 
-# session, user, drill, the assignment (the view's and the service's check), the
+# the session with the user, drill, the assignment (the view's and the service's check), the
 # trainee's sittings of it, the drill's rounds; BEGIN, the attempt, its rounds, the
 # ledger's head, entry and move (one statement on PostgreSQL, three on SQLite), COMMIT; the
 # progress.
-API_START_WITH_ASSIGNMENT_QUERIES = per_vendor(sqlite=15, postgresql=13)
+API_START_WITH_ASSIGNMENT_QUERIES = per_vendor(sqlite=14, postgresql=12)
 
 
 def test_an_api_start_under_an_assignment_makes_a_fixed_number_of_queries(api, trainee):
