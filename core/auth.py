@@ -71,10 +71,17 @@ def _user_with_roles_sql(model: Any) -> str:
     request runs it, and a queryset of the same join cost more to build than to run."""
     pk = model._meta.pk.column
     return (
-        f"SELECT {columns(model, 'u')}, g.name FROM {table(model)} u "  # noqa: S608 - names only
-        f"LEFT JOIN {table(model.groups.through)} ug ON ug.user_id = u.{pk} "
-        f"LEFT JOIN {table(model.groups.field.related_model)} g ON g.id = ug.group_id "
+        f"SELECT {columns(model, 'u')}, g.name FROM {table(model)} u {_roles_joined(model)} "  # noqa: S608 - names only
         f"WHERE u.{pk} = %s"
+    )
+
+
+def _roles_joined(model: Any) -> str:
+    """The user ``u``'s groups ``g``: a row for each (one, of NULLs, for none)."""
+    pk = model._meta.pk.column
+    return (
+        f"LEFT JOIN {table(model.groups.through)} ug ON ug.user_id = u.{pk} "
+        f"LEFT JOIN {table(model.groups.field.related_model)} g ON g.id = ug.group_id"
     )
 
 
@@ -88,8 +95,6 @@ def session_with_user_sql(session_model: Any) -> str:
     return (
         f"SELECT s.session_data, s.user_id, {columns(model, 'u')}, g.name "  # noqa: S608 - names only
         f"FROM {table(session_model)} s "
-        f"LEFT JOIN {table(model)} u ON u.{pk} = s.user_id "
-        f"LEFT JOIN {table(model.groups.through)} ug ON ug.user_id = u.{pk} "
-        f"LEFT JOIN {table(model.groups.field.related_model)} g ON g.id = ug.group_id "
+        f"LEFT JOIN {table(model)} u ON u.{pk} = s.user_id {_roles_joined(model)} "
         "WHERE s.session_key = %s AND s.expire_date > %s"
     )

@@ -9,23 +9,17 @@ changes between two requests (a role taken away, deactivated, the password chang
 import pytest
 from django.contrib.auth.models import Group
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from core.auth import session_being_read
 from core.models import Session
 from core.roles import Role
 from tests.factories import UserFactory
+from tests.graded import client_for as signed_in
 
 pytestmark = pytest.mark.django_db
 
 PAGE = "/train/"
-
-
-def signed_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def user_reads(queries) -> list[str]:
