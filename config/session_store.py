@@ -42,7 +42,7 @@ class SessionStore(DatabaseSessionStore):
         if not key:
             self._session_key = None
             return None
-        rows = fetch_all(session_with_user_sql(Session), [key, timezone.now()])
+        rows = fetch_all(session_with_user_sql(), [key, timezone.now()])
         if not rows:
             self._session_key = None
             return None

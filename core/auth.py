@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
+from core.models import Session
 from core.roles import remember_roles
 from core.rows import columns, fetch_all, instance, table
 from core.usernames import users_with_username
@@ -86,7 +87,7 @@ def _roles_joined(model: Any) -> str:
 
 
 @cache
-def session_with_user_sql(session_model: Any) -> str:
+def session_with_user_sql() -> str:
     """A session's data and user id, and the rows ``_user_with_roles_sql`` reads for that
     user (NULLs when the session has none, or the user is gone), in one statement:
     parameters the session key and the time now."""
@@ -94,7 +95,7 @@ def session_with_user_sql(session_model: Any) -> str:
     pk = model._meta.pk.column
     return (
         f"SELECT s.session_data, s.user_id, {columns(model, 'u')}, g.name "  # noqa: S608 - names only
-        f"FROM {table(session_model)} s "
+        f"FROM {table(Session)} s "
         f"LEFT JOIN {table(model)} u ON u.{pk} = s.user_id {_roles_joined(model)} "
         "WHERE s.session_key = %s AND s.expire_date > %s"
     )
