@@ -4,8 +4,8 @@ usage: python bench/floor_load.py SPEC.json OUT.json
 
 Locust as a library, headless: one user per trainee of the spec signs in through the login
 page, then until the spec's deadline takes practice attempts through the trainee API:
-start, fetch the first question, think, answer (each answer bringing back the next question),
-... submit, poll the results until graded.
+start (bringing back the first question), think, answer (each answer bringing back the next
+question), ... submit, poll the results until graded.
 It counts what the server accepted per attempt (2xx answers), what it may have written
 unseen (an answer whose request died with the process serving it), every request's
 latency and every error by kind, and writes them to OUT.json. Locust's gevent patching
@@ -144,7 +144,7 @@ class Trainee(FastHttpUser):
 
     def _attempt(self) -> None:
         body = {"drill": self.me["drill"], "mode": "practice", "assignment": self.me["assignment"]}
-        started, _ = self._retried("POST", "/api/attempts/", "start", json=body)
+        started, _ = self._retried("POST", "/api/attempts/?next=question", "start", json=body)
         if started.status_code != 201:
             gevent.sleep(1)
             return
@@ -153,9 +153,10 @@ class Trainee(FastHttpUser):
             attempt, {"accepted": [], "unconfirmed": [], "submitted": False}
         )
         url = f"/api/attempts/{attempt}"
-        # The question asked now, as the last answer brought it back (?next=question), or
-        # None: then it is fetched. A build without `next` fetches every question.
-        following: dict[str, Any] | None = None
+        # The question asked now, as the start or the last answer brought it back
+        # (?next=question), or None: then it is fetched. A build without `next` fetches
+        # every question (one without it on the start, the first).
+        following: dict[str, Any] | None = started.json().get("next")
         while time.monotonic() < SPEC["deadline"]:
             if following is None:
                 shown, _ = self._retried("GET", f"{url}/question", "question")

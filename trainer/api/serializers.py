@@ -320,6 +320,15 @@ class FeedbackOutput(serializers.Serializer[Any]):
     rule = serializers.CharField()
 
 
+class AttemptStartOutput(AttemptDetailOutput):
+    next = QuestionResponseOutput(
+        allow_null=True,
+        help_text="Asked for with ?next=question: the attempt's first question (or the one "
+        "asked now, when an attempt in progress is resumed), as GET …/question returns it, "
+        "its clock started. null otherwise.",
+    )
+
+
 class AnswerResponseOutput(serializers.Serializer[Any]):
     decision = DecisionOutput()
     round_complete = serializers.BooleanField()

@@ -88,6 +88,34 @@ def _user(request: Request) -> AbstractBaseUser:
     return user
 
 
+# What a start or an answer may ask to be sent back with it (the `next` query parameter).
+_NEXT_CHOICES = ("question",)
+
+
+def _next_wanted(request: Request) -> bool:
+    wanted = request.query_params.getlist("next")
+    if not wanted:
+        return False
+    if len(wanted) > 1 or wanted[0] not in _NEXT_CHOICES:
+        raise ProductError(
+            "next takes one value: question (send the question asked now with the response)",
+            field="next",
+        )
+    return True
+
+
+def _next_parameter() -> OpenApiParameter:
+    return OpenApiParameter(
+        "next",
+        str,
+        enum=list(_NEXT_CHOICES),
+        required=False,
+        description="`question`: send back, as `next`, the question asked now (what "
+        "GET …/question would return), its clock started. Ask for it only when "
+        "you show it at once: it saves that request.",
+    )
+
+
 class TraineeView(APIView):
     permission_classes = (IsAuthenticated, IsTrainee)
 
@@ -156,12 +184,17 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
 
     @extend_schema(
         request=s.AttemptStartInput,
-        responses={201: s.AttemptDetailOutput, **body_errors(404, 409)},
+        parameters=[_next_parameter()],
+        responses={201: s.AttemptStartOutput, **body_errors(404, 409)},
         examples=[OpenApiExample("Practice", value={"drill": 1, "mode": "practice"})],
         description="Starts an attempt with every round dealt. If you already have an attempt "
-        "of this drill in this mode (and assignment) in progress, that one is returned instead.",
+        "of this drill in this mode (and assignment) in progress, that one is returned instead. "
+        "With `?next=question` the response also carries the question asked now (`next`, as "
+        "GET …/question returns it, its clock started): the start and the first question in "
+        "one request.",
     )
     def post(self, request: Request) -> Response:
+        then_show = _next_wanted(request)
         data = s.validated(_START_IN, request.data)
         user = _user(request)
         drill = drill_get(drill_id=data["drill"])
@@ -171,7 +204,10 @@ class AttemptListView(TraineeView, generics.ListAPIView[Attempt]):
             else None
         )
         attempt = attempt_start(trainee=user, drill=drill, mode=data["mode"], assignment=assignment)
-        return Response(_detail(attempt), status=status.HTTP_201_CREATED)
+        asked = _question_body(attempt.pk, user) if then_show else None
+        shown = None if asked is None else _QUESTION_OUT.to_representation(asked)
+        out = {**_detail(attempt), "next": shown}
+        return Response(out, status=status.HTTP_201_CREATED)
 
 
 def _detail(attempt: Attempt) -> dict[str, Any]:
@@ -216,36 +252,10 @@ def _question_body(attempt_id: int, user: AbstractBaseUser) -> dict[str, Any]:
     }
 
 
-# What an answer may ask to be sent back with it (the `next` query parameter).
-_NEXT_CHOICES = ("question",)
-
-
-def _next_wanted(request: Request) -> bool:
-    wanted = request.query_params.getlist("next")
-    if not wanted:
-        return False
-    if len(wanted) > 1 or wanted[0] not in _NEXT_CHOICES:
-        raise ProductError(
-            "next takes one value: question (send the next question with the answer)",
-            field="next",
-        )
-    return True
-
-
 class AttemptAnswerView(TraineeView):
     @extend_schema(
         request=AnswerInput,
-        parameters=[
-            OpenApiParameter(
-                "next",
-                str,
-                enum=list(_NEXT_CHOICES),
-                required=False,
-                description="`question`: send back, as `next`, the question asked now (what "
-                "GET …/question would return), its clock started. Ask for it only when "
-                "you show it at once: it saves that request.",
-            )
-        ],
+        parameters=[_next_parameter()],
         responses={
             201: s.AnswerResponseOutput,
             200: OpenApiResponse(
