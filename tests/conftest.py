@@ -1,5 +1,6 @@
 """Fixtures shared by every test: one user per role, and a real Celery worker."""
 
+import contextlib
 import importlib
 import os
 import threading
@@ -8,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import redis
 from django.db import OperationalError
 
 # Playwright's sync API runs an event loop in the test thread that also uses the ORM.
@@ -211,12 +213,13 @@ _WORKER: dict[str, object] = {}
 
 
 def _worker_busy() -> bool:
-    """Whether the session's worker holds a task, or one waits for it in the broker."""
+    """Whether the session's worker holds a task (a gathering wake-up waiting out its
+    countdown among them), or one waits for it in the broker."""
     from celery.worker import state
 
     from config.celery import app
 
-    if state.active_requests or state.reserved_requests:
+    if state.active_requests or state.reserved_requests or state.scheduled_requests:
         return True
     try:
         with app.connection_for_read() as connection:
@@ -253,11 +256,16 @@ def _worker_idle_before_the_flush() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _no_grading_wake_up_on_its_way() -> None:
     """A grading wake-up an earlier test sent and no worker took (core.queue) would keep
-    this test's submits from sending their own: its runs, like its database, start anew."""
-    from core.queue import wake_up_started
+    this test's submits from sending their own, and one sent lately (or a hurry) would
+    change whether its first gathers: its runs, like its database, start anew."""
+    from core.queue import _broker_redis, _hurry_key, _sent_key, wake_up_started
     from trainer.services.grading.request import GRADING_BELL
 
     wake_up_started(GRADING_BELL)
+    client = _broker_redis()
+    if client is not None:
+        with contextlib.suppress(redis.RedisError):  # as wake_up_started: a test of its loss
+            client.delete(_sent_key(GRADING_BELL), _hurry_key(GRADING_BELL))
 
 
 @pytest.fixture

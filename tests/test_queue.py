@@ -6,13 +6,22 @@ worker. On any other broker every wake-up is sent.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from types import SimpleNamespace
 
 import pytest
+import redis
 from django.conf import settings
 
-from core.queue import enqueue_wake_up, wake_up_started
+from core.queue import (
+    _broker_redis,
+    _hurry_key,
+    _sent_key,
+    enqueue_wake_up,
+    wake_up_hurry,
+    wake_up_started,
+)
 
 # The wake-ups are sent when the transaction commits (outside one, at once): no test-wide
 # transaction around them.
@@ -27,17 +36,28 @@ needs_redis = pytest.mark.skipif(
 
 @pytest.fixture
 def sent(monkeypatch):
-    """The tasks sent, as (name, args), through a broker at `broker_url` (the configured
-    one unless a test changes it)."""
+    """The tasks sent, as (name, args, *options), through a broker at `broker_url` (the
+    configured one unless a test changes it)."""
     tasks: list[tuple[str, tuple[object, ...]]] = []
     app = SimpleNamespace(
         conf=SimpleNamespace(broker_url=settings.CELERY_BROKER_URL),
-        send_task=lambda name, *, args: tasks.append((name, args)),
+        send_task=lambda name, *, args, **options: tasks.append((name, args, *options.items())),
     )
     monkeypatch.setattr("core.queue.current_app", app)
-    wake_up_started(BELL)
+    forget()
     yield tasks
+    forget()
+
+
+def forget() -> None:
+    """The bell as if no wake-up was ever sent: none on its way, none sent lately, no
+    hurry."""
     wake_up_started(BELL)
+    client = _broker_redis()
+    if client is not None:
+        # After a test that pointed the broker at a Redis that does not answer: nothing.
+        with contextlib.suppress(redis.RedisError):
+            client.delete(_sent_key(BELL), _hurry_key(BELL))
 
 
 @needs_redis
@@ -117,3 +137,47 @@ def test_a_wake_up_the_broker_refused_is_not_marked_on_its_way(sent):
     queue.current_app.send_task = record
     enqueue_wake_up("some.task", 2, bell=BELL, lasting=60)
     assert sent == [("some.task", (2,))]
+
+
+@needs_redis
+def test_a_wake_up_sent_soon_after_the_last_gathers_and_one_alone_goes_at_once(sent):
+    enqueue_wake_up("some.task", 1, bell=BELL, lasting=60, gather=0.5)
+    assert sent == [("some.task", (1,))]  # the first: nothing sent lately, at once
+    wake_up_started(BELL)
+    # Work coming fast: the next wake-up waits half a second for what follows it,
+    enqueue_wake_up("some.task", 2, bell=BELL, lasting=60, gather=0.5)
+    # and what follows waits for it.
+    enqueue_wake_up("some.task", 3, bell=BELL, lasting=60, gather=0.5)
+    assert sent[1:] == [("some.task", (2,), ("countdown", 0.5))]
+    wake_up_started(BELL)
+    # Each one sent renews the window (twice the gather): still fast, still gathered.
+    time.sleep(0.6)
+    enqueue_wake_up("some.task", 4, bell=BELL, lasting=60, gather=0.5)
+    assert sent[2:] == [("some.task", (4,), ("countdown", 0.5))]
+    wake_up_started(BELL)
+    # After a quiet second, work comes alone again: at once.
+    time.sleep(1.1)
+    enqueue_wake_up("some.task", 5, bell=BELL, lasting=60, gather=0.5)
+    assert sent[3:] == [("some.task", (5,))]
+
+
+@needs_redis
+def test_without_gather_a_wake_up_is_never_late(sent):
+    for n in range(3):
+        enqueue_wake_up("some.task", n, bell=BELL, lasting=60)
+        wake_up_started(BELL)
+    assert sent == [("some.task", (n,)) for n in range(3)]
+
+
+@needs_redis
+def test_a_bell_in_a_hurry_sends_its_wake_ups_at_once_and_gathers_again_after(sent):
+    enqueue_wake_up("some.task", 1, bell=BELL, lasting=60, gather=1.0)
+    wake_up_started(BELL)
+    # Its batch came out big: the work is coming fast enough to batch itself.
+    wake_up_hurry(BELL, lasting=0.5)
+    enqueue_wake_up("some.task", 2, bell=BELL, lasting=60, gather=1.0)
+    assert sent[1:] == [("some.task", (2,))]
+    wake_up_started(BELL)
+    time.sleep(0.6)  # the hurry is over; a wake-up was sent less than two seconds ago
+    enqueue_wake_up("some.task", 3, bell=BELL, lasting=60, gather=1.0)
+    assert sent[2:] == [("some.task", (3,), ("countdown", 1.0))]

@@ -10,6 +10,7 @@ CI runs it with both.
 from collections import Counter
 from datetime import timedelta
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from django.db import transaction
@@ -43,8 +44,8 @@ QUEUE = "worker-kill"
 def own_queue(monkeypatch):
     from config.celery import app
 
-    def send_task(name: str, *, args: tuple[object, ...]) -> object:
-        return app.send_task(name, args=args, queue=QUEUE)
+    def send_task(name: str, *, args: tuple[object, ...], **options: Any) -> object:
+        return app.send_task(name, args=args, queue=QUEUE, **options)
 
     # The broker's settings too: a submit's wake-up marks itself on its way there.
     monkeypatch.setattr(

@@ -13,6 +13,7 @@ PostgreSQL, as tests/grading/test_worker_kill.py does (CI runs it with both).
 
 from datetime import timedelta
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -44,8 +45,8 @@ def sent(monkeypatch):
 
     tasks: list[tuple[str, tuple[object, ...]]] = []
 
-    def send_task(name: str, *, args: tuple[object, ...]) -> object:
-        countdown = 3600 if not tasks else None
+    def send_task(name: str, *, args: tuple[object, ...], **options: Any) -> object:
+        countdown = 3600 if not tasks else options.get("countdown")
         tasks.append((name, args))
         return app.send_task(name, args=args, queue=QUEUE, countdown=countdown)
 

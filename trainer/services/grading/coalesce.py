@@ -3,13 +3,17 @@
 A submit queues one task for its one run, and a batch's fixed cost (its queries, COPYs and
 ledger append) dwarfs one attempt's ~40 decisions. So the task for a run also takes the
 other runs still waiting when it starts — the ones that arrived while the worker was busy —
-and grades them all in one batch. When submits are few the batch is the one run, so nothing
-waits on a timer: batches grow only as the queue does.
+and grades them all in one batch. A submit alone is graded at once, its batch the one run;
+submits coming faster than one a second wait half a second for the ones behind them (the
+wake-up's gather, below), so a class submitting together is graded in batches of many; once
+a batch comes out big (half a full one) the wake-ups go at once again for a second (the
+hurry), the queue itself making the batches.
 
 Since it takes every run waiting, such a task is a wake-up (core.queue): while one is on its
 way and has not started, a submit queues none (trainer.services.grading.request's
 grading_wake_up), and the task, as it starts, lets the submits after it queue again. A task
-whose batch came out full may have left runs waiting: it queues a wake-up of its own. Runs
+whose batch came out full may have left runs waiting: it queues a task for them at once,
+even while a wake-up (gathering, perhaps: grading_wake_up) is on its way. Runs
 queued otherwise (the sweep's, a regrade's) keep their own tasks; a later one finds its run
 graded (grading is idempotent) and still takes the runs waiting then.
 
@@ -24,10 +28,16 @@ from typing import NamedTuple
 
 from django.db import connection, transaction
 
-from core.queue import DATABASE_ERRORS, wake_up_started
+from core.queue import DATABASE_ERRORS, wake_up_hurry, wake_up_started
 from trainer.models import GradingRun, RunStatus
 from trainer.services.grading.execute import grading_runs_execute
-from trainer.services.grading.request import GRADING_BELL, RUNS_PER_TASK, grading_wake_up
+from trainer.services.grading.request import (
+    GRADING_BELL,
+    GRADING_GATHER_SECONDS,
+    GRADING_HURRY_AT,
+    RUNS_PER_TASK,
+    grading_continue,
+)
 from trainer.services.grading.start import grading_runs_mark_started
 
 _OPEN = (RunStatus.PENDING, RunStatus.GRADING)
@@ -122,6 +132,8 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
     # Before the runs are read: a submit committed after this sends a wake-up of its own.
     wake_up_started(GRADING_BELL)
     run_ids, finished, started = _waiting_runs(run_id=run_id, most=most)
+    if len(run_ids) >= GRADING_HURRY_AT:
+        wake_up_hurry(GRADING_BELL, lasting=2 * GRADING_GATHER_SECONDS)
     statuses: dict[int, str] = {}
     if run_ids:
         try:
@@ -132,7 +144,7 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
             raise BatchGradingError(run_ids, finished) from exc
     if len(run_ids) == most:
         # A full batch: more runs may be waiting, whose submits queued nothing.
-        grading_wake_up(run_id=run_ids[-1])
+        grading_continue(run_id=run_ids[-1])
     if finished is not None:
         statuses[run_id] = finished
     return statuses

@@ -30,6 +30,15 @@ RUNS_PER_TASK = 100
 # The bell of grading's wake-ups (core.queue): a run's task takes the runs waiting behind
 # it (trainer.services.grading.coalesce), so while one has not started, a submit sends none.
 GRADING_BELL = "grading"
+# How long a grading wake-up sent soon after another waits for the submits behind it
+# (core.queue's gather): a class submitting together is graded in batches of many runs, each
+# run's share of a batch's fixed cost (a task, ~20 queries, a commit) falling with its size,
+# while a lone submit is graded at once. Well under the results page's first look (3 s).
+GRADING_GATHER_SECONDS = 0.5
+# A batch this big says the submits come faster than gathering helps (a hundred a second
+# and more): the wake-ups go at once for a while (core.queue's hurry), so the worker never
+# waits out a gather with a queue behind it.
+GRADING_HURRY_AT = RUNS_PER_TASK // 2
 
 
 def grading_request(
@@ -193,6 +202,8 @@ def grading_wake_up(*, run_id: int) -> None:
     """Queue a run's grading when the transaction commits, unless a task that takes the
     runs waiting (trainer.services.grading.coalesce) is on its way and has not started: it
     takes this run too. Where a task grades its own run only (no SKIP LOCKED), it is queued.
+    Sent within a second of the one before it, it gathers: it is sent half a second late
+    (GRADING_GATHER_SECONDS), and the submits of that half second are graded with it.
 
     A wake-up lost with its worker leaves the runs behind it pending: the next wake-up after
     the mark ran out (the grading timeout) takes them, and the sweep queues them again
@@ -207,7 +218,16 @@ def grading_wake_up(*, run_id: int) -> None:
         run_id,
         bell=GRADING_BELL,
         lasting=grading_timeout().total_seconds(),
+        gather=GRADING_GATHER_SECONDS,
     )
+
+
+def grading_continue(*, run_id: int) -> None:
+    """Queue at once a task for the runs a full batch left waiting (their submits may have
+    queued nothing): they are there already, so nothing is gathered, and it is sent even
+    while a wake-up is on its way, which may be gathering still: otherwise a class
+    submitting faster than a full batch each gather would be graded no faster than that."""
+    enqueue("trainer.tasks.grade_run", run_id)
 
 
 def grading_enqueue(run_ids: Sequence[int]) -> None:
