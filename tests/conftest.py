@@ -219,7 +219,8 @@ def _worker_busy() -> bool:
 
     from config.celery import app
 
-    if state.active_requests or state.reserved_requests or state.scheduled_requests:
+    scheduled = state.scheduled_requests  # type: ignore[attr-defined]  # not in the stubs
+    if state.active_requests or state.reserved_requests or scheduled:
         return True
     try:
         with app.connection_for_read() as connection:
