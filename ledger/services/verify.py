@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 
 from ledger.chain import Anchor, ChainBreak, verify_chain
 from ledger.models import LedgerEntry, LedgerHead, entry_content, recorded_at_sql
@@ -137,7 +137,24 @@ def ledger_verify(*, anchors_file: Path | None = None, full: bool = False) -> Le
     recomputed; the anchors before it are checked against the stored hashes at their
     positions. Any doubt (no such checkpoint, a checkpoint or an anchor the stored entries
     do not match) and the whole chain is walked instead, which names the break.
+
+    On PostgreSQL everything is read from one snapshot (a REPEATABLE READ transaction,
+    unless the caller's transaction is open already): a run graded while the chain is
+    walked would otherwise be read finished, its vouching entry past the head read first,
+    and reported as changed behind the application. Read-only, so it never waits on a
+    writer nor makes one wait. (SQLite's transactions here take the write lock at once:
+    there it reads as before, and a verification run while grading goes on may report a
+    run graded meanwhile; run it again.)
     """
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        return _verify(anchors_file=anchors_file, full=full)
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        return _verify(anchors_file=anchors_file, full=full)
+
+
+def _verify(*, anchors_file: Path | None, full: bool) -> LedgerVerification:
     # Read before the walk: every entry it counts is committed, so the walk sees them all.
     head = _stored_head()
     anchors: list[Anchor] = []
