@@ -1,6 +1,5 @@
 """Fixtures shared by every test: one user per role, and a real Celery worker."""
 
-import contextlib
 import importlib
 import os
 import threading
@@ -9,7 +8,6 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from django.db import OperationalError
 
 # Playwright's sync API runs an event loop in the test thread that also uses the ORM.
@@ -259,14 +257,10 @@ def _no_grading_wake_up_on_its_way() -> None:
     """A grading wake-up an earlier test sent and no worker took (core.queue) would keep
     this test's submits from sending their own, and one sent lately (or a hurry) would
     change whether its first gathers: its runs, like its database, start anew."""
-    from core.queue import _broker_redis, _hurry_key, _sent_key, wake_up_started
+    from tests.wake_ups import forget
     from trainer.services.grading.request import GRADING_BELL
 
-    wake_up_started(GRADING_BELL)
-    client = _broker_redis()
-    if client is not None:
-        with contextlib.suppress(redis.RedisError):  # as wake_up_started: a test of its loss
-            client.delete(_sent_key(GRADING_BELL), _hurry_key(GRADING_BELL))
+    forget(GRADING_BELL)
 
 
 @pytest.fixture

@@ -6,22 +6,14 @@ worker. On any other broker every wake-up is sent.
 
 from __future__ import annotations
 
-import contextlib
 import time
 from types import SimpleNamespace
 
 import pytest
-import redis
 from django.conf import settings
 
-from core.queue import (
-    _broker_redis,
-    _hurry_key,
-    _sent_key,
-    enqueue_wake_up,
-    wake_up_hurry,
-    wake_up_started,
-)
+from core.queue import enqueue_wake_up, wake_up_hurry, wake_up_started
+from tests.wake_ups import forget
 
 # The wake-ups are sent when the transaction commits (outside one, at once): no test-wide
 # transaction around them.
@@ -44,20 +36,9 @@ def sent(monkeypatch):
         send_task=lambda name, *, args, **options: tasks.append((name, args, *options.items())),
     )
     monkeypatch.setattr("core.queue.current_app", app)
-    forget()
+    forget(BELL)
     yield tasks
-    forget()
-
-
-def forget() -> None:
-    """The bell as if no wake-up was ever sent: none on its way, none sent lately, no
-    hurry."""
-    wake_up_started(BELL)
-    client = _broker_redis()
-    if client is not None:
-        # After a test that pointed the broker at a Redis that does not answer: nothing.
-        with contextlib.suppress(redis.RedisError):
-            client.delete(_sent_key(BELL), _hurry_key(BELL))
+    forget(BELL)
 
 
 @needs_redis

@@ -36,7 +36,7 @@ from trainer.services.grading.request import (
     GRADING_GATHER_SECONDS,
     GRADING_HURRY_AT,
     RUNS_PER_TASK,
-    grading_continue,
+    grading_enqueue,
 )
 from trainer.services.grading.start import grading_runs_mark_started
 
@@ -143,8 +143,11 @@ def grading_run_execute_coalesced(*, run_id: int, most: int = RUNS_PER_TASK) -> 
         except Exception as exc:
             raise BatchGradingError(run_ids, finished) from exc
     if len(run_ids) == most:
-        # A full batch: more runs may be waiting, whose submits queued nothing.
-        grading_continue(run_id=run_ids[-1])
+        # A full batch: more runs may be waiting, whose submits queued nothing. They are
+        # there already, so their task goes at once, even while a wake-up (gathering,
+        # perhaps) is on its way: else a class submitting faster than a full batch each
+        # gather would be graded no faster than that.
+        grading_enqueue([run_ids[-1]])
     if finished is not None:
         statuses[run_id] = finished
     return statuses

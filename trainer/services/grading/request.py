@@ -222,14 +222,6 @@ def grading_wake_up(*, run_id: int) -> None:
     )
 
 
-def grading_continue(*, run_id: int) -> None:
-    """Queue at once a task for the runs a full batch left waiting (their submits may have
-    queued nothing): they are there already, so nothing is gathered, and it is sent even
-    while a wake-up is on its way, which may be gathering still: otherwise a class
-    submitting faster than a full batch each gather would be graded no faster than that."""
-    enqueue("trainer.tasks.grade_run", run_id)
-
-
 def grading_enqueue(run_ids: Sequence[int]) -> None:
     """Queue the runs' grading (trainer.tasks) when the transaction commits: each batch
     sent, whatever is on its way (the sweep's runs were lost once already)."""
